@@ -1,0 +1,45 @@
+"""Watch, understand and keep Mastra agent and workflow runs in Jupyter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
+from .ingest import aread_chunks, collect, read_chunks
+from .result import RunResult, ToolCall, Usage
+from .run import Run
+
+__version__ = "0.1.0"
+
+_LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
+    "StreamView": "view",
+    "view": "view",
+    "MastraClient": "client",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mastra_notebook' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f".{module}", __name__), name)
+
+
+__all__ = [
+    "Chunk",
+    "InvalidChunk",
+    "MastraClient",
+    "Run",
+    "RunResult",
+    "StreamView",
+    "ToolCall",
+    "UnknownChunk",
+    "Usage",
+    "aread_chunks",
+    "collect",
+    "parse_chunk",
+    "read_chunks",
+    "view",
+]

@@ -1,0 +1,46 @@
+"""Sources to chunks and to results: the synchronous entry points over framing and Run."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
+from typing import Any
+
+from .chunks import parse_chunk
+from .framing import aiter_records, iter_records
+from .result import RunResult
+from .run import Run
+
+
+def read_chunks(source: Any) -> Iterator[Any]:
+    """Every chunk of ``source`` (path, bytes, binary file, iterable of bytes/str split anywhere).
+
+    The framing (JSON Lines, SSE, ``\\x1e``-separated JSON) is sniffed from the first bytes. Each
+    item is a typed chunk, an ``UnknownChunk``, or an ``InvalidChunk`` holding the raw line.
+    """
+    for record in iter_records(source):
+        yield parse_chunk(record)
+
+
+async def aread_chunks(source: AsyncIterable[bytes | str]) -> AsyncIterator[Any]:
+    """``read_chunks`` for an async iterable of bytes/str pieces."""
+    async for record in aiter_records(source):
+        yield parse_chunk(record)
+
+
+def collect(source: Any) -> RunResult:
+    """Read a whole source into a finished RunResult."""
+    run = Run()
+    if isinstance(source, Run):
+        return source.result
+    for record in _records(source):
+        run.feed(record)
+    run.end()
+    return run.result
+
+
+def _records(source: Any) -> Iterator[Any]:
+    """Records of a byte source, or the items of an iterable of chunks (dicts or parsed chunks)."""
+    if isinstance(source, (list, tuple)) and source and not isinstance(source[0], (bytes, str)):
+        yield from source
+    else:
+        yield from iter_records(source)

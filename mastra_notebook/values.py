@@ -1,0 +1,124 @@
+"""Small normalisers for values as Mastra serialises them (usage, errors, bytes, partial JSON)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import jiter
+import orjson
+
+_USAGE_KEYS = {
+    "input_tokens": "inputTokens",
+    "output_tokens": "outputTokens",
+    "total_tokens": "totalTokens",
+    "reasoning_tokens": "reasoningTokens",
+    "cached_input_tokens": "cachedInputTokens",
+}
+
+
+def usage(value: Any) -> dict[str, int]:
+    """Mastra's camelCase usage as our snake_case counts (missing or null counts are 0)."""
+    source = value if isinstance(value, dict) else {}
+    counts = {}
+    for ours, theirs in _USAGE_KEYS.items():
+        count = source.get(theirs, source.get(ours))
+        counts[ours] = count if isinstance(count, int) and not isinstance(count, bool) else 0
+    if not counts["total_tokens"]:
+        counts["total_tokens"] = counts["input_tokens"] + counts["output_tokens"]
+    return counts
+
+
+def add_usage(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {key: a.get(key, 0) + b.get(key, 0) for key in _USAGE_KEYS}
+
+
+ZERO_USAGE = usage(None)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def error_info(value: Any) -> dict[str, Any]:
+    """A readable ``{message, name?, details?}`` from whatever Mastra sent as an error.
+
+    Errors arrive as strings or as serialised Error objects; tool errors often keep their text only
+    in ``cause.message`` or ``details``.
+    """
+    if isinstance(value, str):
+        return {"message": value or "error"}
+    if not isinstance(value, dict):
+        return {"message": "error" if value is None else orjson.dumps(value, default=repr).decode()}
+    cause = _dict(value.get("cause"))
+    details = _dict(value.get("details"))
+    message = (
+        _text(value.get("message"))
+        or _text(cause.get("message"))
+        or _text(details.get("errorMessage"))
+        or _text(details.get("message"))
+        or _text(value.get("error"))
+        or _text(value.get("name"))
+        or _text(value.get("id"))
+        or dump(value)
+    )
+    info: dict[str, Any] = {"message": message}
+    if _text(value.get("name")):
+        info["name"] = value["name"]
+    extra = {k: v for k, v in value.items() if k not in ("message", "name", "stack")}
+    if extra:
+        info["details"] = extra
+    return info
+
+
+def file_bytes(payload: dict[str, Any]) -> bytes:
+    """A file's bytes: base64 text, a byte list, or a ``Uint8Array`` serialised as ``{"0": 137, ...}``."""
+    data = payload.get("base64") or payload.get("data")
+    if isinstance(data, str):
+        try:
+            return base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            return data.encode()
+    if isinstance(data, dict):
+        try:
+            return bytes(data[str(i)] for i in range(len(data)))
+        except (KeyError, TypeError, ValueError):
+            return b""
+    if isinstance(data, list):
+        try:
+            return bytes(data)
+        except (TypeError, ValueError):
+            return b""
+    return b""
+
+
+def partial_json(text: str) -> Any:
+    """The best parse of JSON text that is still arriving (None when nothing parses yet)."""
+    try:
+        return jiter.from_json(text.encode(), partial_mode="trailing-strings")
+    except ValueError:
+        return None
+
+
+def epoch_ms(value: Any) -> float | None:
+    """A Mastra time (epoch ms, or an ISO string) as epoch ms."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        from datetime import datetime
+
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000
+        except ValueError:
+            return None
+    return None
+
+
+def dump(value: Any) -> str:
+    """Any decoded value as JSON text (for keeping a rejected chunk readable)."""
+    return orjson.dumps(value, default=repr).decode()

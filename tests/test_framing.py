@@ -1,0 +1,105 @@
+"""Framing: JSON Lines, SSE and \\x1e-separated JSON, from any source, split anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator
+
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.framing import Framer, aiter_records, iter_records, sniff
+
+from .conftest import FIXTURES
+
+A = b'{"type":"text-delta","payload":{"id":"t","text":"h\xc3\xa9"}}'
+B = b'{"type":"text-delta","payload":{"id":"t","text":"llo"}}'
+
+
+@pytest.mark.parametrize(
+    ("head", "framing"),
+    [
+        (b"data: {}", "sse"),
+        (b": keepalive\n", "sse"),
+        (b"event: x\n", "sse"),
+        (b"{", "json"),
+        (b"\n\n  {", "json"),
+        (b"\x1e{", "json"),
+        (b"d", None),
+        (b"", None),
+        (b"garbage\n", "json"),
+    ],
+)
+def test_sniff(head: bytes, framing: str | None) -> None:
+    assert sniff(head) == framing
+
+
+def test_jsonl_rs_and_sse_give_the_same_records() -> None:
+    jsonl = A + b"\n" + B + b"\n"
+    rs = A + b"\x1e" + B + b"\x1e"
+    sse = b": hello\n\ndata: " + A + b"\n\ndata: " + B + b"\n\ndata: [DONE]\n\n"
+    assert list(iter_records(jsonl)) == list(iter_records(rs)) == list(iter_records(sse)) == [A, B]
+
+
+def test_sse_ends_at_done_and_at_eof() -> None:
+    assert list(iter_records(b"data: " + A + b"\n\ndata: [DONE]\n\ndata: " + B + b"\n\n")) == [A]
+    assert list(iter_records(b"data: " + A + b"\n\ndata: " + B)) == [A, B]  # EOF, no [DONE], no blank line
+
+
+def test_sse_crlf_multiline_data_and_fields() -> None:
+    body = b'id: 1\r\nevent: chunk\r\ndata: {"type":\r\ndata: "x"}\r\n\r\nretry: 10\r\n\r\n'
+    assert list(iter_records(body)) == [b'{"type":\n"x"}']
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 64])
+def test_split_anywhere_even_inside_a_utf8_character(size: int) -> None:
+    body = (FIXTURES / "http" / "tool-call.body").read_bytes()
+    pieces = [body[i : i + size] for i in range(0, len(body), size)]
+    assert list(iter_records(pieces)) == list(iter_records(body))
+
+
+def test_sources_path_str_file_and_str_pieces() -> None:
+    path = FIXTURES / "tool-call.jsonl"
+    expected = list(iter_records(path.read_bytes()))
+    assert list(iter_records(str(path))) == expected
+    assert list(iter_records(io.BytesIO(path.read_bytes()))) == expected
+    assert list(iter_records(path.read_text().splitlines(keepends=True))) == expected
+
+
+def test_unsupported_source_is_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="cannot read chunks from a int"):
+        list(iter_records(42))
+
+
+def test_async_records() -> None:
+    body = (FIXTURES / "http" / "workflow-stream.body").read_bytes()
+
+    async def pieces() -> AsyncIterator[bytes]:
+        for i in range(0, len(body), 5):
+            yield body[i : i + 5]
+
+    async def read() -> list[bytes]:
+        return [record async for record in aiter_records(pieces())]
+
+    assert asyncio.run(read()) == list(iter_records(body))
+
+
+def test_aread_chunks_types_them() -> None:
+    async def pieces() -> AsyncIterator[str]:
+        yield A.decode() + "\nnot json\n"
+
+    async def read() -> list[object]:
+        return [chunk async for chunk in mn.aread_chunks(pieces())]
+
+    first, second = asyncio.run(read())
+    assert type(first).__name__ == "TextDeltaChunk"
+    assert isinstance(second, mn.InvalidChunk)
+
+
+def test_framer_waits_for_a_whole_record() -> None:
+    framer = Framer()
+    assert framer.feed(A[:10]) == []
+    assert framer.feed(A[10:]) == []
+    assert framer.feed(b"\n") == [A]
+    assert framer.close() == []
