@@ -12,8 +12,8 @@ from .run import Run
 __version__ = "0.1.0"
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
-    "StreamView": "view",
-    "view": "view",
+    "StreamView": "streamview",
+    "view": "streamview",
     "MastraClient": "client",
 }
 

@@ -32,14 +32,14 @@ def collect(source: Any) -> RunResult:
     run = Run()
     if isinstance(source, Run):
         return source.result
-    for record in _records(source):
+    for record in records(source):
         run.feed(record)
     run.end()
     return run.result
 
 
-def _records(source: Any) -> Iterator[Any]:
-    """Records of a byte source, or the items of an iterable of chunks (dicts or parsed chunks)."""
+def records(source: Any) -> Iterator[Any]:
+    """Records of a byte source, or the items of a list of chunks (dicts or parsed chunks)."""
     if isinstance(source, (list, tuple)) and source and not isinstance(source[0], (bytes, str)):
         yield from source
     else:

@@ -29,3 +29,43 @@ def comparable(value: Any, volatile: set[str] = VOLATILE) -> Any:
     if isinstance(value, list):
         return [comparable(v, volatile) for v in value]
     return value
+
+
+class RecordingComm:
+    """What a widget sends, as the kernel would send it (see ``recording_comm``)."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def custom(self) -> list[dict[str, Any]]:
+        """The widget's custom messages (``model.send``), in order."""
+        return [m["data"]["content"] for m in self.messages if m["data"].get("method") == "custom"]
+
+    def states(self) -> list[dict[str, Any]]:
+        return [m["data"]["state"] for m in self.messages if m["data"].get("method") == "update"]
+
+
+@pytest.fixture
+def recording_comm(monkeypatch: pytest.MonkeyPatch) -> RecordingComm:
+    """Widgets made in this test publish into a recorder instead of a kernel."""
+    import time
+
+    import comm
+
+    recorder = RecordingComm()
+
+    class Recording(comm.DummyComm):  # type: ignore[misc]
+        def publish_msg(
+            self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
+        ) -> None:
+            recorder.messages.append(
+                {
+                    "type": msg_type,
+                    "data": data or {},
+                    "time": time.monotonic(),
+                    "bytes": len(__import__("json").dumps(data or {}, default=str)),
+                }
+            )
+
+    monkeypatch.setattr(comm, "create_comm", lambda *args, **kwargs: Recording(*args, **kwargs))
+    return recorder

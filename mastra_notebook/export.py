@@ -1,0 +1,63 @@
+"""One self-contained, offline HTML page of a run: the widget's own renderer, no kernel, no CDN."""
+
+from __future__ import annotations
+
+import secrets
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .ingest import records
+from .run import Run
+from .sync import message
+from .transcript import render_html
+
+_STATIC = Path(__file__).parent / "static"
+
+# The bundle is an ES module; importing it from a Blob URL works offline and from file://.
+_BOOT = """
+const code = document.getElementById("mn-bundle").textContent;
+const data = JSON.parse(document.getElementById("mn-data").textContent);
+const url = URL.createObjectURL(new Blob([code], {type: "text/javascript"}));
+import(url).then((module) => {
+  const el = document.getElementById("mn-view");
+  el.replaceChildren();
+  module.mountStatic(el, data.snapshot, {title: data.title});
+  document.body.dataset.mounted = "true";
+});
+"""
+
+
+def _script_text(text: str) -> str:
+    """Text that is safe inside a <script> element (no early ``</script>``)."""
+    return text.replace("</", "<\\/")
+
+
+def page_html(run: Run, title: str = "") -> str:
+    """The page for a finished ``run``: the rendered run, with a static transcript until it mounts."""
+    nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
+    snapshot = message("snapshot", 0, run.snapshot())
+    data: dict[str, Any] = {"snapshot": snapshot, "title": title}
+    bundle = (_STATIC / "widget.js").read_text()
+    css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
+    return (
+        '<!doctype html>\n<html><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{escape(title or 'Mastra run')}</title><style>{css}</style></head><body>"
+        f'<div id="mn-view">{render_html(run.result, title)}</div>'
+        f'<script type="text/plain" id="mn-bundle">{_script_text(bundle)}</script>'
+        f'<script type="application/json" id="mn-data">{_script_text(orjson.dumps(data).decode())}</script>'
+        f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'
+    )
+
+
+def write_page(source: Any, output: Path, title: str = "") -> None:
+    """Read a recorded stream and write its page to ``output``."""
+    run = Run()
+    for item in records(source):
+        run.feed(item)
+    run.end()
+    output.write_text(page_html(run, title or (Path(source).name if isinstance(source, (str, Path)) else "")))

@@ -1,0 +1,299 @@
+"""StreamView: the notebook face of a Run. Knows Jupyter, not Mastra's chunk types.
+
+A StreamView owns a :class:`Run`, turns its ops into sequence-numbered batches for the browser
+(docs/view-protocol.md), consumes a source in the background on the kernel's event loop (so a Stop
+click is handled while it streams), and keeps a static HTML transcript up to date for saved
+notebooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+import time
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import orjson
+import traitlets
+
+from .ingest import records
+from .result import RunResult
+from .run import Run
+from .sync import FLUSH_INTERVAL, OpBatch, message
+from .transcript import render_html
+from .tree import Op
+
+_STATIC = Path(__file__).parent / "static"
+_YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
+
+
+class StreamView(anywidget.AnyWidget):
+    """A live view of one run. Show it as a cell's last expression; read ``.result`` at any time."""
+
+    _esm = _STATIC / "widget.js"
+    _css = _STATIC / "widget.css"
+
+    _final = traitlets.Unicode("").tag(sync=True)
+    streaming = traitlets.Bool(False).tag(sync=True)
+    can_approve = traitlets.Bool(False).tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, *, title: str = "", **kwargs: Any) -> None:
+        super().__init__(title=title, **kwargs)
+        self._batch = OpBatch()
+        self._seq = 0
+        self._last_flush = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Future[Any] | concurrent.futures.Future[Any] | None = None
+        self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
+        self._ended = threading.Event()
+        self._run = Run(on_op=self._on_op)
+        self.on_msg(self._on_browser_message)
+
+    # ---- the public API -------------------------------------------------------------------------
+
+    @property
+    def run(self) -> Run:
+        return self._run
+
+    @property
+    def result(self) -> RunResult:
+        """The RunResult so far."""
+        return self._run.result
+
+    def feed(self, item: Any) -> None:
+        """Feed one chunk by hand (dict, JSON text, bytes or a parsed chunk)."""
+        if not self.streaming:
+            self.streaming = True
+        self._run.feed(item)
+
+    def end(self) -> None:
+        """The stream ended: settle the status, send the final state, update the transcript."""
+        self._run.end()
+        self._finalize()
+
+    def stop(self) -> None:
+        """Stop streaming now, keeping every chunk that arrived (status ``aborted``)."""
+        task = self._task
+        if task is not None and not self._ended.is_set():
+            task.cancel()  # the consumer marks the run aborted and finalizes it
+        elif self._run.status == "running":
+            self._run.mark_aborted()
+            self.end()
+
+    def wait(self, timeout: float | None = None) -> RunResult:
+        """Block until the stream ends and return the final RunResult.
+
+        Works in a plain script and inside Jupyter (where the kernel's loop is already running:
+        nest-asyncio2 is applied to it, lazily, only here). Interrupting the kernel stops the stream
+        and returns the partial result.
+        """
+        try:
+            self._wait_ended(timeout)
+        except KeyboardInterrupt:
+            self.stop()
+            with contextlib.suppress(BaseException):
+                self._wait_ended(5.0)
+        return self.result
+
+    def _wait_ended(self, timeout: float | None) -> None:
+        task = self._task
+        if isinstance(task, asyncio.Future) and not task.done():
+            try:
+                _run_nested(task, timeout)
+            except (TimeoutError, asyncio.TimeoutError):
+                raise TimeoutError(f"the stream did not end within {timeout} s") from None
+        elif task is not None and not self._ended.wait(timeout):
+            raise TimeoutError(f"the stream did not end within {timeout} s")
+
+    def __await__(self) -> Generator[Any, None, RunResult]:
+        task = self._task
+        if isinstance(task, concurrent.futures.Future):
+            yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
+        elif task is not None:
+            yield from asyncio.shield(task).__await__()
+        return self.result
+
+    # ---- continuing a run (a live client view overrides these) -------------------------------------
+
+    def approve(self, tool_call_id: str | None = None) -> None:
+        raise RuntimeError("this view is not connected to a Mastra server: nothing to approve")
+
+    def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        raise RuntimeError("this view is not connected to a Mastra server: nothing to decline")
+
+    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
+        raise RuntimeError("this view is not connected to a Mastra server: nothing to resume")
+
+    # ---- consuming a source in the background ------------------------------------------------------
+
+    def consume(self, source: Any, *, delay: float = 0.0) -> StreamView:
+        """Consume ``source`` (path, bytes, iterable, async iterable) in the background."""
+        self.start(lambda: self._consume(source, delay))
+        return self
+
+    def start(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
+        self.streaming = True
+        self._ended.clear()
+        try:
+            self._loop = asyncio.get_running_loop()
+            self._task = self._loop.create_task(self._guarded(work))
+        except RuntimeError:  # no running loop: a plain script
+            self._loop = _private_loop()
+            self._task = asyncio.run_coroutine_threadsafe(self._guarded(work), self._loop)
+
+    async def _guarded(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Nothing raises out of a background task unseen: a failure ends the run in error."""
+        try:
+            await work()
+        except asyncio.CancelledError:
+            self._run.mark_aborted()
+        except Exception as error:  # shown in the widget and kept on the result
+            self._run.mark_error(f"{type(error).__name__}: {error}")
+        finally:
+            self._run.end()
+            self._finalize()
+
+    async def _consume(self, source: Any, delay: float) -> None:
+        """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
+        items: Any = source
+        if not isinstance(source, AsyncIterable):
+            items = _aiter(records(source))
+        else:
+            from .framing import aiter_records
+
+            items = aiter_records(source)
+        loop = asyncio.get_running_loop()
+        start = breath = loop.time()
+        index = 0
+        async for item in items:
+            self._run.feed(item)
+            index += 1
+            now = loop.time()
+            if delay and start + index * delay > now:  # paced: wait for the next chunk's turn
+                await asyncio.sleep(start + index * delay - now)
+                breath = loop.time()
+            elif now - breath > _YIELD_EVERY:  # let a Stop click through
+                await asyncio.sleep(0)
+                breath = loop.time()
+
+    # ---- sync with the browser ---------------------------------------------------------------
+
+    def _on_op(self, op: Op) -> None:
+        self._batch.add(op)
+        since = time.monotonic() - self._last_flush
+        if since >= FLUSH_INTERVAL:
+            self._flush()
+        elif self._timer is None and self._loop is not None and _on_loop(self._loop):
+            self._timer = self._loop.call_later(FLUSH_INTERVAL - since, self._flush)
+
+    def _flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._last_flush = time.monotonic()
+        if len(self._batch):
+            self._seq += 1
+            self.send(message("ops", self._seq, self._batch.take()))
+
+    def _snapshot(self) -> dict[str, Any]:
+        self._flush()
+        return message("snapshot", self._seq, self._run.snapshot())
+
+    def _on_browser_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("t")
+        if kind in ("hello", "resync"):
+            self.send(self._snapshot())
+        elif kind == "stop":
+            self.stop()
+        elif kind == "approve":
+            self.approve(content.get("tool_call_id"))
+        elif kind == "decline":
+            self.decline(content.get("tool_call_id"), content.get("reason"))
+
+    def _finalize(self) -> None:
+        self._ended.set()
+        final = self._snapshot()
+        self._final = orjson.dumps(final).decode()
+        self.streaming = False
+        bundle = self._mimebundle()
+        for handle in self._displays:
+            handle.update(bundle, raw=True)
+
+    # ---- display --------------------------------------------------------------------------------
+
+    def _mimebundle(self) -> dict[str, Any]:
+        widget_bundle: Any = super()._repr_mimebundle_() or {}
+        if isinstance(widget_bundle, tuple):  # (data, metadata)
+            widget_bundle = widget_bundle[0]
+        return {**widget_bundle, "text/html": render_html(self.result, self.title)}
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        handle = display(self._mimebundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        self._displays.append(handle)
+
+    def to_html(self) -> str:
+        """The static, script-free HTML transcript of the run so far."""
+        return render_html(self.result, self.title)
+
+    def __repr__(self) -> str:
+        result = self.result
+        return f"<StreamView {self.title or 'run'}: {result.status}, {len(result.text):,} characters>"
+
+
+def view(source: Any = None, delay: float = 0.0, *, title: str = "") -> StreamView:
+    """A StreamView consuming ``source`` in the background (or fed by hand when ``source`` is None)."""
+    widget = StreamView(title=title or (Path(source).name if isinstance(source, (str, Path)) else ""))
+    if source is not None:
+        widget.consume(source, delay=delay)
+    return widget
+
+
+async def _aiter(items: Iterable[Any]) -> AsyncIterator[Any]:
+    for item in items:
+        yield item
+
+
+# ---- event loops ---------------------------------------------------------------------------------
+
+_PRIVATE_LOOP: asyncio.AbstractEventLoop | None = None
+_PRIVATE_LOCK = threading.Lock()
+
+
+def _private_loop() -> asyncio.AbstractEventLoop:
+    """One daemon-thread loop for plain scripts, so streams still run in the background."""
+    global _PRIVATE_LOOP  # noqa: PLW0603 - one loop per process, made on first use
+    with _PRIVATE_LOCK:
+        if _PRIVATE_LOOP is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="mastra-notebook", daemon=True).start()
+            _PRIVATE_LOOP = loop
+        return _PRIVATE_LOOP
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _run_nested(task: asyncio.Future[Any], timeout: float | None) -> None:
+    """Wait for ``task`` from code that runs inside its (already running) loop, as a cell does."""
+    loop = task.get_loop()
+    if loop.is_running():
+        import nest_asyncio2
+
+        nest_asyncio2.apply(loop)
+    loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))

@@ -1,0 +1,148 @@
+"""A static, script-free HTML transcript of a run, for saved notebooks (GitHub, nbviewer, nbconvert).
+
+Everything untrusted is escaped; markdown is rendered with raw HTML off and only http(s)/mailto
+links kept. Inline styles only: GitHub strips <style> and classes carry no meaning there.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from .result import RunResult, ToolCall, WorkflowStep
+
+_SAFE_SCHEMES = ("http:", "https:", "mailto:")
+_MAX_JSON = 20_000
+_RASTER = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False})
+    md.validateLink = lambda url: url.strip().lower().startswith(_SAFE_SCHEMES)  # type: ignore[method-assign]
+    md.disable("image")  # no remote images: they would track the reader
+    return md
+
+
+_MD = _markdown()
+
+_BOX = "border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;margin:6px 0"
+_MUTED = "color:#57606a;font-size:90%"
+_COLORS = {
+    "finished": "#1a7f37",
+    "error": "#cf222e",
+    "aborted": "#9a6700",
+    "tripwire": "#cf222e",
+    "suspended": "#9a6700",
+    "incomplete": "#9a6700",
+    "running": "#0969da",
+}
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    if len(text) > _MAX_JSON:
+        text = text[:_MAX_JSON] + f"\n… ({len(text) - _MAX_JSON:,} more characters)"
+    return f'<pre style="white-space:pre-wrap;margin:4px 0">{escape(text)}</pre>'
+
+
+def _badge(status: str) -> str:
+    color = _COLORS.get(status, "#57606a")
+    return f'<span style="color:{color};font-weight:600">{escape(status)}</span>'
+
+
+def _tool(call: ToolCall, depth: int) -> str:
+    body = [f"<summary>🔧 <code>{escape(call.tool_name)}</code> · {_badge(call.status)}</summary>"]
+    if call.args is not None or call.args_text:
+        body.append("<div>arguments</div>" + _json(call.args if call.args is not None else call.args_text))
+    body += [f"<div>output</div>{_json(output)}" for output in call.outputs]
+    if call.children is not None:
+        body.append(f'<div style="margin-left:12px">{_run(call.children, depth + 1)}</div>')
+    if call.error is not None:
+        body.append(f'<div style="color:#cf222e">error: {escape(call.error.message)}</div>')
+    if call.result is not None:
+        body.append("<div>result</div>" + _json(call.result))
+    if call.denied_reason:
+        body.append(f"<div>declined: {escape(call.denied_reason)}</div>")
+    return f'<details style="{_BOX}">{"".join(body)}</details>'
+
+
+def _step(step: WorkflowStep, depth: int) -> str:
+    body = [f"<summary>⚙️ {escape(step.step_name)} · {_badge(step.status)}</summary>"]
+    body += [_json(output) for output in step.outputs]
+    if step.children is not None:
+        body.append(_run(step.children, depth + 1))
+    if step.output is not None:
+        body.append("<div>output</div>" + _json(step.output))
+    if step.error is not None:
+        body.append(f'<div style="color:#cf222e">error: {escape(step.error.message)}</div>')
+    return f'<details style="{_BOX}">{"".join(body)}</details>'
+
+
+def _run(result: RunResult, depth: int = 0) -> str:  # one branch per part kind
+    out: list[str] = []
+    calls = {call.tool_call_id: call for call in result.tool_calls}
+    steps = {step.step_name: step for step in (result.workflow.steps if result.workflow else [])}
+    for part in result.parts:
+        if part.kind == "text" and part.text:
+            out.append(f"<div>{_MD.render(part.text)}</div>")
+        elif part.kind == "reasoning":
+            reasoning = f'<pre style="white-space:pre-wrap">{escape(part.text or "")}</pre>'
+            out.append(f'<details style="{_MUTED}"><summary>Reasoning</summary>{reasoning}</details>')
+        elif part.kind == "tool_call" and part.tool_call_id in calls:
+            out.append(_tool(calls[part.tool_call_id], depth))
+        elif part.kind == "workflow_step" and part.value in steps:
+            out.append(_step(steps[part.value], depth))
+        elif part.kind == "banner":
+            out.append(
+                f'<div style="{_BOX};border-color:#cf222e">⚠️ {escape(part.type or "")}: '
+                f"{escape(part.text or '')}</div>"
+            )
+        elif part.kind in ("unknown", "data", "invalid", "goal", "background_task"):
+            label = escape(f"{part.kind} {part.type or ''}".strip())
+            out.append(f'<details style="{_MUTED}"><summary>{label}</summary>{_json(part.value)}</details>')
+    if result.object is not None:
+        out.append(f"<div><b>Structured output</b>{_json(result.object)}</div>")
+    for source in result.sources:
+        url = source.url or ""
+        title = escape(source.title or url or source.filename or "source")
+        safe = url.lower().startswith(("http:", "https:"))
+        link = f'<a href="{escape(url)}" rel="noopener noreferrer nofollow">{title}</a>' if safe else title
+        out.append(f"<div>📎 {link}</div>")
+    for file in result.files:
+        if file.media_type in _RASTER:
+            data = base64.b64encode(file.data).decode()
+            out.append(f'<img alt="file" style="max-width:100%" src="data:{file.media_type};base64,{data}">')
+        else:
+            out.append(
+                f"<div>📄 {escape(file.name or 'file')} ({escape(file.media_type or '')}, "
+                f"{len(file.data):,} bytes)</div>"
+            )
+    return "".join(out)
+
+
+def _footer(result: RunResult) -> str:
+    usage = result.usage
+    bits = [_badge(result.status)]
+    if result.finish_reason:
+        bits.append(f"finish: {escape(result.finish_reason)}")
+    bits.append(f"tokens in {usage.input_tokens:,} · out {usage.output_tokens:,}")
+    if usage.reasoning_tokens:
+        bits.append(f"reasoning {usage.reasoning_tokens:,}")
+    if result.duration is not None:
+        bits.append(f"{result.duration:.1f} s")
+    if result.steps:
+        bits.append(f"{len(result.steps)} step(s)")
+    if result.invalid:
+        bits.append(f"{len(result.invalid)} invalid line(s)")
+    return f'<div style="{_MUTED};border-top:1px solid #d0d7de;padding-top:4px">{" · ".join(bits)}</div>'
+
+
+def render_html(result: RunResult, title: str = "") -> str:
+    """The whole run as one self-contained, script-free HTML fragment."""
+    head = f"<div><b>{escape(title)}</b></div>" if title else ""
+    body = f"{head}{_run(result)}{_footer(result)}"
+    return f'<div class="mastra-notebook-transcript" style="{_BOX}">{body}</div>'
