@@ -67,5 +67,5 @@ def recording_comm(monkeypatch: pytest.MonkeyPatch) -> RecordingComm:
                 }
             )
 
-    monkeypatch.setattr(comm, "create_comm", lambda *args, **kwargs: Recording(*args, **kwargs))
+    monkeypatch.setattr(comm, "create_comm", Recording)
     return recorder

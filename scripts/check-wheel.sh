@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Build the wheel, check it carries the widget bundle, and import it from a clean venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+.venv/bin/python -m build --wheel --outdir "$out/dist" . >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+wheel=$(ls "$out"/dist/*.whl)
+.venv/bin/python - "$wheel" <<'PY'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+for needed in ("mastra_notebook/static/widget.js", "mastra_notebook/static/widget.css"):
+    assert needed in names, f"{needed} missing from the wheel"
+print(f"wheel ok: {len(names)} files, bundle included")
+PY
+python3 -m venv "$out/venv"
+"$out/venv/bin/python" -m pip install -q "$wheel"
+(cd "$out" && "$out/venv/bin/python" -c "
+import mastra_notebook as mn
+result = mn.collect(b'{\"type\":\"text-delta\",\"payload\":{\"id\":\"t\",\"text\":\"ok\"}}\n')
+assert result.text == 'ok', result
+assert mn.StreamView._esm.exists()
+print('clean-venv import ok', mn.__version__)
+")

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The main job: JupyterLab on the example notebook, streaming from the bundled Mastra server.
+# No API key and no server of your own: the server's agents run on a scripted model.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/python -m pip install -q jupyterlab
+
+log=$(mktemp)
+.venv/bin/python server/launch.py >"$log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  url=$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1 || true)
+  [ -n "$url" ] && break
+  kill -0 $server 2>/dev/null || { cat "$log"; exit 1; }
+  sleep 0.5
+done
+[ -n "${url:-}" ] || { echo "the Mastra server did not start"; cat "$log"; exit 1; }
+echo "==> Mastra server at $url"
+export MASTRA_BASE_URL="$url"
+.venv/bin/jupyter lab examples/quickstart.ipynb "$@"

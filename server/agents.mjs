@@ -1,0 +1,342 @@
+// Agents and the scripts of their (scripted) models: each script decides one model call
+// (one agent step) from the prompt it is given.
+import { randomUUID } from 'node:crypto';
+import { Agent } from '@mastra/core/agent';
+import { Memory } from '@mastra/memory';
+import { chunk, model, reasoning, sleep, splitN, text, toolCall } from './models.mjs';
+import {
+  askUser, blockPasswords, blockSecrets, deleteRecord, getForecast, getStockPrice, getWeather, researchTopic,
+} from './tools.mjs';
+import { cityIn, citiesIn, weatherFor } from './weather.mjs';
+import { weatherReport } from './workflows.mjs';
+
+// ---- scripts ------------------------------------------------------------------------------
+
+const PLAIN_MARKDOWN = `# Three tips for clean Python
+
+Here is a short list:
+
+1. **Name things clearly** – prefer \`user_count\` over \`uc\`.
+2. **Keep functions small** – one job per function.
+3. **Write tests** – even tiny ones catch regressions.
+
+Example:
+
+\`\`\`python
+def greet(name: str) -> str:
+    return f"Hello, {name}!"
+\`\`\`
+
+Happy coding! 🐍✨`;
+
+const describe = w => `**${w.city}**: ${w.temperatureC} °C, ${w.conditions}, humidity ${w.humidity}%`;
+
+function* plainTextScript() {
+  yield* text('txt-0', splitN(PLAIN_MARKDOWN, 50));
+}
+
+function* reasoningScript() {
+  const thought =
+    'The user asks for 17 × 24. Break it up: 17 × 24 = 17 × 20 + 17 × 4 = 340 + 68 = 408. ' +
+    'Double-check: 24 × 17 = 24 × 10 + 24 × 7 = 240 + 168 = 408. Both agree.';
+  yield* reasoning('rs-0', splitN(thought, 20));
+  yield* text('txt-0', splitN('**17 × 24 = 408.**\n\nI split 24 into 20 + 4: 340 + 68 = 408.', 10));
+}
+
+function* weatherScript(ctx) {
+  const result = ctx.result('getWeather');
+  if (!result) {
+    const city = cityIn(ctx.userText);
+    yield* text('txt-pre', splitN(`Let me look up the current weather in ${city}.`, 5));
+    yield* toolCall('call_weather_1', 'getWeather', { city }, 5);
+    return;
+  }
+  yield* text('txt-final', splitN(`Here is what I found:\n\n- ${describe(result.value)}`, 6));
+}
+
+function* parallelScript(ctx) {
+  const results = ctx.toolResults.filter(r => r.toolName === 'getWeather');
+  if (!results.length) {
+    const named = citiesIn(ctx.userText);
+    const cities = named.length >= 2 ? named.slice(0, 2) : ['Paris', 'Berlin'];
+    for (const city of cities) {
+      yield* toolCall(`call_weather_${city.toLowerCase().replace(/\W+/g, '_')}`, 'getWeather', { city }, 4);
+    }
+    return;
+  }
+  const lines = results.map(r => `- ${describe(r.value)}`).join('\n');
+  yield* text('txt-final', splitN(`Here is what I found:\n\n${lines}`, 10));
+}
+
+function* toolErrorScript(ctx) {
+  const result = ctx.result('getStockPrice');
+  if (!result) {
+    const symbol = ctx.userText.match(/\b[A-Z]{2,5}\b/)?.[0] ?? 'ACME';
+    yield* toolCall('call_stock_1', 'getStockPrice', { symbol }, 3);
+    return;
+  }
+  const message = errorMessage(result.value);
+  yield* text(
+    'txt-final',
+    chunk(`Sorry, I could not complete that lookup.\n\n- \`getStockPrice\` failed: ${message}\n\nPlease try again later.`, 12),
+  );
+}
+
+/** Sub-agent results reach the model as plain text; tool results as JSON. */
+const asText = value => (typeof value === 'string' ? value : (value?.text ?? JSON.stringify(value)));
+
+function errorMessage(value) {
+  const raw = typeof value === 'string' ? value : (value?.message ?? JSON.stringify(value));
+  return raw.replace(/^(Error: )+/, '');
+}
+
+function* supervisorScript(ctx) {
+  const result = ctx.result('agent-researcher');
+  if (!result) {
+    const city = cityIn(ctx.userText);
+    yield* text('supervisor-pre', splitN('I will delegate this to the research agent.', 4));
+    yield* toolCall('call_delegate_1', 'agent-researcher', { prompt: `Get the 3-day forecast for ${city}.` }, 6);
+    return;
+  }
+  const findings = asText(result.value);
+  yield* text('supervisor-final', chunk(`Here is your trip plan.\n\n${findings}\n\nHave a great trip!`, 12));
+}
+
+function* researcherScript(ctx) {
+  const city = cityIn(ctx.userText);
+  const forecast = ctx.result('getForecast');
+  if (!forecast) {
+    yield* toolCall('call_forecast_1', 'getForecast', { city, days: 3 }, 4);
+    return;
+  }
+  const analysis = ctx.result('agent-analyst');
+  if (!analysis) {
+    const summary = forecast.value.forecast.map(d => `day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('; ');
+    yield* toolCall('call_analyst_1', 'agent-analyst', { prompt: `Analyse the forecast for ${city}: ${summary}.` }, 5);
+    return;
+  }
+  const lines = forecast.value.forecast.map(d => `- Day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('\n');
+  const note = asText(analysis.value);
+  yield* text('researcher-final', chunk(`3-day forecast for ${city}:\n${lines}\n\nAnalyst: ${note}`, 12));
+}
+
+function* analystScript(ctx) {
+  const city = cityIn(ctx.userText);
+  const conditions = ctx.userText.match(/°C, ([a-z ]+)/)?.[1] ?? 'mixed';
+  yield* text('analyst-0', chunk(`Stable, ${conditions} weather in ${city}; pack light layers.`, 10));
+}
+
+function* workflowAgentScript(ctx) {
+  const result = ctx.result('workflow-weatherReport');
+  if (!result) {
+    yield* toolCall('call_workflow_1', 'workflow-weatherReport', { inputData: { city: cityIn(ctx.userText) } }, 4);
+    return;
+  }
+  const report = result.value?.result?.report ?? JSON.stringify(result.value);
+  yield* text('wf-final', chunk(`The weather-report workflow finished.\n\n${report}`, 14));
+}
+
+function* reporterScript(ctx) {
+  const prompt = ctx.userText;
+  const data = JSON.parse(prompt.slice(prompt.indexOf('{'), prompt.lastIndexOf('}') + 1) || '{}');
+  const day = data.forecast?.[0] ?? { highC: 16, conditions: 'mild' };
+  const report = `${data.city ?? 'The city'}: ${day.conditions}, around ${day.highC - 1} °C. Pack a light jacket.`;
+  yield* text('reporter-0', chunk(report, 10));
+}
+
+const STRUCTURED_TEMPLATE = {
+  city: 'Paris',
+  temperatureC: 18,
+  conditions: 'partly cloudy',
+  advice: ['Bring a light jacket', 'Sunglasses in the afternoon'],
+  confidence: 0.87,
+};
+
+/** A value matching (the simple parts of) a JSON schema, taken from `template` where possible. */
+function fill(schema, template) {
+  if (template !== undefined) return template;
+  switch (schema?.type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, fill(s)]));
+    case 'array':
+      return [fill(schema.items)];
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return schema?.enum?.[0] ?? 'example';
+  }
+}
+
+function* structuredScript(ctx) {
+  const schema = ctx.options.responseFormat?.schema;
+  const city = cityIn(ctx.userText);
+  const w = weatherFor(city);
+  const template = { ...STRUCTURED_TEMPLATE, city, temperatureC: w.temperatureC, conditions: w.conditions };
+  const value = schema?.properties
+    ? Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, fill(s, template[k])]))
+    : template;
+  yield* text('txt-json', chunk(JSON.stringify(value, null, 2), 6));
+}
+
+function* approverScript(ctx) {
+  const result = ctx.result('deleteRecord');
+  if (!result) {
+    const id = ctx.userText.match(/record\s+([\w-]+)/i)?.[1] ?? 'abc-123';
+    yield* text('approver-pre', splitN(`I will delete record ${id} once you approve.`, 4));
+    yield* toolCall('call_delete_1', 'deleteRecord', { id }, 4);
+    return;
+  }
+  if (result.value?.deleted) {
+    yield* text('approver-final', splitN(`Done: record ${result.value.id} was deleted.`, 3));
+  } else {
+    const reason = errorMessage(result.value);
+    yield* text('approver-final', chunk(`I did not delete the record: ${reason}`, 11));
+  }
+}
+
+function* suspenderScript(ctx) {
+  const result = ctx.result('askUser');
+  if (!result) {
+    yield* text('suspender-pre', splitN('I need one detail from you first.', 3));
+    yield* toolCall('call_ask_1', 'askUser', { question: 'Which city should I plan the trip for?' }, 4);
+    return;
+  }
+  const answer = result.value?.answer ?? String(result.value);
+  yield* text('suspender-final', chunk(`You answered: "${answer}". I will plan the trip with that in mind.`, 12));
+}
+
+/** Endless mixed markdown, numbered so every part of the document is different. */
+function* longMarkdown() {
+  for (let i = 1; ; i++) {
+    yield `## Section ${i}\n\nThis paragraph explains part ${i} of the document in plain words, with **bold** and _italic_ text and a [link](https://example.com/${i}).\n\n`;
+    yield `- first point of section ${i}\n- second point, with \`inline code\`\n- third point\n\n`;
+    yield `\`\`\`python\ndef step_${i}(x):\n    return x * ${i}\n\`\`\`\n\n`;
+    yield `> Note ${i}: streaming keeps going until the answer is complete.\n\n`;
+  }
+}
+
+function longTextScript(defaults) {
+  return async function* (ctx) {
+    const deltas = ctx.intParam('deltas', defaults.deltas);
+    const delay = ctx.intParam('delay', defaults.delay);
+    const source = longMarkdown();
+    let buffer = '';
+    yield { type: 'text-start', id: 'txt-long' };
+    for (let n = 0; n < deltas; n++) {
+      while (buffer.length < 40) buffer += source.next().value;
+      yield { type: 'text-delta', id: 'txt-long', delta: buffer.slice(0, 40) };
+      buffer = buffer.slice(40);
+      if (delay > 0) await sleep(delay, ctx.signal);
+    }
+    yield { type: 'text-end', id: 'txt-long' };
+  };
+}
+
+function* errorScript() {
+  yield { type: 'text-start', id: 'txt-0' };
+  for (const delta of ['Starting ', 'a long e', 'xplanatio', 'n that w', 'ill be cu', 't off by ']) {
+    yield { type: 'text-delta', id: 'txt-0', delta };
+  }
+  yield { type: 'error', error: new Error('Mock upstream connection reset (ECONNRESET)') };
+}
+
+function* bgResearcherScript(ctx) {
+  const result = ctx.result('researchTopic');
+  if (!result) {
+    const topic = ctx.userText.match(/research\s+(\w+)/i)?.[1] ?? 'solana';
+    yield* text('bg-pre', splitN('Starting a background research job.', 4));
+    // Unique id: this agent has memory, and a thread must not hold two calls with one id.
+    yield* toolCall(`call_research_${randomUUID().slice(0, 8)}`, 'researchTopic', { topic }, 3);
+  } else if (!result.value?.findings) {
+    // The placeholder result ("Background task started. Task ID: ...").
+    yield* text('bg-ack', chunk('The research job is running in the background; I will report back when it finishes.', 16));
+  } else {
+    // Re-invoked (untilIdle) after the task completed: the real result is in the thread.
+    const { topic, findings } = result.value;
+    yield* text('bg-final', chunk(`Research on ${topic} finished: ${findings.join('; ')}.`, 16));
+  }
+}
+
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+function* sourcesScript() {
+  yield { type: 'source', sourceType: 'url', id: 'src-1', url: 'https://example.com/weather/paris', title: 'Paris weather – Example' };
+  yield {
+    type: 'source',
+    sourceType: 'url',
+    id: 'src-2',
+    url: 'https://example.org/climate',
+    title: 'Climate notes',
+    providerMetadata: { mock: { rank: 2 } },
+  };
+  yield {
+    type: 'source',
+    sourceType: 'document',
+    id: 'src-3',
+    mediaType: 'application/pdf',
+    title: 'Forecast handbook',
+    filename: 'handbook.pdf',
+  };
+  yield* text('txt-0', ['According to ', '[1] and [2], ', 'Paris is ', 'mild today. ', 'A chart is ', 'attached.']);
+  yield { type: 'file', mediaType: 'image/png', data: PNG_1PX };
+  yield { type: 'file', mediaType: 'text/plain', data: new TextEncoder().encode('hello file\n') };
+}
+
+function* guardedScript(ctx) {
+  const answer = /launch code/i.test(ctx.userText)
+    ? 'Sure. The launch code is SECRET-0000.'
+    : 'I can help with that, as long as no secrets are involved.';
+  yield* text('txt-0', chunk(answer, 8));
+}
+
+// ---- agents -------------------------------------------------------------------------------
+
+const agent = (id, description, script, extra = {}) =>
+  new Agent({
+    id,
+    name: id,
+    description,
+    instructions: `You are the scripted "${id}" test agent.`,
+    model: model(`mock-${id}`, script),
+    ...extra,
+  });
+
+const analyst = agent('analyst', 'Analyses a forecast and gives one line of advice', analystScript);
+const researcher = agent('researcher', 'Researches forecasts (uses getForecast and the analyst)', researcherScript, {
+  tools: { getForecast },
+  agents: { analyst },
+});
+const reporter = agent('reporter', 'Writes a one-line weather report from a forecast', reporterScript);
+
+export const agents = {
+  plainText: agent('plainText', 'Markdown answer in ~50 text deltas', plainTextScript),
+  reasoning: agent('reasoning', 'Reasoning, then an answer', reasoningScript),
+  weather: agent('weather', 'Looks up the weather with getWeather', weatherScript, { tools: { getWeather } }),
+  parallelTools: agent('parallelTools', 'Two getWeather calls in one step', parallelScript, { tools: { getWeather } }),
+  toolError: agent('toolError', 'Calls getStockPrice, which fails', toolErrorScript, { tools: { getStockPrice } }),
+  supervisor: agent('supervisor', 'Delegates to the researcher sub-agent', supervisorScript, { agents: { researcher } }),
+  workflowAgent: agent('workflowAgent', 'Runs the weatherReport workflow as a tool', workflowAgentScript, {
+    workflows: { weatherReport },
+  }),
+  structured: agent('structured', 'Streams JSON for structured output', structuredScript),
+  approver: agent('approver', 'deleteRecord needs approval', approverScript, { tools: { deleteRecord } }),
+  suspender: agent('suspender', 'askUser suspends until resumed with {answer}', suspenderScript, { tools: { askUser } }),
+  longText: agent('longText', 'Long markdown: deltas=N (5000) delay=MS (0)', longTextScript({ deltas: 5000, delay: 0 })),
+  slow: agent('slow', 'Slow markdown: deltas=N (400) delay=MS (25)', longTextScript({ deltas: 400, delay: 25 })),
+  errorAgent: agent('errorAgent', 'The model stream fails after 6 deltas', errorScript),
+  bgResearcher: agent('bgResearcher', 'researchTopic runs as a background task (use untilIdle)', bgResearcherScript, {
+    tools: { researchTopic },
+    memory: new Memory(), // background results are delivered through the thread
+  }),
+  sources: agent('sources', 'Sources (url, document), text, then files', sourcesScript),
+  guarded: agent('guarded', 'Guardrails: password prompts and secret answers trip a wire', guardedScript, {
+    inputProcessors: [blockPasswords],
+    outputProcessors: [blockSecrets],
+  }),
+  researcher,
+  analyst,
+  reporter,
+};
