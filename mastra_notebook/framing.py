@@ -25,19 +25,26 @@ _SSE_START = re.compile(rb"^(data|event|id|retry)?:")
 _READ_SIZE = 1 << 20
 
 
-def sniff(head: bytes) -> Framing | None:
-    """The framing of a stream that starts with ``head``, or None until a first byte says it."""
+def sniff(head: bytes, *, final: bool = False) -> Framing | None:
+    """The framing of a stream that starts with ``head``; None while the bytes so far cannot tell.
+
+    SSE when the first line is an SSE field (``data:``, ``:``, ``event:``, ...) and the line after it
+    is blank or another field: a JSON Lines file whose first line is a garbage ``data: x`` stays
+    JSON. ``final`` decides with what there is (at EOF).
+    """
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n\x1e")
     if not stripped:
         return None
-    if _SSE_START.match(stripped):
-        return "sse"
-    if stripped[:1] in b'{["' or stripped[:1].isdigit():
+    first, newline, rest = stripped.partition(b"\n")
+    if not _SSE_START.match(first):
+        if not newline and not final and b"data:".startswith(first[:5]):
+            return None  # "da" may still become "data:"
         return "json"
-    # A prefix of "data:" may still be arriving; otherwise it is a (bad) JSON line.
-    first_line = stripped.split(b"\n", 1)[0]
-    if b"\n" not in stripped and b"data:".startswith(first_line[:5]):
+    following, second_newline, _ = rest.partition(b"\n")
+    if not second_newline and not final:
         return None
+    if not following.strip(b"\r") or _SSE_START.match(following):
+        return "sse"
     return "json"
 
 
@@ -78,7 +85,7 @@ class Framer:
             return []
         rest, self._buffer = self._buffer, b""
         if self.framing is None:
-            self.framing = sniff(rest) or "json"
+            self.framing = sniff(rest, final=True) or "json"
         if self.framing == "json":
             return [record for record in _split_json(rest) if record]
         self._buffer = rest

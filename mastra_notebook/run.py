@@ -125,6 +125,16 @@ class Run:
             info["details"] = details
         self._fail(info)
 
+    def note(self, level: str, message: str) -> None:
+        """A remark from whoever feeds the run (a lost connection, say), shown as a banner."""
+        self._version += 1
+        self._banner(level, message)
+
+    def adopt_run_id(self, run_id: str) -> None:
+        """The run id is known before any chunk (a workflow run the client created)."""
+        if self.node.fields.get("run_id") is None:
+            self._tree.set(self.node, "run_id", run_id)
+
     def _resume(self) -> None:
         """A continuation (approve, decline, resume) or a new turn carries the same run on."""
         self._ended = False

@@ -20,9 +20,11 @@ B = b'{"type":"text-delta","payload":{"id":"t","text":"llo"}}'
 @pytest.mark.parametrize(
     ("head", "framing"),
     [
-        (b"data: {}", "sse"),
-        (b": keepalive\n", "sse"),
-        (b"event: x\n", "sse"),
+        (b"data: {}\n\n", "sse"),
+        (b"data: {}", None),
+        (b": keepalive\n\n", "sse"),
+        (b"event: x\ndata: {}\n", "sse"),
+        (b"data: x\n{}\n", "json"),
         (b"{", "json"),
         (b"\n\n  {", "json"),
         (b"\x1e{", "json"),
@@ -103,3 +105,8 @@ def test_framer_waits_for_a_whole_record() -> None:
     assert framer.feed(A[10:]) == []
     assert framer.feed(b"\n") == [A]
     assert framer.close() == []
+
+
+def test_a_jsonl_file_starting_with_a_data_line_stays_jsonl() -> None:
+    assert list(iter_records(b"data: x\n" + A + b"\n")) == [b"data: x", A]
+    assert list(iter_records(b"data: " + A)) == [A]  # a one-event SSE body without a blank line

@@ -1,0 +1,26 @@
+// Builds ../mastra_notebook/static/widget.js (one minified ESM file) and widget.css.
+// `node build.mjs --watch` rebuilds on change.
+import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const outdir = "../mastra_notebook/static";
+
+const common = { absWorkingDir: here, bundle: true, minify: true, logLevel: "info" };
+const builds = [
+  {
+    ...common,
+    entryPoints: ["src/widget.ts"],
+    outfile: `${outdir}/widget.js`,
+    format: "esm",
+    target: "es2020",
+    define: { "define.amd": "false" },
+  },
+  { ...common, entryPoints: ["src/widget.css"], outfile: `${outdir}/widget.css` },
+];
+
+if (process.argv.includes("--watch")) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

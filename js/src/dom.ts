@@ -1,0 +1,58 @@
+/** Small DOM helpers. Text always goes in through textContent, never innerHTML. */
+
+type Attrs = Record<string, string | boolean | undefined>;
+type Child = Node | string | null | undefined | false;
+
+/** Creates `<tag class=...>` with attributes and children (strings become text nodes). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string,
+  children: Child[] = [],
+  attrs: Attrs = {},
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === true) el.setAttribute(name, "");
+    else if (typeof value === "string") el.setAttribute(name, value);
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: Element, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child);
+  }
+}
+
+const UNSET = Symbol("unset");
+
+/**
+ * A placeholder element whose content is rebuilt only when its value changes.
+ * Lists are grown in place by the store, so arrays also compare by length.
+ */
+export class Slot {
+  private last: unknown = UNSET;
+  private lastLen = -1;
+
+  constructor(readonly el: HTMLElement) {}
+
+  update<T>(value: T, render: (value: T) => Child | Child[]): void {
+    const len = Array.isArray(value) ? value.length : -1;
+    if (value === this.last && len === this.lastLen) return;
+    this.last = value;
+    this.lastLen = len;
+    const out = render(value);
+    const nodes = (Array.isArray(out) ? out : [out]).filter(
+      (c): c is Node | string => c !== null && c !== undefined && c !== false,
+    );
+    this.el.replaceChildren(...nodes);
+    this.el.hidden = nodes.length === 0;
+  }
+}
+
+export function slot(cls: string, tag: "div" | "span" = "div"): Slot {
+  return new Slot(h(tag, cls));
+}

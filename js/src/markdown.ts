@@ -1,0 +1,80 @@
+/** Markdown -> sanitized DOM. markdown-it (html: false) + highlight.js core + DOMPurify. */
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import sql from "highlight.js/lib/languages/sql";
+import typescript from "highlight.js/lib/languages/typescript";
+import MarkdownItCallable, { type MarkdownIt } from "markdown-it";
+import { hardenLink, safeHref } from "./url";
+
+const LANGUAGES = { bash, javascript, json, markdown, python, sql, typescript };
+for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
+
+function highlightCode(code: string, lang: string): string {
+  const name = lang.trim().toLowerCase();
+  if (!name || !hljs.getLanguage(name)) return ""; // markdown-it escapes it
+  try {
+    return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  } catch {
+    return "";
+  }
+}
+
+function createMarkdownIt(highlight: boolean): MarkdownIt {
+  const md = new MarkdownItCallable({ html: false, linkify: true, highlight: highlight ? highlightCode : null });
+  // No remote images (tracking): an image becomes its alt text.
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const alt = token ? self.renderInlineAsText(token.children ?? [], options, env) : "";
+    return `<span class="mn-img-alt">[image${alt ? `: ${md.utils.escapeHtml(alt)}` : ""}]</span>`;
+  };
+  return md;
+}
+
+const mdHighlighted = createMarkdownIt(true);
+const mdPlain = createMarkdownIt(false);
+
+const FORBID_TAGS = [
+  "img", "picture", "source", "svg", "math", "iframe", "frame", "object", "embed", "video", "audio",
+  "style", "link", "meta", "base", "form", "input", "button", "textarea", "select", "script",
+];
+
+type Purifier = ReturnType<typeof DOMPurify>;
+let purifier: Purifier | null = null;
+
+function getPurifier(): Purifier {
+  if (purifier) return purifier;
+  const p = DOMPurify(window);
+  p.addHook("afterSanitizeAttributes", (node) => {
+    if (node.nodeName !== "A") return;
+    const href = safeHref(node.getAttribute("href"));
+    if (href) {
+      node.setAttribute("href", href);
+      hardenLink(node);
+    } else {
+      node.removeAttribute("href");
+    }
+  });
+  purifier = p;
+  return p;
+}
+
+/** Sanitizes an HTML string into a fragment (the only way HTML reaches the DOM). */
+export function sanitize(html: string): DocumentFragment {
+  return getPurifier().sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS,
+    FORBID_ATTR: ["src", "srcset", "action", "formaction", "xlink:href"],
+    ALLOW_DATA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
+}
+
+/** Renders markdown source; `highlight` only for text whose code fences are all closed. */
+export function renderMarkdown(src: string, highlight: boolean): DocumentFragment {
+  return sanitize((highlight ? mdHighlighted : mdPlain).render(src));
+}

@@ -1,0 +1,82 @@
+/** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
+import { h } from "../dom";
+import { formatDuration, list, obj, prettyJson, span, str } from "../format";
+import type { NodeData } from "../types";
+import { jsonBlock } from "./json";
+
+const TONES: Record<string, string> = {
+  running: "active", "streaming-args": "active", started: "active", waiting: "active", pending: "active",
+  done: "ok", success: "ok", completed: "ok", finished: "ok",
+  error: "error", failed: "error", denied: "error", tripwire: "error",
+  "awaiting-approval": "warn", suspended: "warn", cancelled: "warn", aborted: "warn", incomplete: "warn",
+};
+
+export function badge(status: unknown): HTMLElement {
+  const text = str(status) ?? "pending";
+  return h("span", `mn-badge mn-tone-${TONES[text] ?? "neutral"}`, [text]);
+}
+
+/** The message of an `{message, name?}` error, or the value itself as text. */
+export function errorMessage(error: unknown): string | null {
+  if (error === null || error === undefined) return null;
+  const o = obj(error);
+  const message = o ? str(o.message) : null;
+  if (o && message !== null) {
+    const name = str(o.name);
+    return name && name !== "Error" ? `${name}: ${message}` : message;
+  }
+  return prettyJson(error);
+}
+
+export function errorBox(error: unknown): HTMLElement | null {
+  const message = errorMessage(error);
+  return message === null ? null : h("div", "mn-error", [message]);
+}
+
+/** `1.2 s` from the node's started_at/ended_at, or "" while unknown. */
+export function nodeDuration(node: NodeData, endField = "ended_at"): string {
+  const ms = span(node.started_at, node[endField]);
+  return ms === null ? "" : formatDuration(ms);
+}
+
+const MAX_OUTPUTS = 200;
+
+/**
+ * The custom values a tool or step wrote (a list the store grows in place): new items are
+ * appended, only the last 200 are kept, and the fold state survives updates.
+ */
+export class OutputsView {
+  readonly el: HTMLDetailsElement;
+  private readonly summary = h("summary", "mn-label");
+  private readonly ol = h("ol", "mn-outputs");
+  private shown = 0;
+  private source: unknown[] | null = null;
+
+  constructor(private readonly label = "Outputs") {
+    this.el = h("details", "mn-field mn-outputs-field", [this.summary, this.ol], { open: true });
+    this.el.hidden = true;
+  }
+
+  update(values: unknown): void {
+    const items = list(values);
+    if (items !== this.source || items.length < this.shown) {
+      this.ol.replaceChildren();
+      this.shown = 0;
+      this.source = items;
+    }
+    const start = Math.max(this.shown, items.length - MAX_OUTPUTS);
+    for (let i = start; i < items.length; i++) {
+      this.ol.append(h("li", "", [h("pre", "mn-json", [prettyJson(items[i])])]));
+    }
+    while (this.ol.childElementCount > MAX_OUTPUTS) this.ol.firstElementChild?.remove();
+    this.ol.start = Math.max(1, items.length - this.ol.childElementCount + 1);
+    this.shown = items.length;
+    this.summary.textContent = `${this.label} (${items.length})`;
+    this.el.hidden = items.length === 0;
+  }
+}
+
+/** jsonBlock, or nothing when the value is missing. */
+export function maybeJson(label: string, value: unknown, cls = ""): HTMLElement | null {
+  return value === null || value === undefined ? null : jsonBlock(label, value, cls);
+}

@@ -1,0 +1,27 @@
+import type { Store } from "../store";
+import type { NodeData, Send } from "../types";
+
+export interface Traits {
+  title: string;
+  streaming: boolean;
+  canApprove: boolean;
+}
+
+export interface RenderCtx {
+  store: Store;
+  send: Send;
+  traits(): Traits;
+  /** performance.now() past which costly renderers stop and ask for another frame. */
+  deadline(): number;
+}
+
+/** The DOM of one node. `update` is called with the node's current fields whenever it changes. */
+export interface NodeView {
+  el: HTMLElement;
+  /** Where the elements of the node's children are appended (nodes that can have children). */
+  childHost?: HTMLElement;
+  /** Returns true when work is left for a later frame (then it is called again, same fields). */
+  update(node: NodeData): boolean | void;
+}
+
+export type NodeRenderer = (ctx: RenderCtx, node: NodeData) => NodeView;

@@ -1,0 +1,39 @@
+import { h } from "../dom";
+import { humanSize, num, str } from "../format";
+import type { NodeRenderer } from "./context";
+
+/** Raster types shown inline; the data: URL is built here, never taken from the payload. */
+const RASTER = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function imageDataUrl(mediaType: unknown, base64: unknown): string | null {
+  const type = str(mediaType)?.toLowerCase() ?? "";
+  if (!RASTER.has(type) || typeof base64 !== "string") return null;
+  const data = base64.replace(/\s+/g, "");
+  if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) return null;
+  return `data:${type};base64,${data}`;
+}
+
+/** A generated file: raster images inline, anything else by name, type, size and text preview. */
+export const renderFile: NodeRenderer = () => {
+  const el = h("div", "mn-card mn-file");
+  return {
+    el,
+    update(node) {
+      const name = str(node.name) ?? "file";
+      const type = str(node.media_type) ?? "application/octet-stream";
+      const size = num(node.size);
+      const src = imageDataUrl(type, node.base64);
+      const preview = str(node.text_preview);
+      el.replaceChildren(
+        h("div", "mn-card-head", [
+          h("span", "mn-kind-label", ["File"]),
+          h("span", "mn-name", [name]),
+          h("span", "mn-muted", [[type, size === null ? null : humanSize(size)].filter(Boolean).join(" · ")]),
+        ]),
+      );
+      if (src) el.append(h("img", "mn-image", [], { src, alt: name }));
+      if (preview) el.append(h("pre", "mn-preview", [preview]));
+    },
+  };
+};

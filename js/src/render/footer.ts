@@ -1,0 +1,70 @@
+/** The run footer: status, tokens, time to first token, tokens/s, duration, steps. */
+import { h } from "../dom";
+import { formatDuration, formatInt, num, obj, span, str } from "../format";
+import type { NodeData } from "../types";
+
+type Stat = [key: string, label: string, value: (run: NodeData) => string | null];
+
+function usage(run: NodeData, key: string): number | null {
+  return num(obj(run.usage)?.[key]);
+}
+
+function tokens(key: string): (run: NodeData) => string | null {
+  return (run) => {
+    const n = usage(run, key);
+    return n === null ? null : formatInt(n);
+  };
+}
+
+function duration(from: string, to: string): (run: NodeData) => string | null {
+  return (run) => {
+    const ms = span(run[from], run[to]);
+    return ms === null ? null : formatDuration(ms);
+  };
+}
+
+/** Output tokens per second of generation (from the first token, else the start, to the end). */
+export function tokensPerSecond(run: NodeData): number | null {
+  const out = usage(run, "output_tokens");
+  const ms = span(num(run.first_token_at) ?? run.started_at, run.finished_at);
+  return out === null || ms === null || ms <= 0 ? null : out / (ms / 1000);
+}
+
+const STATS: Stat[] = [
+  ["status", "", (run) => str(run.status)],
+  ["input_tokens", "in", tokens("input_tokens")],
+  ["output_tokens", "out", tokens("output_tokens")],
+  ["reasoning_tokens", "reasoning", tokens("reasoning_tokens")],
+  ["cached_input_tokens", "cached", tokens("cached_input_tokens")],
+  ["ttft", "first token", duration("started_at", "first_token_at")],
+  ["tokens_per_s", "tok/s", (run) => tokensPerSecond(run)?.toFixed(1) ?? null],
+  ["duration", "duration", duration("started_at", "finished_at")],
+  ["steps", "steps", (run) => (num(run.steps) === null ? null : formatInt(num(run.steps) ?? 0))],
+];
+
+export class Footer {
+  readonly el = h("div", "mn-footer");
+  private readonly values = new Map<string, [HTMLElement, HTMLElement]>();
+
+  constructor() {
+    for (const [key, label] of STATS) {
+      const value = h("span", "mn-stat-value");
+      const item = h("span", "mn-stat", [label ? h("span", "mn-stat-label", [label]) : null, value], {
+        "data-stat": key,
+      });
+      item.hidden = true;
+      this.values.set(key, [item, value]);
+      this.el.append(item);
+    }
+  }
+
+  update(run: NodeData): void {
+    for (const [key, , compute] of STATS) {
+      const entry = this.values.get(key);
+      if (!entry) continue;
+      const text = compute(run);
+      entry[0].hidden = text === null;
+      if (text !== null && entry[1].textContent !== text) entry[1].textContent = text;
+    }
+  }
+}

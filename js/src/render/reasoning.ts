@@ -1,0 +1,32 @@
+import { h } from "../dom";
+import { formatDuration, num, span, str } from "../format";
+import type { NodeRenderer } from "./context";
+import { MarkdownView } from "./markdown-view";
+
+/** A <details> open while the model thinks, folded once it is done ("Thought for 3.2 s"). */
+export const renderReasoning: NodeRenderer = (ctx) => {
+  const summary = h("summary", "mn-reasoning-summary");
+  const md = new MarkdownView();
+  const el = h("details", "mn-reasoning", [summary, md.el], { open: true });
+  let wasDone = false;
+  return {
+    el,
+    update(node) {
+      const done = num(node.ended_at) !== null;
+      let more = false;
+      if (node.redacted === true) {
+        summary.textContent = "Reasoning redacted";
+        md.el.hidden = true;
+      } else {
+        const ms = span(node.started_at, node.ended_at);
+        summary.textContent = !done ? "Thinking…" : ms === null ? "Thought" : `Thought for ${formatDuration(ms)}`;
+        md.el.hidden = false;
+        more = md.update(str(node.text) ?? "", ctx.deadline());
+      }
+      if (done && !wasDone) el.open = false; // fold once; the user may open it again
+      if (!done && wasDone) el.open = true;
+      wasDone = done;
+      return more;
+    },
+  };
+};

@@ -1,0 +1,90 @@
+/**
+ * A run: the root (parts, structured output, status banner, footer) or, when `nested`, a compact
+ * foldable sub-run inside a tool card or workflow step.
+ */
+import { h, slot } from "../dom";
+import { obj, str } from "../format";
+import { ROOT_ID } from "../store";
+import type { NodeData } from "../types";
+import { badge, errorMessage, maybeJson } from "./common";
+import type { NodeRenderer, RenderCtx } from "./context";
+import { Footer } from "./footer";
+import { jsonTree } from "./json";
+
+/** Run statuses that get a banner, with the level of the `banner` node that would say the same. */
+const STATUS_BANNERS: Record<string, { level: string; text: string }> = {
+  error: { level: "error", text: "Run failed" },
+  aborted: { level: "abort", text: "Run aborted" },
+  tripwire: { level: "tripwire", text: "Blocked by a processor" },
+  suspended: { level: "suspended", text: "Run suspended" },
+  incomplete: { level: "warning", text: "The stream ended without a finish" },
+};
+
+/** The status banner for the run, unless a `banner` node of that level already says it. */
+function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: string } | null {
+  const status = str(run.status);
+  const banner = status ? STATUS_BANNERS[status] : undefined;
+  if (!banner) return null;
+  const said = ctx.store
+    .childrenOf(run.id)
+    .some((id) => ctx.store.get(id)?.kind === "banner" && ctx.store.get(id)?.level === banner.level);
+  if (said) return null;
+  const detail = errorMessage(run.error) ?? str(obj(run.tripwire)?.reason);
+  return { level: banner.level, text: detail ? `${banner.text}: ${detail}` : banner.text };
+}
+
+function runLabel(run: NodeData): string {
+  const workflow = obj(run.workflow);
+  return str(run.agent_id) ?? str(workflow?.workflow_id) ?? "sub-run";
+}
+
+export const renderRun: NodeRenderer = (ctx, node) => {
+  const nested = node.nested === true || node.id !== ROOT_ID;
+  const parts = h("div", "mn-parts");
+  const workflow = slot("mn-workflow");
+  const objectLabel = h("div", "mn-label");
+  const objectTree = slot("mn-object-tree");
+  const object = h("div", "mn-object", [objectLabel, objectTree.el]);
+  const banner = slot("mn-status-banner");
+  const footer = new Footer();
+  const collapsed = new Set<string>();
+  const body = [parts, workflow.el, object, banner.el, footer.el];
+
+  let el: HTMLElement;
+  let summary: HTMLElement | null = null;
+  if (nested) {
+    summary = h("summary", "mn-run-summary");
+    el = h("details", "mn-run mn-run-nested", [summary, ...body], { open: true });
+  } else {
+    el = h("div", "mn-run mn-run-root", body);
+  }
+
+  return {
+    el,
+    childHost: parts,
+    update(run) {
+      summary?.replaceChildren(h("span", "mn-run-label", [runLabel(run)]), badge(run.status));
+      workflow.update(run.workflow, (value) => {
+        const wf = obj(value);
+        if (!wf) return null;
+        return [
+          h("div", "mn-card-head", [
+            h("span", "mn-label", ["Workflow "]),
+            h("span", "mn-name", [str(wf.workflow_id) ?? ""]),
+            badge(wf.status),
+          ]),
+          maybeJson("Result", wf.result),
+        ];
+      });
+      const hasObject = run.object !== null && run.object !== undefined;
+      object.hidden = !hasObject;
+      objectLabel.textContent = run.object_final === true ? "Structured output" : "Structured output (partial)";
+      objectTree.update(hasObject ? run.object : null, (value) => (value === null ? null : jsonTree(value, collapsed)));
+      const status = statusBanner(ctx, run);
+      banner.update(status ? `${status.level}\n${status.text}` : null, () =>
+        status ? h("div", `mn-banner mn-banner-${status.level}`, [status.text]) : null,
+      );
+      footer.update(run);
+    },
+  };
+};

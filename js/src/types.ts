@@ -1,0 +1,49 @@
+/** Shapes of the view protocol (docs/view-protocol.md). All payload values are untrusted JSON. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A node as the store keeps it: `id`, `kind` and any fields (each may be missing or null). */
+export interface NodeData {
+  id: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+export type Op =
+  | ["add", string | null, NodeData]
+  | ["append", string, string, string]
+  | ["set", string, string, unknown]
+  | ["push", string, string, unknown];
+
+export interface SnapshotMsg {
+  t: "snapshot";
+  seq: number;
+  ops: Op[];
+}
+
+export interface OpsMsg {
+  t: "ops";
+  seq: number;
+  ops: Op[];
+}
+
+export type InMsg = SnapshotMsg | OpsMsg;
+
+export type OutMsg =
+  | { t: "hello" }
+  | { t: "resync"; seq: number }
+  | { t: "stop" }
+  | { t: "approve"; tool_call_id: string }
+  | { t: "decline"; tool_call_id: string; reason: string | null };
+
+export type Send = (msg: OutMsg) => void;
+
+/** Parses an incoming custom message; anything not shaped like the protocol gives null. */
+export function parseInMsg(msg: unknown): InMsg | null {
+  if (typeof msg !== "object" || msg === null) return null;
+  const m = msg as { t?: unknown; seq?: unknown; ops?: unknown };
+  if ((m.t !== "snapshot" && m.t !== "ops") || typeof m.seq !== "number" || !Array.isArray(m.ops)) {
+    return null;
+  }
+  return m as InMsg;
+}

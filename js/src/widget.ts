@@ -1,0 +1,158 @@
+/**
+ * anywidget entry. `render` shows a live run: it applies `_final` (if any), says hello, applies
+ * incoming messages to the store at once and updates the DOM at most once per animation frame.
+ * `mountStatic` renders a snapshot with no kernel (standalone HTML export, replay).
+ */
+import type { Traits } from "./render/context";
+import { type Change, Store } from "./store";
+import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
+import { View } from "./view";
+
+/** The part of the anywidget model this view uses. */
+export interface WidgetModel {
+  get(name: string): unknown;
+  on(event: string, callback: (...args: never[]) => void): void;
+  off(event: string, callback?: (...args: never[]) => void): void;
+  send(msg: unknown): void;
+}
+
+function parseSnapshot(value: unknown): SnapshotMsg | null {
+  let msg = value;
+  if (typeof value === "string") {
+    if (!value) return null;
+    try {
+      msg = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const parsed = parseInMsg(msg);
+  return parsed?.t === "snapshot" ? parsed : null;
+}
+
+const requestFrame: (callback: () => void) => unknown =
+  typeof requestAnimationFrame === "function" ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
+
+/** Merges store changes and applies them to the view once per frame (plus leftover work). */
+class FrameBatcher {
+  private pending: Change | null = null;
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(private readonly view: View) {}
+
+  add(change: Change): void {
+    if (!this.pending || change.reset) {
+      this.pending = { reset: change.reset || (this.pending?.reset ?? false), ids: new Set(change.ids) };
+    } else {
+      for (const id of change.ids) this.pending.ids.add(id);
+    }
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    requestFrame(() => this.flush());
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    const change = this.pending;
+    this.pending = null;
+    if (!change || this.stopped) return;
+    const more = this.view.apply(change);
+    if (more.size > 0) this.add({ reset: false, ids: more });
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}
+
+function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
+  const send = (msg: OutMsg) => {
+    try {
+      model.send(msg);
+    } catch (error) {
+      console.warn("mastra_notebook: cannot reach the kernel", error);
+    }
+  };
+  const store = new Store(send);
+  const view = new View(el, store, send);
+  const batcher = new FrameBatcher(view);
+  const unsubscribe = store.subscribe((change) => batcher.add(change));
+
+  const readTraits = () => {
+    const traits: Traits = {
+      title: String(model.get("title") ?? ""),
+      streaming: model.get("streaming") === true,
+      canApprove: model.get("can_approve") === true,
+    };
+    view.setTraits(traits);
+  };
+  const onMessage = (msg: unknown) => {
+    const parsed = parseInMsg(msg);
+    if (parsed) store.receive(parsed);
+  };
+  const onFinal = () => {
+    const final = parseSnapshot(model.get("_final"));
+    if (final) store.receive(final);
+  };
+
+  readTraits();
+  const final = parseSnapshot(model.get("_final"));
+  if (final) {
+    store.applySnapshot(final);
+    batcher.flush(); // a saved run shows at once
+  }
+  model.on("msg:custom", onMessage);
+  model.on("change:_final", onFinal);
+  for (const trait of ["title", "streaming", "can_approve"]) model.on(`change:${trait}`, readTraits);
+  store.hello();
+
+  return () => {
+    batcher.stop();
+    unsubscribe();
+    model.off("msg:custom", onMessage);
+    model.off("change:_final", onFinal);
+    for (const trait of ["title", "streaming", "can_approve"]) model.off(`change:${trait}`, readTraits);
+    view.destroy();
+  };
+}
+
+export interface StaticOptions {
+  title?: string;
+  /** Milliseconds of markdown rendering per frame before the rest waits for the next frames. */
+  budgetMs?: number;
+}
+
+export interface StaticHandle {
+  root: HTMLElement;
+  /** Shows another snapshot (e.g. a replay scrubber moving). */
+  show(snapshot: SnapshotMsg): void;
+  destroy(): void;
+}
+
+/** Renders a snapshot message without a kernel: no Stop, no approval buttons. */
+export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: StaticOptions = {}): StaticHandle {
+  const store = new Store();
+  const view = new View(el, store, () => {}, opts.budgetMs);
+  view.setTraits({ title: opts.title ?? "" });
+  const batcher = new FrameBatcher(view);
+  store.subscribe((change) => {
+    batcher.add(change);
+    batcher.flush(); // at once; what did not fit in the budget follows in the next frames
+  });
+  const show = (snap: SnapshotMsg) => {
+    const parsed = parseSnapshot(snap);
+    if (parsed) store.applySnapshot(parsed);
+  };
+  show(snapshot);
+  return {
+    root: view.root,
+    show,
+    destroy: () => {
+      batcher.stop();
+      view.destroy();
+    },
+  };
+}
+
+export default { render };

@@ -1,0 +1,89 @@
+/** Test helpers: hand-built ops and messages, a fake anywidget model, frame waiting. */
+import type { NodeData, Op, OpsMsg, SnapshotMsg } from "../src/types";
+import { mountStatic, type StaticHandle } from "../src/widget";
+
+export const add = (parent: string | null, id: string, kind: string, fields: Record<string, unknown> = {}): Op => [
+  "add",
+  parent,
+  { id, kind, ...fields } as NodeData,
+];
+export const append = (id: string, field: string, text: string): Op => ["append", id, field, text];
+export const set = (id: string, field: string, value: unknown): Op => ["set", id, field, value];
+export const push = (id: string, field: string, value: unknown): Op => ["push", id, field, value];
+
+export const snapshot = (seq: number, ops: Op[]): SnapshotMsg => ({ t: "snapshot", seq, ops });
+export const opsMsg = (seq: number, ops: Op[]): OpsMsg => ({ t: "ops", seq, ops });
+
+/** The root run node. */
+export const root = (fields: Record<string, unknown> = {}): Op => add(null, "root", "run", { status: "running", ...fields });
+
+type Callback = (...args: never[]) => void;
+
+/** A stand-in for the anywidget model: traits, event listeners and the messages sent. */
+export class FakeModel {
+  readonly sent: unknown[] = [];
+  private readonly traits: Record<string, unknown>;
+  private readonly listeners = new Map<string, Set<Callback>>();
+
+  constructor(traits: Record<string, unknown> = {}) {
+    this.traits = { _final: "", streaming: false, can_approve: false, title: "", ...traits };
+  }
+
+  get(name: string): unknown {
+    return this.traits[name];
+  }
+
+  set(name: string, value: unknown): void {
+    this.traits[name] = value;
+    this.emit(`change:${name}`);
+  }
+
+  on(event: string, callback: Callback): void {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)?.add(callback);
+  }
+
+  off(event: string, callback?: Callback): void {
+    if (callback) this.listeners.get(event)?.delete(callback);
+    else this.listeners.delete(event);
+  }
+
+  send(msg: unknown): void {
+    this.sent.push(msg);
+  }
+
+  save_changes(): void {}
+
+  listenerCount(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  emit(event: string, ...args: unknown[]): void {
+    for (const callback of this.listeners.get(event) ?? []) (callback as (...a: unknown[]) => void)(...args);
+  }
+
+  /** Python sends a custom message. */
+  receive(msg: unknown): void {
+    this.emit("msg:custom", msg, []);
+  }
+}
+
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+/** Renders `ops` (after a root run node) statically into a fresh element. */
+export function mount(ops: Op[], rootFields: Record<string, unknown> = {}): StaticHandle & { el: HTMLElement } {
+  const el = document.createElement("div");
+  document.body.append(el);
+  const handle = mountStatic(el, snapshot(1, [root(rootFields), ...ops]), { budgetMs: Infinity });
+  return { ...handle, el };
+}
+
+export function nodeEl(el: ParentNode, id: string): HTMLElement {
+  const found = el.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
+  if (!found) throw new Error(`no element for node ${id}`);
+  return found;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import type { Op } from "../src/types";
+import { Store } from "../src/store";
+import { View } from "../src/view";
+import { add, append, mount, nodeEl, opsMsg, set } from "./helpers";
+
+const STATUSES = ["streaming-args", "running", "done", "error", "awaiting-approval", "suspended", "denied"];
+
+function tool(id: string, fields: Record<string, unknown> = {}, parent = "root"): Op {
+  return add(parent, id, "tool", { tool_call_id: `call_${id}`, tool_name: "getWeather", status: "running", ...fields });
+}
+
+describe("tool card", () => {
+  it.each(STATUSES)("shows status %s as a badge and data-tool-status", (status) => {
+    const { el } = mount([tool("t", { status })]);
+    const card = nodeEl(el, "t");
+    expect(card.dataset.kind).toBe("tool");
+    expect(card.dataset.toolStatus).toBe(status);
+    expect(card.querySelector(".mn-badge")?.textContent).toBe(status);
+    expect(card.querySelector(".mn-name")?.textContent).toBe("getWeather");
+  });
+
+  it("shows args live: raw text while streaming, pretty JSON once parsed", () => {
+    const store = new Store();
+    const host = document.createElement("div");
+    const view = new View(host, store, () => {});
+    store.subscribe((c) => view.apply(c));
+    store.receive(opsMsg(1, [add(null, "root", "run", {}), tool("t", { status: "streaming-args", args_text: "", args: null })]));
+    store.receive(opsMsg(2, [append("t", "args_text", '{"ci')]));
+    const args = () => nodeEl(host, "t").querySelector(".mn-args pre")?.textContent;
+    expect(args()).toBe('{"ci');
+    store.receive(opsMsg(3, [append("t", "args_text", 'ty":"Paris"}'), set("t", "args", { city: "Paris" })]));
+    expect(args()).toBe('{\n  "city": "Paris"\n}');
+  });
+
+  it("shows result, error, outputs, duration, suspended payload and denied reason", () => {
+    const longResult = Array.from({ length: 60 }, (_, i) => i);
+    const { el } = mount([
+      tool("ok", { status: "done", result: { temp: 21 }, started_at: 1000, ended_at: 2500, outputs: [{ step: 1 }, "two"] }),
+      tool("long", { status: "done", result: longResult }),
+      tool("bad", { status: "error", error: { message: "Stock API down", name: "Error" } }),
+      tool("sus", { status: "suspended", suspend_payload: { why: "needs input" } }),
+      tool("no", { status: "denied", denied_reason: "not today" }),
+    ]);
+    const ok = nodeEl(el, "ok");
+    expect(ok.querySelector(".mn-result pre")?.textContent).toBe('{\n  "temp": 21\n}');
+    expect(ok.querySelector(".mn-result details")).toBeNull();
+    expect(ok.querySelector(".mn-duration")?.textContent).toBe("1.5 s");
+    expect([...ok.querySelectorAll(".mn-outputs li")].map((li) => li.textContent)).toEqual(['{\n  "step": 1\n}', "two"]);
+    const long = nodeEl(el, "long").querySelector<HTMLDetailsElement>(".mn-result details");
+    expect(long?.open).toBe(false);
+    expect(long?.querySelector("summary")?.textContent).toBe("Result (62 lines)");
+    expect(nodeEl(el, "bad").querySelector(".mn-error")?.textContent).toBe("Stock API down");
+    expect(nodeEl(el, "sus").querySelector(".mn-suspended pre")?.textContent).toContain("needs input");
+    expect(nodeEl(el, "no").querySelector(".mn-denied")?.textContent).toBe("Declined: not today");
+  });
+
+  it("nests sub-runs 3 deep as foldable details", () => {
+    const { el } = mount([
+      tool("t1", { tool_name: "agent-researcher" }),
+      add("t1", "r1", "run", { nested: true, agent_id: "researcher", status: "running" }),
+      tool("t2", { tool_name: "workflow-report" }, "r1"),
+      add("t2", "r2", "run", { nested: true, agent_id: "reporter", status: "running" }),
+      tool("t3", { tool_name: "getForecast", status: "done", result: "sunny" }, "r2"),
+      add("t3", "r3", "run", { nested: true, agent_id: "deepest", status: "finished" }),
+      add("r3", "x3", "text", { text: "deep text" }),
+    ]);
+    const r1 = nodeEl(el, "r1");
+    expect(r1.tagName).toBe("DETAILS");
+    expect(r1.closest('[data-node-id="t1"]')).not.toBeNull();
+    const r3 = nodeEl(el, "r3");
+    expect(r3.querySelector(".mn-run-summary")?.textContent).toContain("deepest");
+    const chain: string[] = [];
+    for (let e: Element | null = nodeEl(el, "x3"); e; e = e.parentElement?.closest("[data-node-id]") ?? null) {
+      chain.push(e.getAttribute("data-node-id") ?? "");
+    }
+    expect(chain).toEqual(["x3", "r3", "t3", "r2", "t2", "r1", "t1", "root"]);
+    expect(nodeEl(el, "x3").textContent).toContain("deep text");
+  });
+});

@@ -1,0 +1,259 @@
+"""A client for a real Mastra server: agents and workflows streamed into a StreamView.
+
+Streams run in the background on the kernel's event loop, so the cell returns at once and a Stop
+click is handled. Nothing raises out of a stream: an HTTP error, a refused connection, a dropped
+connection or a read timeout ends the view with a clear message, keeping every chunk that arrived.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+import orjson
+
+from .framing import aiter_records
+from .streamview import StreamView
+
+DEFAULT_BASE_URL = "http://localhost:4111"
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
+
+
+def camel(name: str) -> str:
+    """``max_steps`` -> ``maxSteps``; a name already in camelCase is left alone."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _schema(value: Any) -> Any:
+    """A pydantic model class becomes its JSON schema; anything else is passed as given."""
+    if isinstance(value, type) and hasattr(value, "model_json_schema"):
+        return value.model_json_schema()
+    return value
+
+
+def body_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """snake_case keyword options as Mastra's camelCase body fields (unknown ones passed through)."""
+    body = {camel(name): value for name, value in options.items()}
+    output = options.get("structured_output")
+    if isinstance(output, Mapping):
+        body["structuredOutput"] = {camel(k): (_schema(v) if k == "schema" else v) for k, v in output.items()}
+    elif output is not None:  # a bare model class or JSON schema
+        body["structuredOutput"] = {"schema": _schema(output)}
+    return body
+
+
+def messages(prompt: Any) -> Any:
+    """A prompt as Mastra's ``messages``; what is neither text nor messages goes as given, for the
+    server to judge (its 400 names the field)."""
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    if isinstance(prompt, Mapping):
+        return [dict(prompt)]
+    return list(prompt) if isinstance(prompt, (list, tuple)) else prompt
+
+
+def _server_message(response: httpx.Response, body: bytes) -> str:
+    """The server's own message for an HTTP error (Mastra answers JSON ``{"error": ...}``)."""
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        data = None
+    if isinstance(data, dict):
+        message = data.get("error") or data.get("message")
+        if isinstance(message, dict):
+            message = message.get("message")
+        if message:
+            issues = data.get("issues")
+            if isinstance(issues, list) and issues:
+                details = "; ".join(
+                    f"{i.get('field', '?')}: {i.get('message', '')}" if isinstance(i, dict) else str(i)
+                    for i in issues
+                )
+                return f"{message}: {details}"
+            return str(message)
+    text = body.decode("utf-8", "replace").strip()
+    return text[:500] or f"HTTP {response.status_code} {response.reason_phrase}"
+
+
+class MastraClient:
+    """``MastraClient(base_url=None, headers=None, timeout=...)``; base URL from ``$MASTRA_BASE_URL``."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+    ) -> None:
+        self.base_url = (base_url or os.environ.get("MASTRA_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.headers = dict(headers or {})
+        self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+
+    def __repr__(self) -> str:
+        return f"MastraClient({self.base_url!r})"
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base_url, headers=self.headers, timeout=self.timeout)
+
+    def get(self, path: str) -> Any:
+        """A synchronous GET of a JSON API path (``/api/agents``); raises on HTTP errors."""
+        with httpx.Client(base_url=self.base_url, headers=self.headers, timeout=self.timeout) as http:
+            response = http.get(path)
+            response.raise_for_status()
+            return response.json()
+
+    def agents(self) -> dict[str, Any]:
+        """The server's agents, by id."""
+        return dict(self.get("/api/agents"))
+
+    def workflows(self) -> dict[str, Any]:
+        return dict(self.get("/api/workflows"))
+
+    def agent(self, agent_id: str) -> Agent:
+        return Agent(self, agent_id)
+
+    def workflow(self, workflow_id: str) -> Workflow:
+        return Workflow(self, workflow_id)
+
+
+class LiveView(StreamView):
+    """A StreamView fed by a Mastra server, which can continue its run (approve, decline, resume)."""
+
+    def __init__(self, client: MastraClient, base_path: str, *, title: str) -> None:
+        super().__init__(title=title, can_approve=True)
+        self._client = client
+        self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
+        self._cancel_path: str | None = None
+
+    def post(self, path: str, body: dict[str, Any]) -> LiveView:
+        """POST ``body`` and stream the answer into this view, in the background."""
+        self.start(lambda: self._stream(path, body))
+        return self
+
+    async def _stream(self, path: str, body: dict[str, Any]) -> None:
+        run = self.run
+        try:
+            async with self._client.http() as http, http.stream("POST", path, json=body) as response:
+                if response.status_code >= 400:
+                    raw = await response.aread()
+                    run.mark_error(_server_message(response, raw), status_code=response.status_code)
+                    return
+                async for record in aiter_records(response.aiter_bytes()):
+                    run.feed(record)
+        except httpx.ConnectError as error:
+            run.mark_error(f"cannot connect to the Mastra server at {self._client.base_url}: {error}")
+        except httpx.TimeoutException as error:
+            kind = type(error).__name__  # ReadTimeout, ConnectTimeout, ...
+            run.mark_error(f"the Mastra server at {self._client.base_url} timed out ({kind})")
+        except (httpx.RemoteProtocolError, httpx.ReadError) as error:  # dropped mid-stream: keep it all
+            run.note("warning", f"the connection to the Mastra server was lost: {error}")
+
+    def stop(self) -> None:
+        """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too."""
+        if self._cancel_path is not None and not self._ended.is_set():
+            self._cancel_workflow()
+        super().stop()
+
+    def _cancel_workflow(self) -> None:
+        assert self._cancel_path is not None
+        try:
+            client = self._client
+            with httpx.Client(base_url=client.base_url, headers=client.headers, timeout=10) as http:
+                http.post(self._cancel_path)
+        except httpx.HTTPError as error:
+            self.run.note("warning", f"could not cancel the workflow run: {error}")
+
+    # ---- continuations: the same view, the same run ----------------------------------------------
+
+    def _pending(self, status: str, tool_call_id: str | None) -> str:
+        if tool_call_id:
+            return tool_call_id
+        for call in reversed(self.result.tool_calls):
+            if call.status == status:
+                return call.tool_call_id
+        raise RuntimeError(f"no tool call is {status.replace('-', ' ')} in this run")
+
+    def _run_id(self) -> str:
+        run_id = self.result.run_id
+        if run_id is None:
+            raise RuntimeError("this run has no run id yet: nothing to continue")
+        return run_id
+
+    def approve(self, tool_call_id: str | None = None) -> None:
+        call = self._pending("awaiting-approval", tool_call_id)
+        self.post(f"{self._base_path}/approve-tool-call", {"runId": self._run_id(), "toolCallId": call})
+
+    def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        call = self._pending("awaiting-approval", tool_call_id)
+        body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call}
+        if reason:
+            body["reason"] = reason
+        self.post(f"{self._base_path}/decline-tool-call", body)
+
+    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
+        body: dict[str, Any] = {"runId": self._run_id(), "resumeData": resume_data}
+        call = tool_call_id or next(
+            (c.tool_call_id for c in reversed(self.result.tool_calls) if c.status == "suspended"), None
+        )
+        if call:
+            body["toolCallId"] = call
+        self.post(f"{self._base_path}/resume-stream", body)
+
+
+class WorkflowView(LiveView):
+    """A live workflow run: resumed with ``resume(resume_data, step=None)``; Stop cancels it."""
+
+    def resume(self, resume_data: Any, tool_call_id: str | None = None, *, step: str | None = None) -> None:
+        run_id = self._run_id()
+        body: dict[str, Any] = {"resumeData": resume_data}
+        if step:
+            body["step"] = step
+        self.post(f"{self._base_path}/resume-stream?runId={run_id}", body)
+
+    def approve(self, tool_call_id: str | None = None) -> None:
+        raise RuntimeError("a workflow step is continued with view.resume(resume_data)")
+
+    def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        raise RuntimeError("a workflow step is continued with view.resume(resume_data)")
+
+
+class Agent:
+    def __init__(self, client: MastraClient, agent_id: str) -> None:
+        self.client = client
+        self.id = agent_id
+        self.path = f"/api/agents/{agent_id}"
+
+    def __repr__(self) -> str:
+        return f"<Agent {self.id!r} at {self.client.base_url}>"
+
+    def stream(self, prompt_or_messages: Any, **options: Any) -> LiveView:
+        """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``)."""
+        body = {"messages": messages(prompt_or_messages), **body_options(options)}
+        return LiveView(self.client, self.path, title=f"agent {self.id}").post(f"{self.path}/stream", body)
+
+    def network(self, prompt_or_messages: Any, **options: Any) -> LiveView:
+        """Run the agent as a network (``/network``), streamed into a new view."""
+        body = {"messages": messages(prompt_or_messages), **body_options(options)}
+        return LiveView(self.client, self.path, title=f"network {self.id}").post(f"{self.path}/network", body)
+
+
+class Workflow:
+    def __init__(self, client: MastraClient, workflow_id: str) -> None:
+        self.client = client
+        self.id = workflow_id
+        self.path = f"/api/workflows/{workflow_id}"
+
+    def __repr__(self) -> str:
+        return f"<Workflow {self.id!r} at {self.client.base_url}>"
+
+    def stream(self, input_data: Any = None, *, run_id: str | None = None, **options: Any) -> WorkflowView:
+        """Start a run (a new run id unless given) and stream it into a new view."""
+        run_id = run_id or str(uuid.uuid4())
+        view = WorkflowView(self.client, self.path, title=f"workflow {self.id}")
+        view._cancel_path = f"{self.path}/runs/{run_id}/cancel"
+        body = {"inputData": input_data if input_data is not None else {}, **body_options(options)}
+        view.run.adopt_run_id(run_id)
+        return view.post(f"{self.path}/stream?runId={run_id}", body)

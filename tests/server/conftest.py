@@ -1,0 +1,38 @@
+"""The bundled real Mastra server (server/), started once per test session on a free port."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import mastra_notebook as mn
+
+SERVER_DIR = Path(__file__).resolve().parents[2] / "server"
+
+
+def _launcher() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mastra_test_server_launch", SERVER_DIR / "launch.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def mastra_url() -> Iterator[str]:
+    launch = _launcher()
+    process, url = launch.start_server(port=0, timeout=120)
+    try:
+        yield url
+    finally:
+        launch.stop_server(process)
+
+
+@pytest.fixture
+def client(mastra_url: str) -> mn.MastraClient:
+    return mn.MastraClient(mastra_url)

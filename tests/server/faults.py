@@ -1,0 +1,106 @@
+"""A deliberately broken HTTP server for the faults a real Mastra server will not show on demand:
+auth refused, a connection dropped mid-stream, a server that stalls, keepalive comments."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+EVENTS = [
+    b'{"type":"start","runId":"r1","from":"AGENT","payload":{"id":"fault"}}',
+    b'{"type":"text-delta","runId":"r1","from":"AGENT","payload":{"id":"t","text":"Hello "}}',
+    b'{"type":"text-delta","runId":"r1","from":"AGENT","payload":{"id":"t","text":"world"}}',
+]
+FINISH = (
+    b'{"type":"finish","runId":"r1","from":"AGENT","payload":{"stepResult":{"reason":"stop"},"output":{}}}'
+)
+SSE_HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+
+
+def _chunk(data: bytes) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+def _event(data: bytes) -> bytes:
+    return _chunk(b"data: " + data + b"\n\n")
+
+
+async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        await _respond(reader, writer)
+    finally:
+        writer.close()
+
+
+async def _respond(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)  # fmt: skip
+    await reader.readexactly(length)
+    path = head.split(b" ")[1].decode()
+    if path.startswith("/api/agents/auth/"):
+        if b"authorization: bearer secret" not in head.lower():
+            body = b'{"error":"Unauthorized"}'
+            writer.write(b"HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n"
+                         b"content-length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+        else:
+            writer.write(
+                SSE_HEAD
+                + b"".join(_event(e) for e in [*EVENTS, FINISH])
+                + _chunk(b"data: [DONE]\n\n")
+                + b"0\r\n\r\n"
+            )
+    elif path.startswith("/api/agents/keepalive/"):
+        writer.write(SSE_HEAD)
+        for event in [*EVENTS, FINISH]:
+            writer.write(_chunk(b": keepalive\n\n") + _event(event))
+            await writer.drain()
+            await asyncio.sleep(0.01)
+        writer.write(_chunk(b"data: [DONE]\n\n") + b"0\r\n\r\n")
+    elif path.startswith("/api/agents/drop/"):
+        writer.write(SSE_HEAD + b"".join(_event(e) for e in EVENTS))
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.transport.abort()  # no terminating chunk: the connection just goes
+        return
+    elif path.startswith("/api/agents/stall/"):
+        writer.write(SSE_HEAD + b"".join(_event(e) for e in EVENTS))
+        await writer.drain()
+        await asyncio.sleep(30)
+    await writer.drain()
+
+
+@contextmanager
+def fault_server() -> Iterator[str]:
+    """A fault server on a free loopback port, for the duration of the block."""
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    holder: dict[str, asyncio.AbstractServer] = {}
+
+    async def serve() -> None:
+        holder["server"] = await asyncio.start_server(_handle, "127.0.0.1", 0)
+        started.set()
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(serve(), loop)
+    started.wait(5)
+    port = holder["server"].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(_shutdown(holder["server"]), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+async def _shutdown(server: asyncio.AbstractServer) -> None:
+    """Close the server and end every handler still running (a stalled one sleeps for long)."""
+    server.close()
+    handlers = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in handlers:
+        task.cancel()
+    await asyncio.gather(*handlers, return_exceptions=True)

@@ -1,0 +1,291 @@
+"""The client against the real, bundled Mastra server: every flow, asserted on the RunResult and on
+what the widget holds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pydantic
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.client import body_options, camel
+
+from ..conftest import RecordingComm
+from ..test_view import browser_state
+from .faults import fault_server
+
+pytestmark = pytest.mark.server
+
+
+def widget_text(comm: RecordingComm) -> str:
+    """All text the browser would hold, from the messages the widget sent."""
+    nodes = browser_state(comm.custom())
+    return " ".join(str(node.get("text", "")) for node in nodes.values())
+
+
+def test_agents_are_listed(client: mn.MastraClient) -> None:
+    agents = client.agents()
+    assert {"weather", "supervisor", "approver", "suspender", "slow"} <= set(agents)
+
+
+def test_weather_agent_streams_text_and_a_tool_call(
+    client: mn.MastraClient, recording_comm: RecordingComm
+) -> None:
+    view = client.agent("weather").stream("What is the weather in Paris?")
+    result = view.wait(60)
+    assert result.status == "finished"
+    (call,) = result.tool_calls
+    assert (call.tool_name, call.args, call.status) == ("getWeather", {"city": "Paris"}, "done")
+    assert call.result["city"] == "Paris"
+    assert result.text.startswith("Let me look up the current weather in Paris.")
+    assert result.usage.total_tokens > 0
+    nodes = browser_state(recording_comm.custom())
+    assert nodes["root"]["status"] == "finished"
+    tool = next(n for n in nodes.values() if n["kind"] == "tool")
+    assert tool["args"] == {"city": "Paris"}
+    assert tool["status"] == "done"
+
+
+@pytest.mark.parametrize(
+    ("agent", "check"),
+    [
+        ("plainText", lambda r: r.text.startswith("#") and "```" in r.text),
+        ("reasoning", lambda r: "408" in r.text and len(r.reasoning_text) > 20 and r.usage.reasoning_tokens > 0),
+        ("parallelTools", lambda r: [c.args["city"] for c in r.tool_calls] == ["Paris", "Berlin"]
+         and all(c.status == "done" for c in r.tool_calls)),
+        ("toolError", lambda r: r.tool_calls[0].status == "error" and r.tool_calls[0].error.message
+         and r.status == "finished"),
+        ("errorAgent", lambda r: r.status == "error" and "ECONNRESET" in r.error.message),
+        ("sources", lambda r: len(r.sources) >= 2 and r.files),
+    ],
+)  # fmt: skip
+def test_agent_flows(client: mn.MastraClient, agent: str, check: Any) -> None:
+    result = client.agent(agent).stream("Please answer.").wait(60)
+    assert check(result), result.model_dump_json(indent=1)[:2000]
+
+
+def test_sub_agents_two_levels_deep(client: mn.MastraClient, recording_comm: RecordingComm) -> None:
+    result = client.agent("supervisor").stream("Get the 3-day forecast for Paris.").wait(60)
+    (delegate,) = result.tool_calls
+    assert delegate.tool_name == "agent-researcher"
+    researcher = delegate.children
+    assert researcher is not None
+    assert researcher.status == "finished"
+    names = [call.tool_name for call in researcher.tool_calls]
+    assert names == ["getForecast", "agent-analyst"]
+    forecast, analyst = researcher.tool_calls
+    assert [o["day"] for o in forecast.outputs] == [1, 2, 3]
+    assert analyst.children is not None
+    assert analyst.children.text
+    assert analyst.children.text in widget_text(recording_comm)
+
+
+def test_workflow_as_tool(client: mn.MastraClient) -> None:
+    result = client.agent("workflowAgent").stream("Weather report for London").wait(60)
+    (call,) = result.tool_calls
+    assert call.tool_name == "workflow-weatherReport"
+    assert call.children is not None
+    assert call.children.workflow is not None
+    steps = call.children.workflow.steps
+    assert [s.step_name for s in steps] == ["fetch-forecast", "write-report"]
+    assert steps[1].children is not None
+    assert steps[1].children.text
+
+
+class WeatherSummary(pydantic.BaseModel):
+    city: str
+    temperatureC: float
+    conditions: str
+    advice: list[str]
+    confidence: float
+
+
+def test_structured_output_with_a_pydantic_model(client: mn.MastraClient) -> None:
+    result = (
+        client.agent("structured")
+        .stream("Weather for Paris as JSON.", structured_output=WeatherSummary)
+        .wait(60)
+    )
+    assert result.status == "finished"
+    summary = WeatherSummary.model_validate(result.object)
+    assert summary.city == "Paris"
+
+
+def test_approve_continues_the_same_view(client: mn.MastraClient, recording_comm: RecordingComm) -> None:
+    view = client.agent("approver").stream("Delete record abc-123")
+    first = view.wait(60)
+    assert first.status == "suspended"
+    assert first.tool_calls[0].status == "awaiting-approval"
+    view.approve()
+    result = view.wait(60)
+    assert result.status == "finished"
+    assert result.run_id == first.run_id
+    (call,) = result.tool_calls
+    assert (call.status, call.result) == ("done", {"deleted": True, "id": "abc-123"})
+    assert browser_state(recording_comm.custom())["root"]["status"] == "finished"
+
+
+def test_approve_from_the_widget_button(client: mn.MastraClient) -> None:
+    view = client.agent("approver").stream("Delete record abc-123")
+    call_id = view.wait(60).tool_calls[0].tool_call_id
+    view._on_browser_message(view, {"t": "approve", "tool_call_id": call_id}, [])
+    assert view.wait(60).tool_calls[0].status == "done"
+
+
+def test_decline_with_a_reason(client: mn.MastraClient) -> None:
+    view = client.agent("approver").stream("Delete record abc-123")
+    view.wait(60)
+    view.decline(reason="It is still referenced.")
+    result = view.wait(60)
+    assert result.status == "finished"
+    assert result.tool_calls[0].status == "denied"
+    assert "It is still referenced." in result.text
+
+
+def test_suspended_tool_is_resumed(client: mn.MastraClient) -> None:
+    view = client.agent("suspender").stream("Plan my trip")
+    first = view.wait(60)
+    assert first.status == "suspended"
+    assert first.tool_calls[0].suspend_payload
+    view.resume({"answer": "Lisbon"})
+    result = view.wait(60)
+    assert result.status == "finished"
+    assert "Lisbon" in result.text
+
+
+def test_workflow_streams_steps(client: mn.MastraClient, recording_comm: RecordingComm) -> None:
+    result = client.workflow("weatherReport").stream(input_data={"city": "Berlin"}).wait(60)
+    assert result.status == "finished"
+    assert result.workflow is not None
+    assert result.workflow.status == "success"
+    assert [(s.step_name, s.status) for s in result.workflow.steps] == [
+        ("fetch-forecast", "success"),
+        ("write-report", "success"),
+    ]
+    assert result.workflow.result["city"] == "Berlin"
+    kinds = [n["kind"] for n in browser_state(recording_comm.custom()).values()]
+    assert kinds.count("workflow-step") == 2
+
+
+def test_suspended_workflow_is_resumed(client: mn.MastraClient) -> None:
+    view = client.workflow("approvalFlow").stream(input_data={"item": "laptop"})
+    first = view.wait(60)
+    assert first.status == "suspended"
+    view.resume({"approved": True})
+    result = view.wait(60)
+    assert result.status == "finished"
+    assert result.workflow is not None
+    assert result.workflow.result["approved"] is True
+    assert result.run_id == first.run_id
+
+
+def test_stop_closes_the_stream_and_keeps_the_partial_text(client: mn.MastraClient) -> None:
+    view = client.agent("slow").stream("deltas=400 delay=25")
+    deadline = time.monotonic() + 30
+    while len(view.result.text) < 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    view.stop()
+    result = view.wait(10)
+    assert result.status == "aborted"
+    assert result.finish_reason == "aborted"
+    assert 200 <= len(result.text) < 400 * 40
+
+
+def test_stop_button_in_the_widget(client: mn.MastraClient) -> None:
+    view = client.agent("slow").stream("deltas=400 delay=25")
+    time.sleep(1.0)
+    view._on_browser_message(view, {"t": "stop"}, [])
+    assert view.wait(10).status == "aborted"
+
+
+def test_unknown_agent_is_a_404_error_in_the_view(
+    client: mn.MastraClient, recording_comm: RecordingComm
+) -> None:
+    result = client.agent("doesNotExist").stream("hi").wait(30)
+    assert result.status == "error"
+    assert result.error is not None
+    assert (result.error.status_code, result.error.message) == (404, "Agent with id doesNotExist not found")
+    banner = next(n for n in browser_state(recording_comm.custom()).values() if n["kind"] == "banner")
+    assert "doesNotExist not found" in banner["message"]
+
+
+def test_bad_body_is_a_400_with_mastras_issues(client: mn.MastraClient) -> None:
+    result = client.agent("weather").stream(5).wait(30)  # type: ignore[arg-type]
+    assert result.status == "error"
+    assert result.error is not None
+    assert result.error.status_code == 400
+    assert result.error.message.startswith("Invalid request body: messages")
+
+
+def test_refused_connection() -> None:
+    result = mn.MastraClient("http://127.0.0.1:9").agent("weather").stream("hi").wait(30)
+    assert result.status == "error"
+    assert result.error is not None
+    assert "cannot connect to the Mastra server at http://127.0.0.1:9" in result.error.message
+
+
+def test_auth_header_passed_through_and_401() -> None:
+    with fault_server() as url:
+        refused = mn.MastraClient(url).agent("auth").stream("hi").wait(10)
+        allowed = (
+            mn.MastraClient(url, headers={"Authorization": "Bearer secret"})
+            .agent("auth")
+            .stream("hi")
+            .wait(10)
+        )
+    assert refused.status == "error"
+    assert refused.error is not None
+    assert (refused.error.status_code, refused.error.message) == (401, "Unauthorized")
+    assert (allowed.status, allowed.text) == ("finished", "Hello world")
+
+
+def test_dropped_connection_keeps_everything_as_incomplete() -> None:
+    with fault_server() as url:
+        result = mn.MastraClient(url).agent("drop").stream("hi").wait(10)
+    assert result.status == "incomplete"
+    assert result.text == "Hello world"
+    assert any(p.kind == "banner" and "lost" in (p.text or "") for p in result.parts)
+
+
+def test_stalled_server_hits_the_read_timeout() -> None:
+    with fault_server() as url:
+        result = mn.MastraClient(url, timeout=1.0).agent("stall").stream("hi").wait(10)
+    assert result.status == "error"
+    assert result.error is not None
+    assert "timed out (ReadTimeout)" in result.error.message
+    assert result.text == "Hello world"
+
+
+def test_keepalive_comments_are_ignored() -> None:
+    with fault_server() as url:
+        result = mn.MastraClient(url).agent("keepalive").stream("hi").wait(10)
+    assert (result.status, result.text, result.invalid) == ("finished", "Hello world", [])
+
+
+def test_ten_concurrent_streams_in_one_loop(client: mn.MastraClient) -> None:
+    async def scenario() -> list[mn.RunResult]:
+        views = [client.agent("weather").stream(f"Weather in city {i}?") for i in range(10)]
+        return [await view for view in views]
+
+    results = asyncio.run(scenario())
+    assert all(r.status == "finished" and r.tool_calls[0].status == "done" for r in results)
+    assert len({r.run_id for r in results}) == 10
+
+
+def test_options_map_to_mastras_body() -> None:
+    assert camel("max_steps") == "maxSteps"
+    assert camel("maxSteps") == "maxSteps"
+    body = body_options({"max_steps": 3, "require_tool_approval": True, "until_idle": {"max_idle_ms": 1},
+                         "run_id": "r", "request_context": {"a": 1}, "structured_output": WeatherSummary,
+                         "customThing": 1})  # fmt: skip
+    assert body["maxSteps"] == 3
+    assert body["requireToolApproval"] is True
+    assert body["runId"] == "r"
+    assert body["requestContext"] == {"a": 1}
+    assert body["customThing"] == 1
+    assert body["structuredOutput"]["schema"]["properties"]["city"] == {"title": "City", "type": "string"}
+    assert json.dumps(body)
