@@ -7,7 +7,9 @@ connection or a read timeout ends the view with a clear message, keeping every c
 
 from __future__ import annotations
 
+import functools
 import os
+import ssl
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -16,7 +18,7 @@ import httpx
 import orjson
 
 from .framing import aiter_records
-from .streamview import StreamView
+from .streamview import Breather, StreamView
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
@@ -79,6 +81,14 @@ def _server_message(response: httpx.Response, body: bytes) -> str:
     return text[:500] or f"HTTP {response.status_code} {response.reason_phrase}"
 
 
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One TLS context for every stream: building one costs tens of milliseconds of the loop's time."""
+    import certifi  # httpx's own CA bundle
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 class MastraClient:
     """``MastraClient(base_url=None, headers=None, timeout=...)``; base URL from ``$MASTRA_BASE_URL``."""
 
@@ -96,7 +106,9 @@ class MastraClient:
         return f"MastraClient({self.base_url!r})"
 
     def http(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base_url, headers=self.headers, timeout=self.timeout)
+        return httpx.AsyncClient(
+            base_url=self.base_url, headers=self.headers, timeout=self.timeout, verify=_ssl_context()
+        )
 
     def get(self, path: str) -> Any:
         """A synchronous GET of a JSON API path (``/api/agents``); raises on HTTP errors."""
@@ -141,8 +153,10 @@ class LiveView(StreamView):
                     raw = await response.aread()
                     run.mark_error(_server_message(response, raw), status_code=response.status_code)
                     return
+                breather = Breather()
                 async for record in aiter_records(response.aiter_bytes()):
                     run.feed(record)
+                    await breather.breathe()
         except httpx.ConnectError as error:
             run.mark_error(f"cannot connect to the Mastra server at {self._client.base_url}: {error}")
         except httpx.TimeoutException as error:

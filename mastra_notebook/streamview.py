@@ -163,26 +163,24 @@ class StreamView(anywidget.AnyWidget):
 
     async def _consume(self, source: Any, delay: float) -> None:
         """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
-        items: Any = source
-        if not isinstance(source, AsyncIterable):
-            items = _aiter(records(source))
-        else:
+        if isinstance(source, AsyncIterable):
             from .framing import aiter_records
 
-            items = aiter_records(source)
+            items: AsyncIterator[Any] = aiter_records(source)
+        else:
+            items = _aiter(records(source))
         loop = asyncio.get_running_loop()
-        start = breath = loop.time()
+        breather = Breather()
+        start = loop.time()
         index = 0
         async for item in items:
             self._run.feed(item)
             index += 1
-            now = loop.time()
-            if delay and start + index * delay > now:  # paced: wait for the next chunk's turn
-                await asyncio.sleep(start + index * delay - now)
-                breath = loop.time()
-            elif now - breath > _YIELD_EVERY:  # let a Stop click through
-                await asyncio.sleep(0)
-                breath = loop.time()
+            due = start + index * delay
+            if delay and due > loop.time():  # paced: wait for the next chunk's turn
+                await asyncio.sleep(due - loop.time())
+            else:
+                await breather.breathe()
 
     # ---- sync with the browser ---------------------------------------------------------------
 
@@ -225,9 +223,10 @@ class StreamView(anywidget.AnyWidget):
         final = self._snapshot()
         self._final = orjson.dumps(final).decode()
         self.streaming = False
-        bundle = self._mimebundle()
-        for handle in self._displays:
-            handle.update(bundle, raw=True)
+        if self._displays:  # a shown view: bring its saved-notebook transcript up to date
+            bundle = self._mimebundle()
+            for handle in self._displays:
+                handle.update(bundle, raw=True)
 
     # ---- display --------------------------------------------------------------------------------
 
@@ -258,6 +257,18 @@ def view(source: Any = None, delay: float = 0.0, *, title: str = "") -> StreamVi
     if source is not None:
         widget.consume(source, delay=delay)
     return widget
+
+
+class Breather:
+    """Lets the event loop run other work (a Stop click, other streams) during a long burst of chunks."""
+
+    def __init__(self) -> None:
+        self._since = time.monotonic()
+
+    async def breathe(self) -> None:
+        if time.monotonic() - self._since > _YIELD_EVERY:
+            await asyncio.sleep(0)
+            self._since = time.monotonic()
 
 
 async def _aiter(items: Iterable[Any]) -> AsyncIterator[Any]:

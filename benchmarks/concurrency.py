@@ -1,0 +1,87 @@
+"""Ten concurrent agent streams in one event loop (as in one kernel) against one stream alone.
+
+Uses the bundled Mastra server (started here). Each stream is the ``longText`` agent with
+``deltas=1000``; all ten must finish with the full text. Reports the wall time of one stream, of ten
+at once, and the worst gap the event loop saw while they ran (how responsive a kernel stays).
+
+    python benchmarks/concurrency.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+
+import mastra_notebook as mn
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = "deltas=1000 delay=0"
+
+
+def launcher():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("launch", ROOT / "server" / "launch.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+async def streams(client: mn.MastraClient, count: int) -> tuple[float, float, list[mn.RunResult]]:
+    worst_gap = 0.0
+    done = False
+
+    async def heartbeat() -> None:  # how late a 10 ms timer fires: the loop's responsiveness
+        nonlocal worst_gap
+        while not done:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            worst_gap = max(worst_gap, time.perf_counter() - before - 0.01)
+
+    beat = asyncio.create_task(heartbeat())
+    start = time.perf_counter()
+    views = [client.agent("longText").stream(PROMPT) for _ in range(count)]
+    results = [await view for view in views]
+    elapsed = time.perf_counter() - start
+    done = True
+    await beat
+    return elapsed, worst_gap, results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    launch = launcher()
+    process, url = launch.start_server()
+    try:
+        client = mn.MastraClient(url)
+        asyncio.run(streams(client, 1))  # warm up the server
+        one, one_gap, (single,) = asyncio.run(streams(client, 1))
+        ten, ten_gap, results = asyncio.run(streams(client, 10))
+    finally:
+        launch.stop_server(process)
+    correct = all(r.status == "finished" and r.text == single.text for r in results)
+    figures = {
+        "one_stream_s": round(one, 3),
+        "ten_streams_s": round(ten, 3),
+        "ratio": round(ten / one, 2),
+        "worst_loop_gap_ms_one": round(one_gap * 1000, 1),
+        "worst_loop_gap_ms_ten": round(ten_gap * 1000, 1),
+        "all_correct": correct,
+        "chunks_per_stream": single.chunk_count,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"one stream ({single.chunk_count} chunks): {one:.2f} s; worst event-loop gap {one_gap * 1000:.0f} ms")
+        print(f"ten at once: {ten:.2f} s ({ten / one:.1f}x one); worst event-loop gap {ten_gap * 1000:.0f} ms")
+        print(f"all ten finished with the full text: {correct}")
+    return 0 if correct else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
