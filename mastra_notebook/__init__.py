@@ -15,6 +15,11 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "StreamView": "streamview",
     "view": "streamview",
     "MastraClient": "client",
+    "replay": "replaying",
+    "ReplayView": "replaying",
+    "compare": "comparison",
+    "to_dataframe": "frames",
+    "Recording": "recording",
 }
 
 
@@ -31,6 +36,8 @@ __all__ = [
     "Chunk",
     "InvalidChunk",
     "MastraClient",
+    "Recording",
+    "ReplayView",
     "Run",
     "RunResult",
     "StreamView",
@@ -39,7 +46,10 @@ __all__ = [
     "Usage",
     "aread_chunks",
     "collect",
+    "compare",
     "parse_chunk",
     "read_chunks",
+    "replay",
+    "to_dataframe",
     "view",
 ]

@@ -155,7 +155,7 @@ class LiveView(StreamView):
                     return
                 breather = Breather()
                 async for record in aiter_records(response.aiter_bytes()):
-                    run.feed(record)
+                    self._take(record)
                     await breather.breathe()
         except httpx.ConnectError as error:
             run.mark_error(f"cannot connect to the Mastra server at {self._client.base_url}: {error}")

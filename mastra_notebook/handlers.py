@@ -195,8 +195,7 @@ def _tool_delta(run: Run, chunk: dict[str, Any]) -> None:
     payload = chunk["payload"]
     node = run._tools.get(payload["toolCallId"]) or run._tool(payload)
     run._tree.append(node, "args_text", payload["argsTextDelta"])
-    if run._tree.sink is not None:  # a live view shows the arguments parsed as they grow
-        run._set(node, "args", values.partial_json(node.text("args_text")))
+    run._set(node, "args", values.partial_json(node.text("args_text")))  # parsed as they grow
 
 
 @_on("tool-call")

@@ -21,7 +21,9 @@ import anywidget
 import orjson
 import traitlets
 
+from .chunks import InvalidChunk
 from .ingest import records
+from .recording import Recording, describe
 from .result import RunResult
 from .run import Run
 from .sync import FLUSH_INTERVAL, OpBatch, message
@@ -53,6 +55,11 @@ class StreamView(anywidget.AnyWidget):
         self._task: asyncio.Future[Any] | concurrent.futures.Future[Any] | None = None
         self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
         self._ended = threading.Event()
+        self._recording = Recording()  # every chunk as it arrived: for save(), replay and the inspector
+        self._touched: list[list[str]] = []  # per fed chunk: the view nodes it changed
+        self._touching: set[str] | None = None
+        self._fed = 0  # chunks of the recording folded into the current run
+        self._inspected: int | None = None  # chunks already listed to an open inspector
         self._run = Run(on_op=self._on_op)
         self.on_msg(self._on_browser_message)
 
@@ -71,7 +78,27 @@ class StreamView(anywidget.AnyWidget):
         """Feed one chunk by hand (dict, JSON text, bytes or a parsed chunk)."""
         if not self.streaming:
             self.streaming = True
-        self._run.feed(item)
+        self._take(item)
+
+    def save(self, path: str | Path) -> Path:
+        """Save every chunk received so far as JSONL, with each chunk's arrival time."""
+        return self._recording.save(path)
+
+    def _take(self, item: Any) -> None:
+        """A chunk arrived: record it, then fold it in."""
+        self._recording.add(item)
+        self._fold_recorded()
+
+    def _fold_recorded(self) -> None:
+        """Fold the next recorded chunk into the run, noting which view nodes it changed."""
+        self._touching = set()
+        try:
+            self._run.feed(self._recording.items[self._fed])
+        finally:
+            touched, self._touching = self._touching, None
+        del self._touched[self._fed :]
+        self._touched.append(sorted(touched))
+        self._fed += 1
 
     def end(self) -> None:
         """The stream ended: settle the status, send the final state, update the transcript."""
@@ -174,7 +201,7 @@ class StreamView(anywidget.AnyWidget):
         start = loop.time()
         index = 0
         async for item in items:
-            self._run.feed(item)
+            self._take(item)
             index += 1
             due = start + index * delay
             if delay and due > loop.time():  # paced: wait for the next chunk's turn
@@ -185,6 +212,8 @@ class StreamView(anywidget.AnyWidget):
     # ---- sync with the browser ---------------------------------------------------------------
 
     def _on_op(self, op: Op) -> None:
+        if self._touching is not None:
+            self._touching.add(op[2]["id"] if op[0] == "add" else op[1])
         self._batch.add(op)
         since = time.monotonic() - self._last_flush
         if since >= FLUSH_INTERVAL:
@@ -200,6 +229,22 @@ class StreamView(anywidget.AnyWidget):
         if len(self._batch):
             self._seq += 1
             self.send(message("ops", self._seq, self._batch.take()))
+        if self._inspected is not None and self._inspected < self._fed:
+            self._send_chunk_list(self._inspected)
+
+    # ---- the inspector: the raw chunks beside the rendered run -------------------------------------
+
+    def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
+        """One line per chunk folded in so far: index, arrival ms, type, from, nesting path, nodes."""
+        return [
+            {"i": i, "ms": round(self._recording.times[i], 1), "nodes": self._touched[i],
+             **describe(self._recording.chunk(i))}
+            for i in range(start, self._fed)
+        ]  # fmt: skip
+
+    def _send_chunk_list(self, start: int) -> None:
+        self.send({"t": "chunks", "start": start, "entries": self.inspector_entries(start)})
+        self._inspected = self._fed
 
     def _snapshot(self) -> dict[str, Any]:
         self._flush()
@@ -217,6 +262,14 @@ class StreamView(anywidget.AnyWidget):
             self.approve(content.get("tool_call_id"))
         elif kind == "decline":
             self.decline(content.get("tool_call_id"), content.get("reason"))
+        elif kind == "inspect":
+            self._inspected = None
+            if content.get("open"):
+                self._send_chunk_list(0)
+        elif kind == "chunk-json" and isinstance(content.get("i"), int) and 0 <= content["i"] < self._fed:
+            chunk = self._recording.chunk(content["i"])
+            shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else chunk
+            self.send({"t": "chunk-json", "i": content["i"], "json": shown})
 
     def _finalize(self) -> None:
         self._ended.set()
@@ -242,9 +295,14 @@ class StreamView(anywidget.AnyWidget):
         handle = display(self._mimebundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
 
-    def to_html(self) -> str:
-        """The static, script-free HTML transcript of the run so far."""
-        return render_html(self.result, self.title)
+    def to_html(self, path: str | Path | None = None) -> str:
+        """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
+        from .export import page_html
+
+        page = page_html(self._run, self.title)
+        if path is not None:
+            Path(path).write_text(page)
+        return page
 
     def __repr__(self) -> str:
         result = self.result

@@ -16,9 +16,13 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("MASTRA_BASE_URL", mastra_url)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")]))
+    )
     notebook = nbformat.read(EXAMPLES / name, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}).execute()
+    NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
+    ).execute()
     return "\n".join(
         str(output.get("text", "")) + str(output.get("data", {}).get("text/plain", ""))
         for cell in notebook.cells

@@ -1,0 +1,143 @@
+"""Replay a recording for teaching: at its recorded pace (or faster, slower), paused, stepped chunk by
+chunk, or jumped to any point. The view always shows exactly the state after chunk N: the state of a
+Run fed the first N chunks."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import math
+from pathlib import Path
+from typing import Any
+
+import traitlets
+
+from .recording import Recording
+from .run import Run
+from .streamview import StreamView, _private_loop
+from .sync import message
+
+UNTIMED_GAP_MS = 40.0  # the pace of a recording that carries no arrival times
+MAX_GAP_MS = 2000.0  # a long silence in a recording is shortened to this
+
+
+class ReplayView(StreamView):
+    """A StreamView over a recording, with play/pause and a scrubber (trait ``replay``)."""
+
+    replay = traitlets.Dict().tag(sync=True)  # {"total", "position", "playing", "speed"}
+
+    def __init__(self, recording: Recording, *, speed: float = 1.0, title: str = "") -> None:
+        super().__init__(title=title)
+        self._recording = recording
+        self.speed = speed
+        self._player: asyncio.Task[None] | concurrent.futures.Future[None] | None = None
+        self._publish(playing=False)
+
+    @property
+    def position(self) -> int:
+        """How many chunks of the recording the view shows."""
+        return self._fed
+
+    @property
+    def total(self) -> int:
+        return len(self._recording)
+
+    def _publish(self, *, playing: bool) -> None:
+        self.replay = {"total": self.total, "position": self._fed, "playing": playing, "speed": self.speed}
+
+    def _gap(self, index: int) -> float:
+        """Seconds to wait before chunk ``index``, at the recorded pace divided by ``speed``."""
+        times = self._recording.times
+        gap = UNTIMED_GAP_MS
+        if index > 0 and not math.isnan(times[index]) and not math.isnan(times[index - 1]):
+            gap = min(max(times[index] - times[index - 1], 0.0), MAX_GAP_MS)
+        return gap / 1000 / max(self.speed, 1e-6)
+
+    # ---- controls -----------------------------------------------------------------------------
+
+    def play(self) -> None:
+        """Play from the current position to the end (from the start when at the end)."""
+        if self._player is not None and not self._player.done():
+            return
+        if self._fed >= self.total:
+            self.seek(0)
+        try:
+            self._player = asyncio.get_running_loop().create_task(self._play())
+        except RuntimeError:  # a plain script: play on the private background loop
+            self._player = asyncio.run_coroutine_threadsafe(self._play(), _private_loop())
+        self._publish(playing=True)
+
+    async def _play(self) -> None:
+        try:
+            while self._fed < self.total:
+                await asyncio.sleep(self._gap(self._fed))
+                self._advance()
+        finally:
+            self._publish(playing=False)
+
+    def pause(self) -> None:
+        if self._player is not None:
+            self._player.cancel()
+            self._player = None
+        self._publish(playing=False)
+
+    def stop(self) -> None:
+        """A replay is never aborted: Stop pauses it."""
+        self.pause()
+
+    def step(self, count: int = 1) -> None:
+        """Move ``count`` chunks forward (or back, when negative)."""
+        self.seek(self._fed + count)
+
+    def seek(self, position: int) -> None:
+        """Show exactly the state after chunk ``position`` (0: nothing yet; ``total``: the end)."""
+        self.pause()
+        position = max(0, min(int(position), self.total))
+        if position >= self._fed:
+            while self._fed < position:
+                self._advance()
+            self._flush()  # a jump shows at once
+            return
+        self._rebuild(position)
+
+    def _advance(self) -> None:
+        self._fold_recorded()
+        if self._fed >= self.total:
+            self.end()
+        self._publish(playing=self._player is not None and not self._player.done())
+
+    def _rebuild(self, position: int) -> None:
+        """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
+        self._flush()
+        self._run = Run(on_op=self._on_op)
+        self._batch.take()  # the fresh root's add travels in the snapshot instead
+        self._fed = 0
+        self._touched.clear()
+        while self._fed < position:
+            self._fold_recorded()
+        self._batch.take()
+        self._seq += 1  # newer than anything a view holds: it resets to this state
+        self.send(message("snapshot", self._seq, self._run.snapshot()))
+        self._ended.clear()
+        self._inspected = 0 if self._inspected is not None else None
+        self._publish(playing=False)
+
+    def _on_browser_message(self, widget: Any, content: Any, buffers: Any) -> None:
+        kind = content.get("t") if isinstance(content, dict) else None
+        if kind == "play":
+            self.play()
+        elif kind == "pause":
+            self.pause()
+        elif kind == "seek" and isinstance(content.get("position"), int):
+            self.seek(content["position"])
+        else:
+            super()._on_browser_message(widget, content, buffers)
+
+
+def replay(source: Any, speed: float = 1.0, *, autoplay: bool = True, title: str = "") -> ReplayView:
+    """Play a recording (``view.save`` output, or any Mastra JSONL / SSE body) in a view with controls."""
+    name = Path(source).name if isinstance(source, (str, Path)) else ""
+    view = ReplayView(Recording.load(source), speed=speed, title=title or name)
+    if autoplay:
+        view.play()
+    return view

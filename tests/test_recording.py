@@ -1,0 +1,165 @@
+"""Record, save, replay, seek; the inspector's chunk list."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from pathlib import Path
+from typing import Any
+
+import mastra_notebook as mn
+from mastra_notebook.recording import TIME_KEY, Recording, describe
+
+from .conftest import RecordingComm, comparable, fixture_path
+from .test_run import replay as replay_ops
+from .test_view import browser_state
+
+TIMES = {"started_at", "first_token_at", "finished_at", "ended_at"}
+
+
+def run_of_first(items: list[Any], count: int) -> mn.Run:
+    run = mn.Run()
+    for item in items[:count]:
+        run.feed(item)
+    if count == len(items):
+        run.end()
+    return run
+
+
+def test_save_keeps_arrival_times_and_stays_mastra_jsonl(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    view = mn.view()
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        view.feed(item)
+    view.feed(b"garbage line")
+    view.end()
+    path = view.save(tmp_path / "run.jsonl")
+    lines = path.read_bytes().splitlines()
+    assert len(lines) == 31
+    assert lines[-1] == b"garbage line"
+    # any reader sees the same run; the extra key is ignored
+    again = mn.collect(path)
+    assert again.text == view.result.text
+    assert [i.raw for i in again.invalid] == ["garbage line"]
+    loaded = Recording.load(path)
+    assert loaded.timed
+    assert loaded.times == sorted(loaded.times)
+    assert TIME_KEY not in loaded.chunk(0)
+
+
+def test_plain_mastra_jsonl_is_a_recording_without_times() -> None:
+    recording = Recording.load(fixture_path("plain-text"))
+    assert len(recording) == 56
+    assert not recording.timed
+    assert all(math.isnan(t) for t in recording.times)
+
+
+def test_seek_shows_exactly_the_state_after_chunk_n(recording_comm: RecordingComm) -> None:
+    items = list(mn.read_chunks(fixture_path("agent-as-tool")))
+    view = mn.replay(fixture_path("agent-as-tool"), autoplay=False)
+    for position in (40, 10, 65, 0, 33):
+        view.seek(position)
+        expected = replay_ops(run_of_first(items, position).snapshot())
+        assert comparable(browser_state(recording_comm.custom()), TIMES) == comparable(expected, TIMES), (
+            position
+        )
+        assert view.replay["position"] == position
+        same = comparable(run_of_first(items, position).result.model_dump(mode="json"))
+        assert comparable(view.result.model_dump(mode="json")) == same
+
+
+def test_step_and_the_scrubber_messages(recording_comm: RecordingComm) -> None:
+    view = mn.replay(fixture_path("tool-call"), autoplay=False)
+    view.step()
+    view.step(4)
+    assert view.position == 5
+    view._on_browser_message(view, {"t": "seek", "position": 2}, [])
+    assert view.position == 2
+    view.step(-5)
+    assert view.position == 0
+    view.seek(10_000)
+    assert view.position == view.total == 30
+    assert view.result.status == "finished"
+
+
+def test_play_follows_the_recorded_pace(tmp_path: Path, recording_comm: RecordingComm) -> None:
+    recording = Recording()
+    for index, item in enumerate(mn.read_chunks(fixture_path("tool-call"))):
+        recording.add(item, at_ms=index * 10.0)
+    path = recording.save(tmp_path / "paced.jsonl")
+
+    async def scenario(speed: float) -> float:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        view = mn.replay(path, speed=speed)
+        while view.position < view.total:
+            await asyncio.sleep(0.01)
+        assert view.result.status == "finished"
+        assert view.replay["playing"] is False
+        return loop.time() - started
+
+    slow, fast = asyncio.run(scenario(1.0)), asyncio.run(scenario(4.0))
+    assert slow >= 0.29 * 0.9  # 29 gaps of 10 ms
+    assert fast < slow
+
+
+def test_pause_and_resume(recording_comm: RecordingComm) -> None:
+    async def scenario() -> tuple[int, int, int]:
+        view = mn.replay(fixture_path("plain-text"), speed=1.0)  # untimed: 40 ms a chunk
+        await asyncio.sleep(0.2)
+        view._on_browser_message(view, {"t": "pause"}, [])
+        paused_at = view.position
+        await asyncio.sleep(0.2)
+        still = view.position
+        view._on_browser_message(view, {"t": "play"}, [])
+        await asyncio.sleep(0.2)
+        view.pause()
+        return paused_at, still, view.position
+
+    paused_at, still, later = asyncio.run(scenario())
+    assert 0 < paused_at == still < later
+
+
+def test_inspector_lists_chunks_with_their_nesting_and_nodes(recording_comm: RecordingComm) -> None:
+    view = mn.view()
+    for item in mn.read_chunks(fixture_path("agent-as-tool")):
+        view.feed(item)
+    view.end()
+    view._on_browser_message(view, {"t": "inspect", "open": True}, [])
+    listing = recording_comm.custom()[-1]
+    assert listing["t"] == "chunks"
+    entries = listing["entries"]
+    assert len(entries) == 65
+    nested = [e for e in entries if e["path"] == ["agent-researcher", "getForecast"]]
+    assert {e["type"] for e in nested} == {"forecast-progress"}
+    text_entry = next(e for e in entries if e["type"] == "text-delta" and e["path"] == ["agent-researcher"])
+    nodes = browser_state(recording_comm.custom())
+    assert all(nodes[node_id]["kind"] in ("text", "run") for node_id in text_entry["nodes"])
+    view._on_browser_message(view, {"t": "chunk-json", "i": 3}, [])
+    assert recording_comm.custom()[-1] == {"t": "chunk-json", "i": 3, "json": view._recording.chunk(3)}
+
+
+def test_inspector_sends_new_chunks_while_open(recording_comm: RecordingComm) -> None:
+    view = mn.view()
+    view._on_browser_message(view, {"t": "inspect", "open": True}, [])
+    items = list(mn.read_chunks(fixture_path("tool-call")))
+    for item in items:
+        view.feed(item)
+    view.end()
+    listed = [e["i"] for m in recording_comm.custom() if m["t"] == "chunks" for e in m["entries"]]
+    assert listed == list(range(len(items)))
+
+
+def test_describe_invalid_and_background_paths() -> None:
+    assert describe(mn.chunks.InvalidChunk(raw="<b>x</b>", error="not JSON"))["type"] == "invalid"
+    inner = {
+        "type": "tool-output",
+        "from": "USER",
+        "payload": {"toolCallId": "c", "toolName": "t", "output": {"type": "p"}},
+    }
+    chunk = {
+        "type": "background-task-output",
+        "payload": {"taskId": "k", "toolName": "research", "payload": inner},
+    }
+    assert describe(chunk)["path"] == ["task research", "t"]
