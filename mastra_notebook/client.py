@@ -11,14 +11,17 @@ import functools
 import os
 import ssl
 import uuid
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import orjson
 
 from .framing import aiter_records
 from .streamview import Breather, StreamView
+
+if TYPE_CHECKING:
+    from .batch import Batch
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
@@ -134,16 +137,21 @@ class MastraClient:
 class LiveView(StreamView):
     """A StreamView fed by a Mastra server, which can continue its run (approve, decline, resume)."""
 
-    def __init__(self, client: MastraClient, base_path: str, *, title: str) -> None:
+    def __init__(self, client: MastraClient, base_path: str, *, title: str, prompt: Any = None) -> None:
         super().__init__(title=title, can_approve=True)
+        self.prompt = prompt  # what was asked (kept for batches and DataFrames)
         self._client = client
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self._cancel_path: str | None = None
 
     def post(self, path: str, body: dict[str, Any]) -> LiveView:
         """POST ``body`` and stream the answer into this view, in the background."""
-        self.start(lambda: self._stream(path, body))
+        self.start(self.request(path, body))
         return self
+
+    def request(self, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
+        """The work of POSTing ``body`` and streaming the answer here (to run when a slot is free)."""
+        return lambda: self._stream(path, body)
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:
         run = self.run
@@ -245,13 +253,30 @@ class Agent:
 
     def stream(self, prompt_or_messages: Any, **options: Any) -> LiveView:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``)."""
-        body = {"messages": messages(prompt_or_messages), **body_options(options)}
-        return LiveView(self.client, self.path, title=f"agent {self.id}").post(f"{self.path}/stream", body)
+        return self._view(prompt_or_messages).post(
+            f"{self.path}/stream", self._body(prompt_or_messages, options)
+        )
+
+    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Batch:
+        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
+        from .batch import Batch
+
+        batch = Batch(concurrency)
+        for prompt in prompts:
+            view = self._view(prompt)
+            batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))
+        return batch
+
+    def _view(self, prompt: Any) -> LiveView:
+        return LiveView(self.client, self.path, title=f"agent {self.id}", prompt=prompt)
+
+    def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"messages": messages(prompt), **body_options(options)}
 
     def network(self, prompt_or_messages: Any, **options: Any) -> LiveView:
         """Run the agent as a network (``/network``), streamed into a new view."""
-        body = {"messages": messages(prompt_or_messages), **body_options(options)}
-        return LiveView(self.client, self.path, title=f"network {self.id}").post(f"{self.path}/network", body)
+        view = LiveView(self.client, self.path, title=f"network {self.id}", prompt=prompt_or_messages)
+        return view.post(f"{self.path}/network", self._body(prompt_or_messages, options))
 
 
 class Workflow:

@@ -1,0 +1,138 @@
+"""Compare runs side by side, for prompt iteration: status, usage, timings, tool calls, text diff."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from .ingest import collect
+from .result import RunResult
+
+_CELL = "border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left"
+
+
+def as_result(item: Any) -> RunResult:
+    """A RunResult from a RunResult, a view (its result so far), or a recording (path, bytes...)."""
+    if isinstance(item, RunResult):
+        return item
+    result = getattr(item, "result", None)
+    if isinstance(result, RunResult):
+        return result
+    return collect(item)
+
+
+def _label(item: Any, index: int) -> str:
+    title = getattr(item, "title", "") or getattr(item, "prompt", "")
+    return str(title) if title else f"run {index + 1}"
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+@dataclass
+class Comparison:
+    """Runs side by side. Shown as an HTML table; ``text_diff()`` gives a unified diff to print."""
+
+    results: list[RunResult]
+    labels: list[str]
+
+    def rows(self) -> list[tuple[str, list[str]]]:
+        """(what, one plain-text cell per run): the facts compared."""
+
+        def seconds(value: float | None) -> str:
+            return "" if value is None else f"{value:.2f} s"
+
+        def first_token(r: RunResult) -> float | None:
+            if r.started_at is None or r.first_token_at is None:
+                return None
+            return (r.first_token_at - r.started_at).total_seconds()
+
+        table: list[tuple[str, list[str]]] = [
+            ("status", [r.status for r in self.results]),
+            ("finish reason", [r.finish_reason or "" for r in self.results]),
+            (
+                "tokens in / out",
+                [f"{r.usage.input_tokens:,} / {r.usage.output_tokens:,}" for r in self.results],
+            ),
+            ("reasoning tokens", [f"{r.usage.reasoning_tokens:,}" for r in self.results]),
+            ("steps", [str(len(r.steps)) for r in self.results]),
+            ("duration", [seconds(r.duration) for r in self.results]),
+            ("time to first token", [seconds(first_token(r)) for r in self.results]),
+            ("text length", [f"{len(r.text):,} characters" for r in self.results]),
+            ("error", [r.error.message if r.error else "" for r in self.results]),
+        ]
+        most_calls = max((len(r.tool_calls) for r in self.results), default=0)
+        for index in range(most_calls):
+            cells = []
+            for result in self.results:
+                if index >= len(result.tool_calls):
+                    cells.append("")
+                    continue
+                call = result.tool_calls[index]
+                outcome = call.error.message if call.error else _short(call.result, 200)
+                cells.append(f"{call.tool_name}({_short(call.args, 200)}) [{call.status}] → {outcome}")
+            table.append((f"tool call {index + 1}", cells))
+        return table
+
+    def text_diff(self, other: int = 1) -> str:
+        """A unified diff of the first run's text against run ``other``."""
+        first, second = self.results[0].text, self.results[other].text
+        return "".join(
+            difflib.unified_diff(
+                first.splitlines(keepends=True),
+                second.splitlines(keepends=True),
+                fromfile=self.labels[0],
+                tofile=self.labels[other],
+            )
+        )
+
+    def _repr_html_(self) -> str:
+        head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
+        body = "".join(
+            f'<tr><th style="{_CELL}">{escape(what)}</th>'
+            + "".join(f'<td style="{_CELL}">{escape(cell)}</td>' for cell in cells)
+            + "</tr>"
+            for what, cells in self.rows()
+        )
+        diffs = "".join(
+            f"<details open><summary>text: {escape(self.labels[0])} → {escape(self.labels[i])}</summary>"
+            + difflib.HtmlDiff(wrapcolumn=70).make_table(
+                self.results[0].text.splitlines(),
+                self.results[i].text.splitlines(),
+                escape(self.labels[0]),
+                escape(self.labels[i]),
+                context=True,
+                numlines=2,
+            )
+            + "</details>"
+            for i in range(1, len(self.results))
+        )
+        table = (
+            f'<table style="border-collapse:collapse"><tr><th style="{_CELL}"></th>{head}</tr>{body}</table>'
+        )
+        return f'<div class="mastra-notebook-compare">{table}{diffs}</div>'
+
+    def __repr__(self) -> str:
+        width = max(len(label) for label in self.labels)
+        lines = [" " * 20 + "  ".join(label.ljust(width) for label in self.labels)]
+        lines += [
+            what.ljust(20) + "  ".join(c[:width].ljust(width) for c in cells) for what, cells in self.rows()
+        ]
+        return "\n".join(lines)
+
+
+def compare(*runs: Any, labels: list[str] | None = None) -> Comparison:
+    """Compare two or more runs (views, RunResults or recordings) side by side."""
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two runs")
+    if labels is not None and len(labels) != len(runs):
+        raise ValueError(f"{len(labels)} labels for {len(runs)} runs")
+    return Comparison(
+        results=[as_result(run) for run in runs],
+        labels=labels or [_label(run, index) for index, run in enumerate(runs)],
+    )
