@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import math
 import threading
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
@@ -237,7 +238,7 @@ class StreamView(anywidget.AnyWidget):
     def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
         """One line per chunk folded in so far: index, arrival ms, type, from, nesting path, nodes."""
         return [
-            {"i": i, "ms": round(self._recording.times[i], 1), "nodes": self._touched[i],
+            {"i": i, "ms": _ms(self._recording.times[i]), "nodes": self._touched[i],
              **describe(self._recording.chunk(i))}
             for i in range(start, self._fed)
         ]  # fmt: skip
@@ -315,6 +316,10 @@ def view(source: Any = None, delay: float = 0.0, *, title: str = "") -> StreamVi
     if source is not None:
         widget.consume(source, delay=delay)
     return widget
+
+
+def _ms(value: float) -> float | None:
+    return None if math.isnan(value) else round(value, 1)  # JSON has no NaN
 
 
 class Breather:
