@@ -34,7 +34,12 @@ export type OutMsg =
   | { t: "resync"; seq: number }
   | { t: "stop" }
   | { t: "approve"; tool_call_id: string }
-  | { t: "decline"; tool_call_id: string; reason: string | null };
+  | { t: "decline"; tool_call_id: string; reason: string | null }
+  | { t: "play" }
+  | { t: "pause" }
+  | { t: "seek"; position: number }
+  | { t: "inspect"; open: boolean }
+  | { t: "chunk-json"; i: number };
 
 export type Send = (msg: OutMsg) => void;
 

@@ -35,6 +35,26 @@ export class View {
     this.markApplied();
   }
 
+  /** A control in the header (e.g. the inspector toggle). */
+  addHeaderControl(el: HTMLElement): void {
+    this.header.addControl(el);
+  }
+
+  /** A bar under the header (e.g. the replay controls). */
+  addBar(el: HTMLElement): void {
+    this.header.el.after(el);
+  }
+
+  /** A panel beside the run (e.g. the inspector); shown in a second column while visible. */
+  addAside(el: HTMLElement): void {
+    this.root.append(el);
+  }
+
+  /** The element holding the rendered run (for click delegation). */
+  get content(): HTMLElement {
+    return this.body;
+  }
+
   setTraits(traits: Partial<Traits>): void {
     const approvalChanged = traits.canApprove !== undefined && traits.canApprove !== this.traits.canApprove;
     this.traits = { ...this.traits, ...traits };

@@ -4,6 +4,8 @@
  * `mountStatic` renders a snapshot with no kernel (standalone HTML export, replay).
  */
 import type { Traits } from "./render/context";
+import { Inspector } from "./inspector";
+import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
 import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
 import { View } from "./view";
@@ -78,6 +80,12 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   const view = new View(el, store, send);
   const batcher = new FrameBatcher(view);
   const unsubscribe = store.subscribe((change) => batcher.add(change));
+  const replayBar = new ReplayBar(send);
+  view.addBar(replayBar.el);
+  const inspector = new Inspector(send, view.content);
+  view.addHeaderControl(inspector.toggle);
+  view.addAside(inspector.el);
+  const readReplay = () => replayBar.update(parseReplay(model.get("replay")));
 
   const readTraits = () => {
     const traits: Traits = {
@@ -88,6 +96,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
     view.setTraits(traits);
   };
   const onMessage = (msg: unknown) => {
+    if (inspector.receive(msg)) return;
     const parsed = parseInMsg(msg);
     if (parsed) store.receive(parsed);
   };
@@ -97,6 +106,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   };
 
   readTraits();
+  readReplay();
   const final = parseSnapshot(model.get("_final"));
   if (final) {
     store.applySnapshot(final);
@@ -105,6 +115,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   model.on("msg:custom", onMessage);
   model.on("change:_final", onFinal);
   for (const trait of ["title", "streaming", "can_approve"]) model.on(`change:${trait}`, readTraits);
+  model.on("change:replay", readReplay);
   store.hello();
 
   return () => {
@@ -113,6 +124,9 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
     model.off("msg:custom", onMessage);
     model.off("change:_final", onFinal);
     for (const trait of ["title", "streaming", "can_approve"]) model.off(`change:${trait}`, readTraits);
+    model.off("change:replay", readReplay);
+    replayBar.destroy();
+    inspector.destroy();
     view.destroy();
   };
 }

@@ -7,6 +7,7 @@ export class Header {
   readonly el = h("div", "mn-header");
   private readonly title = h("span", "mn-title");
   private readonly stop = h("button", "mn-btn mn-stop", ["Stop"], { type: "button", title: "Stop the run" });
+  private controls = 0;
 
   constructor(send: Send) {
     this.el.append(this.title, this.stop);
@@ -24,6 +25,13 @@ export class Header {
       this.stop.disabled = false;
       this.stop.textContent = "Stop";
     }
-    this.el.hidden = !traits.title && !traits.streaming;
+    this.el.hidden = !traits.title && !traits.streaming && this.controls === 0;
+  }
+
+  /** Adds a control (the inspector toggle) at the end of the header, which then always shows. */
+  addControl(el: HTMLElement): void {
+    this.controls += 1;
+    this.el.append(el);
+    this.el.hidden = false;
   }
 }

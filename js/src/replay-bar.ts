@@ -1,0 +1,76 @@
+/**
+ * The replay controls (a `ReplayView`'s trait `replay`): play/pause, one chunk back/forward and a
+ * scrubber. It only sends wishes (`play`, `pause`, `seek`); Python moves the run and the trait.
+ */
+import { h } from "./dom";
+import type { Send } from "./types";
+
+export interface ReplayState {
+  total: number;
+  position: number;
+  playing: boolean;
+  speed: number;
+}
+
+
+/** The trait's value if it describes a replay, else null (a live view). */
+export function parseReplay(value: unknown): ReplayState | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.total !== "number" || typeof v.position !== "number") return null;
+  return { total: v.total, position: v.position, playing: v.playing === true, speed: Number(v.speed) || 1 };
+}
+
+export class ReplayBar {
+  readonly el = h("div", "mn-replay");
+  private readonly play = h("button", "mn-btn mn-play", ["Play"], { type: "button" });
+  private readonly back = h("button", "mn-btn mn-step-back", ["◀"], { type: "button", title: "One chunk back" });
+  private readonly forward = h("button", "mn-btn mn-step-forward", ["▶"], { type: "button", title: "One chunk on" });
+  private readonly scrubber = h("input", "mn-scrubber", [], { type: "range", min: "0", step: "1" });
+  private readonly label = h("span", "mn-replay-position");
+  private state: ReplayState | null = null;
+  private seekTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly send: Send) {
+    this.el.append(this.play, this.back, this.scrubber, this.forward, this.label);
+    this.el.hidden = true;
+    this.play.addEventListener("click", () => this.send({ t: this.state?.playing ? "pause" : "play" }));
+    this.back.addEventListener("click", () => this.seek((this.state?.position ?? 0) - 1));
+    this.forward.addEventListener("click", () => this.seek((this.state?.position ?? 0) + 1));
+    // While dragging, ask for the newest position only (Python rebuilds the run on a jump back).
+    this.scrubber.addEventListener("input", () => {
+      clearTimeout(this.seekTimer);
+      const position = Number(this.scrubber.value);
+      this.label.textContent = this.describe(position);
+      this.seekTimer = setTimeout(() => this.seek(position), 60);
+    });
+  }
+
+  update(state: ReplayState | null): void {
+    this.state = state;
+    this.el.hidden = state === null;
+    if (!state) return;
+    this.play.textContent = state.playing ? "Pause" : state.position >= state.total ? "Replay" : "Play";
+    this.scrubber.max = String(state.total);
+    if (document.activeElement !== this.scrubber) this.scrubber.value = String(state.position);
+    this.back.disabled = state.position <= 0;
+    this.forward.disabled = state.position >= state.total;
+    this.label.textContent = this.describe(state.position);
+    this.el.dataset.position = String(state.position);
+  }
+
+  destroy(): void {
+    clearTimeout(this.seekTimer);
+  }
+
+  private describe(position: number): string {
+    const total = this.state?.total ?? 0;
+    const speed = this.state && this.state.speed !== 1 ? ` · ${this.state.speed}×` : "";
+    return `chunk ${position} / ${total}${speed}`;
+  }
+
+  private seek(position: number): void {
+    const total = this.state?.total ?? 0;
+    this.send({ t: "seek", position: Math.max(0, Math.min(total, Math.round(position))) });
+  }
+}
