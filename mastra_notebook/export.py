@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import secrets
 from html import escape
 from pathlib import Path
@@ -18,7 +19,7 @@ _STATIC = Path(__file__).parent / "static"
 
 # The bundle is an ES module; importing it from a Blob URL works offline and from file://.
 _BOOT = """
-const code = document.getElementById("mn-bundle").textContent;
+const code = Uint8Array.from(atob(document.getElementById("mn-bundle").textContent), (c) => c.charCodeAt(0));
 const data = JSON.parse(document.getElementById("mn-data").textContent);
 const url = URL.createObjectURL(new Blob([code], {type: "text/javascript"}));
 import(url).then((module) => {
@@ -30,9 +31,10 @@ import(url).then((module) => {
 """
 
 
-def _script_text(text: str) -> str:
-    """Text that is safe inside a <script> element (no early ``</script>``)."""
-    return text.replace("</", "<\\/")
+def _json_in_script(value: Any) -> str:
+    """JSON that is safe inside a <script> element: ``</`` only occurs in strings, where ``<\\/`` is
+    the same string."""
+    return orjson.dumps(value).decode().replace("</", "<\\/")
 
 
 def page_html(run: Run, title: str = "") -> str:
@@ -40,7 +42,7 @@ def page_html(run: Run, title: str = "") -> str:
     nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
     snapshot = message("snapshot", 0, run.snapshot())
     data: dict[str, Any] = {"snapshot": snapshot, "title": title}
-    bundle = (_STATIC / "widget.js").read_text()
+    bundle = base64.b64encode((_STATIC / "widget.js").read_bytes()).decode()  # code is not text to escape
     css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
     return (
         '<!doctype html>\n<html><head><meta charset="utf-8">'
@@ -48,8 +50,8 @@ def page_html(run: Run, title: str = "") -> str:
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(title or 'Mastra run')}</title><style>{css}</style></head><body>"
         f'<div id="mn-view">{render_html(run.result, title)}</div>'
-        f'<script type="text/plain" id="mn-bundle">{_script_text(bundle)}</script>'
-        f'<script type="application/json" id="mn-data">{_script_text(orjson.dumps(data).decode())}</script>'
+        f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
+        f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'
     )
 

@@ -1,0 +1,69 @@
+"""The exported page: one self-contained file, opened offline in Chromium, renders the run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def export(name: str, out: Path) -> Path:
+    page = out / f"{name}.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "mastra_notebook", "render", str(FIXTURES / f"{name}.jsonl"), "-o", str(page)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return page
+
+
+@pytest.mark.parametrize("name", ["agent-as-tool", "sources-files", "workflow-as-tool"])
+def test_exported_page_renders_offline(name: str, browser: Any, tmp_path: Path) -> None:
+    page_file = export(name, tmp_path)
+    html = page_file.read_text()
+    assert "http://" not in html.replace("http://json-schema.org", "") or "<script src" not in html
+    assert "<script src" not in html and "<link" not in html  # nothing loaded from anywhere
+    context = browser.new_context(offline=True)
+    requests: list[str] = []
+    page = context.new_page()
+    page.on("request", lambda request: requests.append(request.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status='finished']", timeout=15_000)
+    text = page.inner_text(".mn-root")
+    if name == "agent-as-tool":
+        assert "agent-researcher" in text
+        assert "getForecast" in text
+        assert "Here is what I found" in text
+    if name == "sources-files":
+        assert page.locator(".mn-root img[src^='data:image/png;base64,']").count() == 1
+        hrefs = page.eval_on_selector_all(".mn-root a[href]", "els => els.map(e => e.getAttribute('href'))")
+        assert hrefs
+        assert all(href.startswith("https://") for href in hrefs)
+    if name == "workflow-as-tool":
+        assert "fetch-forecast" in text
+        assert "write-report" in text
+    assert not errors
+    assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"export-{name}.png"), full_page=True)
+    context.close()
+
+
+def test_render_refuses_what_is_not_a_stream(tmp_path: Path) -> None:
+    bogus = tmp_path / "image.png"
+    bogus.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    done = subprocess.run([sys.executable, "-m", "mastra_notebook", "result", str(bogus)],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: {bogus}: not a Mastra stream")
+    assert len(done.stderr.strip().splitlines()) == 1
