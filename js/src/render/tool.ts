@@ -74,7 +74,8 @@ export const renderTool: NodeRenderer = (ctx) => {
   const children = h("div", "mn-children");
   const el = h("div", "mn-card mn-tool", [
     h("div", "mn-card-head", [h("span", "mn-kind-label", ["Tool"]), name, status.el, duration]),
-    args.el, approval.el, suspended.el, result.el, error.el, denied.el, outputs.el, children,
+    // what happened inside (outputs the tool wrote, a nested run) before what came out
+    args.el, approval.el, suspended.el, outputs.el, children, result.el, error.el, denied.el,
   ]);
 
   return {
