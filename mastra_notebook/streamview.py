@@ -137,8 +137,11 @@ class StreamView(anywidget.AnyWidget):
                 _run_nested(task, timeout)
             except (TimeoutError, asyncio.TimeoutError):
                 raise TimeoutError(f"the stream did not end within {timeout} s") from None
-        elif task is not None and not self._ended.wait(timeout):
-            raise TimeoutError(f"the stream did not end within {timeout} s")
+        elif task is not None:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while not self._ended.wait(0.05):  # short waits: an interrupt is seen at once
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(f"the stream did not end within {timeout} s")
 
     def __await__(self) -> Generator[Any, None, RunResult]:
         task = self._task

@@ -148,3 +148,15 @@ def test_a_failing_source_ends_in_error_not_an_exception(recording_comm: Recordi
 def test_approve_on_a_recording_is_a_clear_error(recording_comm: RecordingComm) -> None:
     with pytest.raises(RuntimeError, match="not connected to a Mastra server"):
         mn.view().approve()
+
+
+def test_interrupt_during_wait_stops_and_keeps_the_partial_result(recording_comm: RecordingComm) -> None:
+    import _thread
+    import threading
+
+    view = mn.view(fixture_path("long-text"), delay=0.002)  # about 10 s in all
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    result = view.wait(30)
+    assert result.status == "aborted"
+    assert 0 < len(result.text) < 200_000
+    assert view.streaming is False
