@@ -59,6 +59,7 @@ class StreamView(anywidget.AnyWidget):
         self._recording = Recording()  # every chunk as it arrived: for save(), replay and the inspector
         self._touched: list[list[str]] = []  # per fed chunk: the view nodes it changed
         self._touching: set[str] | None = None
+        self._run_nodes: set[str] = set()
         self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
         self._run = Run(on_op=self._on_op)
@@ -97,8 +98,9 @@ class StreamView(anywidget.AnyWidget):
             self._run.feed(self._recording.items[self._fed])
         finally:
             touched, self._touching = self._touching, None
+        parts = touched - self._run_nodes  # a run's own fields (usage, timing) change with most chunks
         del self._touched[self._fed :]
-        self._touched.append(sorted(touched))
+        self._touched.append(sorted(parts or touched))
         self._fed += 1
 
     def end(self) -> None:
@@ -216,6 +218,8 @@ class StreamView(anywidget.AnyWidget):
     # ---- sync with the browser ---------------------------------------------------------------
 
     def _on_op(self, op: Op) -> None:
+        if op[0] == "add" and op[2]["kind"] == "run":
+            self._run_nodes.add(op[2]["id"])
         if self._touching is not None:
             self._touching.add(op[2]["id"] if op[0] == "add" else op[1])
         self._batch.add(op)

@@ -1,0 +1,145 @@
+"""Teaching and prompt iteration in a real JupyterLab: the replay scrubber (the state at chunk N is
+the state of a Run fed the first N chunks), the chunk inspector, compare, and a live batch gallery."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mastra_notebook as mn
+from tests.e2e.conftest import (
+    Lab,
+    assert_no_rate_limit,
+    cell,
+    cell_output_text,
+    open_notebook,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_status,
+)
+from tests.server.conftest import mastra_url  # noqa: F401 - the session's real Mastra server
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TOOL_CALL = FIXTURES / "tool-call.jsonl"
+NESTED = FIXTURES / "agent-as-tool.jsonl"
+
+# Every rendered node: its id and kind, as the DOM holds them.
+NODES_OF = "el => Array.from(el.querySelectorAll('[data-node-id]')).map(n => [n.dataset.nodeId, n.dataset.kind])"
+
+
+def expected_nodes(path: Path, count: int) -> list[list[str]]:
+    """The nodes of a Run fed the first ``count`` chunks, in document order."""
+    run = mn.Run()
+    for item in list(mn.read_chunks(path))[:count]:
+        run.feed(item)
+    return [[op[2]["id"], op[2]["kind"]] for op in run.snapshot()]
+
+
+def scrub_to(root: Any, position: int) -> None:
+    root.locator("input.mn-scrubber").evaluate(
+        "(el, value) => { el.value = String(value); el.dispatchEvent(new Event('input')); }", position
+    )
+    wait_position(root, position)
+
+
+def wait_position(root: Any, position: int) -> None:
+    root.page.wait_for_function(
+        "([el, position]) => el.querySelector('.mn-replay')?.dataset.position === String(position)"
+        " && el.dataset.status !== undefined",
+        arg=[root.element_handle(), position],
+        timeout=20_000,
+    )
+    root.page.wait_for_timeout(150)  # the frame that applies the snapshot
+
+
+def test_scrubber_shows_the_state_after_chunk_n(lab: Lab, page: Any) -> None:
+    cells = [f"import mastra_notebook as mn\nv = mn.replay({str(TOOL_CALL)!r}, autoplay=False)\nv"]
+    open_notebook(page, lab.notebook("scrubber", cells))
+    run_cells(page, 0)
+    root = view_root(page, 0)
+    for position in (6, 17, 30, 6, 0, 22):
+        scrub_to(root, position)
+        assert root.evaluate(NODES_OF) == expected_nodes(TOOL_CALL, position), position
+    scrub_to(root, 6)
+    assert root.locator(".mn-text").first.text_content().strip() == "Let me look up the curren"
+    assert root.locator(".mn-tool").count() == 0
+    root.locator("button.mn-step-forward").click()
+    wait_position(root, 7)
+    root.locator("button.mn-step-back").click()
+    root.locator("button.mn-step-back").click()
+    wait_position(root, 5)
+    assert root.evaluate(NODES_OF) == expected_nodes(TOOL_CALL, 5)
+    root.locator("button.mn-play").click()
+    wait_status(root, "finished", timeout=30_000)
+    assert root.evaluate(NODES_OF) == expected_nodes(TOOL_CALL, 30)
+    assert "getWeather" in root.inner_text()
+    screenshot(root, "replay-scrubber")
+
+
+def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: Lab, page: Any) -> None:
+    cells = [f"import mastra_notebook as mn\nmn.view({str(NESTED)!r})"]
+    open_notebook(page, lab.notebook("inspector", cells))
+    run_cells(page, 0)
+    root = view_root(page, 0)
+    wait_status(root, "finished")
+    root.locator("button.mn-inspect").click()
+    rows = root.locator(".mn-inspector .mn-chunk")
+    page.wait_for_function("el => el.querySelectorAll('.mn-chunk').length === 65", arg=root.element_handle())
+    assert "tool-call-delta" in rows.nth(9).inner_text()
+    nested = root.locator(".mn-tool .mn-run .mn-text").first  # the researcher's own text
+    nested.click()
+    hits = root.locator(".mn-chunk.mn-hit")
+    assert hits.count() == 10  # its text-start, 8 deltas and text-end
+    assert all("agent-researcher" in hits.nth(i).inner_text() for i in range(hits.count()))
+    rows.nth(3).click()
+    json_text = root.locator(".mn-chunk-json").first
+    json_text.wait_for()
+    assert '"type": "text-delta"' in json_text.inner_text()
+    screenshot(root, "inspector")
+
+
+def test_compare_two_runs(lab: Lab, page: Any) -> None:
+    a, b = FIXTURES / "tool-call.jsonl", FIXTURES / "tool-error.jsonl"
+    cells = [f"import mastra_notebook as mn\nmn.compare({str(a)!r}, {str(b)!r}, labels=['weather', 'stocks'])"]
+    open_notebook(page, lab.notebook("compare", cells))
+    run_cells(page, 0)
+    table = cell(page, 0).locator(".mastra-notebook-compare")
+    table.wait_for()
+    text = table.inner_text()
+    assert "weather" in text
+    assert "stocks" in text
+    assert "getWeather" in text
+    assert "Stock service unavailable" in text
+    assert table.locator("table.diff").count() == 1
+    screenshot(table, "compare")
+
+
+def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:  # noqa: F811
+    cities = ["Paris", "Berlin", "Tokyo", "Lisbon", "Madrid", "Oslo"]
+    cells = [
+        f"import os\nos.environ['MASTRA_BASE_URL'] = {mastra_url!r}\nimport mastra_notebook as mn\n"
+        f"batch = mn.MastraClient().agent('weather').stream_many("
+        f"[f'What is the weather in {{c}}?' for c in {cities!r}], concurrency=2)\nbatch",
+        "print(mn.to_dataframe(batch)[['status', 'tool_call_count']].to_string())",
+    ]
+    open_notebook(page, lab.notebook("gallery", cells))
+    run_cells(page, 0)
+    roots = cell(page, 0).locator(".mn-root")
+    page.wait_for_function(
+        "el => { const r = el.querySelectorAll('.mn-root'); return r.length === 6 &&"
+        " [...r].every(x => x.dataset.status === 'finished'); }",
+        arg=cell(page, 0).element_handle(),
+        timeout=60_000,
+    )
+    assert roots.count() == 6
+    assert "6 / 6" in cell(page, 0).inner_text()
+    run_cells(page, 1)
+    table = cell_output_text(page, 1)
+    assert table.count("finished") == 6
+    assert_no_rate_limit(page)
+    screenshot(cell(page, 0), "gallery")
