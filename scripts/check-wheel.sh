@@ -19,6 +19,8 @@ python3 -m venv "$out/venv"
 import mastra_notebook as mn
 result = mn.collect(b'{\"type\":\"text-delta\",\"payload\":{\"id\":\"t\",\"text\":\"ok\"}}\n')
 assert result.text == 'ok', result
-assert mn.StreamView._esm.exists()
+from pathlib import Path
+assert (Path(mn.__file__).parent / 'static' / 'widget.js').stat().st_size > 10_000
+mn.StreamView()  # the widget loads its bundle
 print('clean-venv import ok', mn.__version__)
 ")

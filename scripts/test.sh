@@ -18,3 +18,4 @@ echo "==> pytest (units, server integration, end-to-end)"
 
 echo "==> wheel: built, bundle inside, imports from a clean venv"
 bash scripts/check-wheel.sh
+echo "==> all checks passed in ${SECONDS} s"
