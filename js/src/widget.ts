@@ -32,16 +32,27 @@ function parseSnapshot(value: unknown): SnapshotMsg | null {
   return parsed?.t === "snapshot" ? parsed : null;
 }
 
+/** Live views update the DOM at most this often (ms); a static mount renders at once. */
+const LIVE_FRAME_INTERVAL_MS = 50;
+
 const requestFrame: (callback: () => void) => unknown =
   typeof requestAnimationFrame === "function" ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
 
-/** Merges store changes and applies them to the view once per frame (plus leftover work). */
+/**
+ * Merges store changes and applies them to the view in an animation frame, at most once every
+ * `minIntervalMs` (each update also costs JupyterLab a layout of the page: ~20 updates a second
+ * read as smoothly as 60 and cost a third).
+ */
 class FrameBatcher {
   private pending: Change | null = null;
   private scheduled = false;
   private stopped = false;
+  private lastFlush = -Infinity;
 
-  constructor(private readonly view: View) {}
+  constructor(
+    private readonly view: View,
+    private readonly minIntervalMs = 0,
+  ) {}
 
   add(change: Change): void {
     if (!this.pending || change.reset) {
@@ -51,11 +62,14 @@ class FrameBatcher {
     }
     if (this.scheduled || this.stopped) return;
     this.scheduled = true;
-    requestFrame(() => this.flush());
+    const wait = this.lastFlush + this.minIntervalMs - performance.now();
+    if (wait > 0) setTimeout(() => requestFrame(() => this.flush()), wait);
+    else requestFrame(() => this.flush());
   }
 
   flush(): void {
     this.scheduled = false;
+    this.lastFlush = performance.now();
     const change = this.pending;
     this.pending = null;
     if (!change || this.stopped) return;
@@ -78,7 +92,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   };
   const store = new Store(send);
   const view = new View(el, store, send);
-  const batcher = new FrameBatcher(view);
+  const batcher = new FrameBatcher(view, LIVE_FRAME_INTERVAL_MS);
   const unsubscribe = store.subscribe((change) => batcher.add(change));
   const replayBar = new ReplayBar(send);
   view.addBar(replayBar.el);

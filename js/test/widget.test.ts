@@ -22,7 +22,7 @@ describe("widget render", () => {
     expect(model.sent).toEqual([{ t: "hello" }]);
   });
 
-  it("batches DOM updates to one per frame and sets data-status / data-seq", async () => {
+  it("batches DOM updates (one per frame, at most one per 50 ms) and sets data-status / data-seq", async () => {
     const { model, el, rootEl } = setup();
     model.receive(snapshot(0, [root()]));
     model.receive(opsMsg(1, [add("root", "t1", "text", { text: "" })]));
@@ -33,6 +33,9 @@ describe("widget render", () => {
     expect(rootEl()?.dataset.seq).toBe("201");
     expect(rootEl()?.dataset.status).toBe("running");
     model.receive(opsMsg(202, [set("root", "status", "finished")]));
+    await nextFrame();
+    expect(rootEl()?.dataset.status).toBe("running"); // too soon after the last update
+    await new Promise((resolve) => setTimeout(resolve, 60));
     await nextFrame();
     expect(rootEl()?.dataset.status).toBe("finished");
   });

@@ -1,0 +1,386 @@
+"""Browser main-thread cost of a live view: 1,000 long-text deltas at ~250 chunks/s, ours against IPython.
+
+In one real JupyterLab (launched as tests/e2e/conftest.py does) driven by headless Chromium, two
+notebooks each run one measured cell after a small warm-up cell (which loads the renderer once):
+
+* ours:   ``mn.view(stream, delay=1/250)`` — done when ``.mn-root[data-status="finished"]`` and the last
+  delta's words are in the cell;
+* theirs: ``display(Markdown(text), display_id=True)`` then ``handle.update(Markdown(text_so_far))`` per
+  delta, paced the same way — done when the cell prints ``DONE`` and the last delta's words are in it.
+
+The stream is the first 1,003 lines of tests/fixtures/long-text.jsonl (start, step-start, text-start,
+1,000 text-deltas) closed by its last 3 lines (text-end, step-finish, finish): 1,006 chunks.
+
+Measured per run: wall time, Chromium's ``Performance.TaskDuration`` (CDP ``Performance.getMetrics``
+before/after), the same page idle for the run's expected length as a baseline (subtracted, pro rata
+of the wall time), long tasks (a ``longtask`` PerformanceObserver injected before the page loads:
+max duration and count > 50 ms), and whether "IOPub message/data rate exceeded" appeared. Beside
+them: the main thread's CPU time (CDP ``ThreadTime``) and the host's load average — TaskDuration and
+long tasks are wall-clock, so a busy host (other processes on few cores) stretches them; CPU time
+much less.
+Goals: ours <= 0.1 x theirs (net of the idle baseline), and no main-thread task over 100 ms in ours.
+It is a measurement: it exits 0 whether or not a goal is met. ``--trace DIR`` writes a Chrome trace of
+each measured run for diagnosis; starting the tracer adds about a second of main-thread time (and a
+long task) to the window, so figures taken with it are not the benchmark's.
+
+    .venv/bin/python benchmarks/render.py [--rate 250] [--deltas 1000] [--json] [--trace DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Lab, open_notebook  # noqa: E402
+from tests.e2e.conftest import lab as lab_fixture  # noqa: E402
+
+FIXTURE = ROOT / "tests" / "fixtures" / "long-text.jsonl"
+RESULTS = ROOT / "benchmarks" / "results" / "render.json"
+HEAD_LINES = 3  # start, step-start, text-start
+TAIL_LINES = 3  # text-end, step-finish, finish
+TAIL_WORDS = 12  # the last words of the answer that must be visible for a run to count as ended
+LONG_TASK_GOAL_MS = 100.0
+RATIO_GOAL = 0.1
+
+LONGTASK_OBSERVER = """
+window.__mnLongTasks = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__mnLongTasks.push({start: e.startTime, duration: e.duration});
+  }).observe({type: 'longtask', buffered: true});
+} catch (error) { window.__mnLongTasks = null; }
+"""
+
+# The text of one cell's outputs; `words` checks that `tail` (the answer's last words) is shown in it.
+CELL_JS = """
+(args) => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  const cell = nb.widgets[args.index];
+  const out = cell && cell.node.querySelector('.jp-OutputArea');
+  if (!out) return false;
+  if (args.kind === 'ours') {
+    const root = out.querySelector('.mn-root');
+    if (!root || root.dataset.status !== 'finished') return false;
+  } else if (!out.textContent.includes(args.marker)) {
+    return false;
+  }
+  if (!args.tail) return true;
+  const words = (out.textContent.match(/[A-Za-z0-9]+/g) || []).join(' ');
+  return words.includes(args.tail);
+}
+"""
+
+RUN_CELL_JS = """
+(index) => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  nb.activeCellIndex = index;
+  nb.deselectAll();
+  window.__mnRunStart = performance.now();
+  window.jupyterapp.commands.execute('notebook:run-cell');
+  return window.__mnRunStart;
+}
+"""
+
+
+def ours_cells(stream: Path, warm: Path, rate: float) -> list[str]:
+    return [
+        f"import mastra_notebook as mn\nmn.view({str(warm)!r})",
+        f"mn.view({str(stream)!r}, delay=1 / {rate})",
+    ]
+
+
+def theirs_cells(stream: Path, rate: float) -> list[str]:
+    return [
+        "from IPython.display import Markdown, display\ndisplay(Markdown('WARM *up*'), display_id=True)",
+        f"""import json, time
+text = ""
+handle = display(Markdown(text), display_id=True)
+start = time.perf_counter()
+with open({str(stream)!r}) as lines:
+    for index, line in enumerate(lines):
+        chunk = json.loads(line)
+        if chunk["type"] == "text-delta":
+            text += chunk["payload"]["text"]
+            handle.update(Markdown(text))
+        wait = start + (index + 1) / {rate} - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+print("DONE")""",
+    ]
+
+
+def make_stream(path: Path, deltas: int) -> str:
+    """Write the benchmark stream; return the answer text it carries."""
+    lines = FIXTURE.read_text().splitlines()
+    head = lines[: HEAD_LINES + deltas]
+    chosen = [*head, *lines[-TAIL_LINES:]]
+    path.write_text("\n".join(chosen) + "\n")
+    text = ""
+    for line in head:
+        chunk = json.loads(line)
+        if chunk["type"] == "text-delta":
+            text += chunk["payload"]["text"]
+    count = sum(1 for line in head if json.loads(line)["type"] == "text-delta")
+    assert count == deltas, f"expected {deltas} deltas, found {count}"
+    return text
+
+
+def tail_words(text: str) -> str:
+    import re
+
+    return " ".join(re.findall(r"[A-Za-z0-9]+", text)[-TAIL_WORDS:])
+
+
+@contextlib.contextmanager
+def jupyterlab(base: Path) -> Iterator[Lab]:
+    """The e2e `lab` fixture's own launcher, driven outside pytest."""
+
+    class Factory:
+        def mktemp(self, name: str) -> Path:
+            path = base / name
+            path.mkdir()
+            return path
+
+    generator = lab_fixture.__wrapped__(Factory())  # type: ignore[attr-defined]
+    try:
+        yield next(generator)
+    finally:
+        generator.close()
+
+
+def task_metrics(cdp: Any) -> dict[str, float]:
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return {m["name"]: m["value"] for m in metrics}
+
+
+def wait_cell(page: Any, index: int, kind: str, *, tail: str, marker: str, timeout_s: float) -> float:
+    """Wait (polling every 50 ms) until cell `index` has ended; return the page clock when seen."""
+    page.wait_for_function(
+        CELL_JS, arg={"index": index, "kind": kind, "tail": tail, "marker": marker},
+        polling=50, timeout=timeout_s * 1000,
+    )  # fmt: skip
+    return float(page.evaluate("() => performance.now()"))
+
+
+def long_tasks(page: Any, start: float, end: float) -> dict[str, Any]:
+    entries = page.evaluate("() => window.__mnLongTasks")
+    if entries is None:
+        return {"supported": False, "max_ms": None, "over_50ms": None, "over_100ms": None}
+    inside = [e["duration"] for e in entries if e["start"] + e["duration"] >= start and e["start"] <= end]
+    return {
+        "supported": True,
+        "max_ms": round(max(inside), 1) if inside else 0.0,
+        "over_50ms": len(inside),  # the API reports only tasks over 50 ms
+        "over_100ms": sum(1 for d in inside if d > 100),
+        "durations_ms": [round(d, 1) for d in sorted(inside, reverse=True)[:10]],
+    }
+
+
+def measure(
+    browser: Any, url: str, kind: str, *, tail: str, expected_s: float, trace: Path | None
+) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(LONGTASK_OBSERVER)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.dismiss())
+    try:
+        open_notebook(page, url)
+        page.wait_for_timeout(1500)  # let the lab finish laying itself out
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        marker = "WARM" if kind == "theirs" else ""
+
+        # Warm-up cell: loads the renderer (our widget's ESM; JupyterLab's markdown renderer).
+        # A run issued too soon after the kernel started can be lost (once, in a cold lab): retry once.
+        before = task_metrics(cdp)
+        start = page.evaluate(RUN_CELL_JS, 0)
+        retried = False
+        try:
+            end = wait_cell(page, 0, kind, tail="", marker=marker, timeout_s=20)
+        except PlaywrightTimeout:
+            retried = True
+            page.keyboard.press("Escape")  # a kernel dialog, if one opened
+            start = page.evaluate(RUN_CELL_JS, 0)
+            end = wait_cell(page, 0, kind, tail="", marker=marker, timeout_s=60)
+        after = task_metrics(cdp)
+        warm = {
+            "retried": retried,
+            "wall_s": round((end - start) / 1000, 3),
+            "task_s": round(after["TaskDuration"] - before["TaskDuration"], 4),
+            "long_tasks": long_tasks(page, start, end),
+        }
+        page.wait_for_timeout(1000)
+
+        # Idle baseline: the same page doing nothing for the run's expected length.
+        before = task_metrics(cdp)
+        idle_start = time.monotonic()
+        page.wait_for_timeout(expected_s * 1000)
+        after = task_metrics(cdp)
+        idle_s = time.monotonic() - idle_start
+        idle_rate = (after["TaskDuration"] - before["TaskDuration"]) / idle_s
+        idle_cpu_rate = (after["ThreadTime"] - before["ThreadTime"]) / idle_s
+
+        # The measured run.
+        if trace is not None:
+            browser.start_tracing(page=page, path=str(trace / f"{kind}.json"), screenshots=False)
+        load_before = os.getloadavg()[0]
+        before = task_metrics(cdp)
+        start = page.evaluate(RUN_CELL_JS, 1)
+        end = wait_cell(page, 1, kind, tail=tail, marker="DONE", timeout_s=90)
+        after = task_metrics(cdp)
+        if trace is not None:
+            browser.stop_tracing()
+        wall_s = (end - start) / 1000
+        task_s = after["TaskDuration"] - before["TaskDuration"]
+        cpu_s = after["ThreadTime"] - before["ThreadTime"]
+        body = page.evaluate("() => document.body.textContent")
+        return {
+            "wall_s": round(wall_s, 3),
+            "task_s": round(task_s, 4),
+            "idle_task_s_per_s": round(idle_rate, 5),
+            "net_task_s": round(max(task_s - idle_rate * wall_s, 0.0), 4),
+            "thread_cpu_s": round(cpu_s, 4),
+            "net_thread_cpu_s": round(max(cpu_s - idle_cpu_rate * wall_s, 0.0), 4),
+            "load_avg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+            "script_s": round(after["ScriptDuration"] - before["ScriptDuration"], 4),
+            "layout_s": round(after["LayoutDuration"] - before["LayoutDuration"], 4),
+            "style_s": round(after["RecalcStyleDuration"] - before["RecalcStyleDuration"], 4),
+            "compile_s": round(after["V8CompileDuration"] - before["V8CompileDuration"], 4),
+            "other_s": round(after["TaskOtherDuration"] - before["TaskOtherDuration"], 4),
+            "long_tasks": long_tasks(page, start, end),
+            "iopub_msg_rate_exceeded": "IOPub message rate exceeded" in body,
+            "iopub_data_rate_exceeded": "IOPub data rate exceeded" in body,
+            "dom_nodes": page.evaluate("() => document.getElementsByTagName('*').length"),
+            "warm_up": warm,
+        }
+    except Exception:
+        with contextlib.suppress(Exception):  # say what the page showed, then fail loudly
+            state = page.evaluate(
+                "() => { const w = window.jupyterapp.shell.currentWidget;"
+                " return [w.sessionContext?.session?.kernel?.status,"
+                " w.content.widgets.map(c => (c.node.querySelector('.jp-OutputArea') || {}).textContent || '')"
+                ".map(t => t.slice(0, 300) + ' ... ' + t.slice(-300))]; }"
+            )
+            print(f"{kind}: the run did not end; kernel and cell outputs: {state}", file=sys.stderr)
+        raise
+    finally:
+        context.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rate", type=float, default=250)
+    parser.add_argument("--deltas", type=int, default=1000)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--trace", type=Path, help="write a Chrome trace of each measured run here")
+    args = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
+        return 0
+    chunks = HEAD_LINES + args.deltas + TAIL_LINES
+    expected_s = chunks / args.rate
+    runs: dict[str, Any] = {}
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mn-render-") as tmp, jupyterlab(Path(tmp)) as lab:
+        stream = lab.root / "long-1000.jsonl"
+        tail = tail_words(make_stream(stream, args.deltas))
+        warm = ROOT / "tests" / "fixtures" / "plain-text.jsonl"
+        urls = {
+            "ours": lab.notebook("ours", ours_cells(stream, warm, args.rate)),
+            "theirs": lab.notebook("theirs", theirs_cells(stream, args.rate)),
+        }
+        if args.trace:
+            args.trace.mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            try:
+                for kind, url in urls.items():
+                    runs[kind] = measure(
+                        browser, url, kind, tail=tail, expected_s=expected_s, trace=args.trace
+                    )
+            finally:
+                browser.close()
+
+    ours, theirs = runs["ours"], runs["theirs"]
+    ratio = ours["net_task_s"] / theirs["net_task_s"] if theirs["net_task_s"] else None
+    raw_ratio = ours["task_s"] / theirs["task_s"] if theirs["task_s"] else None
+    ours_max = ours["long_tasks"]["max_ms"]
+    cpu_ratio = ours["net_thread_cpu_s"] / theirs["net_thread_cpu_s"] if theirs["net_thread_cpu_s"] else None
+    figures = {
+        "chunks": chunks,
+        "deltas": args.deltas,
+        "rate": args.rate,
+        "expected_s": round(expected_s, 3),
+        "ours": ours,
+        "theirs": theirs,
+        "ratio_net": round(ratio, 4) if ratio is not None else None,
+        "ratio_raw": round(raw_ratio, 4) if raw_ratio is not None else None,
+        "ratio_thread_cpu_net": round(cpu_ratio, 4) if cpu_ratio is not None else None,
+        "goal_ratio": RATIO_GOAL,
+        "goal_ratio_met": ratio is not None and ratio <= RATIO_GOAL,
+        "goal_long_task_ms": LONG_TASK_GOAL_MS,
+        "goal_long_task_met": ours_max is not None and ours_max <= LONG_TASK_GOAL_MS,
+        "total_s": round(time.monotonic() - started, 1),
+        "chromium": CHROMIUM,
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+
+    def row(label: str, key: Any) -> None:
+        print(f"  {label:<34}{key(ours)!s:>16}{key(theirs)!s:>16}")
+
+    print(f"{args.deltas} deltas ({chunks} chunks) at {args.rate:g} chunks/s, expected {expected_s:.2f} s")
+    print(f"  {'':<34}{'ours':>16}{'theirs':>16}")
+    row("wall time (s)", lambda r: f"{r['wall_s']:.2f}")
+    row("TaskDuration (s)", lambda r: f"{r['task_s']:.3f}")
+    row("  idle baseline (s/s)", lambda r: f"{r['idle_task_s_per_s']:.4f}")
+    row("  net of baseline (s)", lambda r: f"{r['net_task_s']:.3f}")
+    row("  of which script (s)", lambda r: f"{r['script_s']:.3f}")
+    row("  layout + style (s)", lambda r: f"{r['layout_s']:.2f} + {r['style_s']:.2f}")
+    row("  other: paint, GC, IPC (s)", lambda r: f"{r['other_s']:.3f}")
+    row("main-thread CPU, ThreadTime (s)", lambda r: f"{r['thread_cpu_s']:.3f}")
+    row("  net of baseline (s)", lambda r: f"{r['net_thread_cpu_s']:.3f}")
+    row("host load avg, before/after", lambda r: "/".join(str(x) for x in r["load_avg_1min"]))
+    row("long tasks: max (ms)", lambda r: r["long_tasks"]["max_ms"])
+    row("long tasks: count > 50 ms", lambda r: r["long_tasks"]["over_50ms"])
+    row("long tasks: count > 100 ms", lambda r: r["long_tasks"]["over_100ms"])
+    row("IOPub message rate exceeded", lambda r: r["iopub_msg_rate_exceeded"])
+    row("IOPub data rate exceeded", lambda r: r["iopub_data_rate_exceeded"])
+    row("DOM elements after", lambda r: r["dom_nodes"])
+    row("warm-up cell TaskDuration (s)", lambda r: f"{r['warm_up']['task_s']:.3f}")
+    row("warm-up cell max long task (ms)", lambda r: r["warm_up"]["long_tasks"]["max_ms"])
+    for kind, run in runs.items():
+        if run["warm_up"]["retried"]:
+            print(f"  note: {kind}'s warm-up cell was run a second time (the first run was lost)")
+    ratio_text = f"{ratio:.3f}" if ratio is not None else "n/a"
+    cpu_text = f"{cpu_ratio:.3f}" if cpu_ratio is not None else "n/a"
+    print(
+        f"  ratio ours/theirs, TaskDuration net: {ratio_text} (raw {raw_ratio:.3f}); main-thread CPU net: {cpu_text}"
+    )
+    met = "MET" if figures["goal_ratio_met"] else "NOT MET"
+    print(f"goal ours <= {RATIO_GOAL} x theirs (TaskDuration net of idle): {met}")
+    met = "MET" if figures["goal_long_task_met"] else "NOT MET"
+    print(f"goal no main-thread task over {LONG_TASK_GOAL_MS:g} ms in ours (max {ours_max} ms): {met}")
+    print(f"({figures['total_s']} s in all; figures in {RESULTS.relative_to(ROOT)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
