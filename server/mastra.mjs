@@ -4,11 +4,11 @@ import { Mastra } from '@mastra/core/mastra';
 import { ConsoleLogger } from '@mastra/core/logger';
 import { InMemoryStore } from '@mastra/core/storage';
 import { agents } from './agents.mjs';
-import { approvalFlow, weatherReport } from './workflows.mjs';
+import { approvalFlow, slowCount, weatherReport } from './workflows.mjs';
 
 export const mastra = new Mastra({
   agents,
-  workflows: { weatherReport, approvalFlow },
+  workflows: { weatherReport, approvalFlow, slowCount },
   storage: new InMemoryStore({ id: 'mastra-test-server' }),
   backgroundTasks: { enabled: true },
   // warn/error go to stderr; stdout only carries the READY line.

@@ -76,3 +76,28 @@ export const approvalFlow = createWorkflow({
   .then(request)
   .then(finish)
   .commit();
+
+// A long step that reports progress every `delayMs`, stopping when the run is cancelled: the client's
+// Stop must cancel the run on the server (closing a workflow's stream does not stop it).
+const countSlowly = createStep({
+  id: 'count-slowly',
+  inputSchema: z.object({ steps: z.number().default(40), delayMs: z.number().default(100) }),
+  outputSchema: z.object({ counted: z.number() }),
+  execute: async ({ inputData: { steps, delayMs }, writer, abortSignal }) => {
+    let counted = 0;
+    for (; counted < steps && !abortSignal?.aborted; counted++) {
+      await writer.write({ type: 'count-progress', counted: counted + 1, of: steps });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    return { counted };
+  },
+});
+
+export const slowCount = createWorkflow({
+  id: 'slowCount',
+  description: 'Counts slowly, writing progress; for Stop (cancel) tests.',
+  inputSchema: z.object({ steps: z.number().default(40), delayMs: z.number().default(100) }),
+  outputSchema: z.object({ counted: z.number() }),
+})
+  .then(countSlowly)
+  .commit();

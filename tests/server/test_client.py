@@ -289,3 +289,25 @@ def test_options_map_to_mastras_body() -> None:
     assert body["customThing"] == 1
     assert body["structuredOutput"]["schema"]["properties"]["city"] == {"title": "City", "type": "string"}
     assert json.dumps(body)
+
+
+def test_stop_cancels_a_workflow_run_on_the_server(client: mn.MastraClient) -> None:
+    import httpx
+
+    view = client.workflow("slowCount").stream(input_data={"steps": 60, "delayMs": 100})
+    deadline = time.monotonic() + 30
+    while not (view.result.workflow and view.result.workflow.steps and view.result.workflow.steps[0].outputs):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    view.stop()
+    result = view.wait(10)
+    assert result.status == "aborted"
+    assert 1 <= len(result.workflow.steps[0].outputs) < 60  # type: ignore[union-attr]
+    run_id = result.run_id
+    deadline = time.monotonic() + 10
+    while True:  # the server's own record of the run says it was cancelled
+        state = httpx.get(f"{client.base_url}/api/workflows/slowCount/runs/{run_id}").json()
+        if state.get("status") == "canceled" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert state.get("status") == "canceled", state
