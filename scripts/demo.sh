@@ -19,4 +19,6 @@ done
 [ -n "${url:-}" ] || { echo "the Mastra server did not start"; cat "$log"; exit 1; }
 echo "==> Mastra server at $url"
 export MASTRA_BASE_URL="$url"
-.venv/bin/jupyter lab examples/quickstart.ipynb "$@"
+root_flag=()
+[ "$(id -u)" = 0 ] && root_flag=(--ServerApp.allow_root=True)  # JupyterLab refuses root otherwise
+.venv/bin/jupyter lab "${root_flag[@]}" examples/quickstart.ipynb "$@"
