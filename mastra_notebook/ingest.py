@@ -29,9 +29,9 @@ async def aread_chunks(source: AsyncIterable[bytes | str]) -> AsyncIterator[Any]
 
 def collect(source: Any) -> RunResult:
     """Read a whole source into a finished RunResult."""
-    run = Run()
     if isinstance(source, Run):
         return source.result
+    run = Run()
     for record in records(source):
         run.feed(record)
     run.end()
