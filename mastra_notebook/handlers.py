@@ -118,6 +118,9 @@ def _text_delta(run: Run, chunk: dict[str, Any]) -> None:
 
 
 @_on(
+    "routing-agent-start",
+    "network-validation-start",
+    "network-execution-event-step-finish",
     "text-end",
     "reasoning-signature",
     "tool-call-input-streaming-end",
@@ -377,6 +380,90 @@ def _task_failed(run: Run, chunk: dict[str, Any]) -> None:
     node = _task(run, chunk)
     run._set(node, "error", values.error_info(chunk["payload"].get("error")))
     _task_status(run, chunk)
+
+
+# ---- agent networks -------------------------------------------------------------------------------
+
+_PRIMITIVES = ("agent", "workflow", "tool")
+
+
+@_on(*(f"{kind}-execution-start" for kind in _PRIMITIVES))
+def _execution_start(run: Run, chunk: dict[str, Any]) -> None:
+    run._execution(_payload(chunk), chunk["type"].split("-", 1)[0])
+
+
+@_on(*(f"{kind}-execution-end" for kind in _PRIMITIVES))
+def _execution_end(run: Run, chunk: dict[str, Any]) -> None:
+    payload = _payload(chunk)
+    node = run._execution(payload, chunk["type"].split("-", 1)[0])
+    run._set(node, "result", payload.get("result"))
+    run._tool_status(node, "done")
+
+
+@_on(*(f"{kind}-execution-{state}" for kind in _PRIMITIVES for state in ("suspended", "approval")))
+def _execution_waits(run: Run, chunk: dict[str, Any]) -> None:
+    node = run._execution(_payload(chunk), chunk["type"].split("-", 1)[0])
+    run._tool_status(node, "suspended" if chunk["type"].endswith("suspended") else "awaiting-approval")
+    run._awaiting.add(node.id)
+
+
+@_on(*(f"{kind}-execution-abort" for kind in _PRIMITIVES), "routing-agent-abort")
+def _execution_abort(run: Run, chunk: dict[str, Any]) -> None:
+    run._abort(f"The network was aborted ({chunk['type']}).")
+
+
+@_on("routing-agent-end")
+def _routing_decision(run: Run, chunk: dict[str, Any]) -> None:
+    """Which primitive the routing agent picked, and why: shown, for a reader to follow the network."""
+    payload = _payload(chunk)
+    keys = ("iteration", "primitiveType", "primitiveId", "prompt", "selectionReason", "isComplete")
+    run._add("data", type="routing", data={key: payload.get(key) for key in keys if key in payload})
+
+
+@_on("routing-agent-text-start")
+def _routing_text_start(run: Run, chunk: dict[str, Any]) -> None:
+    run._text_node(f"routing-{_payload(chunk).get('runId', '')}")
+    run._routing_text = run._text_nodes[-1]
+
+
+@_on("routing-agent-text-delta")
+def _routing_text_delta(run: Run, chunk: dict[str, Any]) -> None:
+    """The network's final result, streamed by the routing agent: the run's text."""
+    text = _payload(chunk).get("text")
+    if isinstance(text, str):
+        node = run._routing_text or run._text_node("routing")
+        run._first_token()
+        run._tree.append(node, "text", text)
+
+
+@_on("network-validation-end")
+def _network_validation(run: Run, chunk: dict[str, Any]) -> None:
+    payload = _payload(chunk)
+    run._add("goal", type=chunk["type"], evaluation=payload, should_continue=payload.get("passed") is False)
+
+
+@_on("network-object", "network-object-result")
+def _network_object(run: Run, chunk: dict[str, Any]) -> None:
+    payload = _payload(chunk)
+    value = chunk.get("object", payload.get("object"))
+    run._set(run.node, "object", value)
+    if chunk["type"].endswith("result"):
+        run._set(run.node, "object_final", True)
+
+
+@_on("network-execution-event-finish")
+def _network_finish(run: Run, chunk: dict[str, Any]) -> None:
+    payload = _payload(chunk)
+    result = payload.get("result")
+    if not run._text_nodes and isinstance(result, str) and result:  # a result that was not streamed
+        run._tree.append(run._text_node("network-result"), "text", result)
+    if "usage" in payload:
+        run._usage_done = values.add_usage(run._usage_done, values.usage(payload["usage"]))
+        run._set(run.node, "usage", run._usage_done)
+    if not run._is_final():
+        run._set(run.node, "finish_reason", "stop" if payload.get("isComplete") else "incomplete")
+        run._set_status("finished")
+    run._set(run.node, "finished_at", now_ms())
 
 
 # ---- workflows ------------------------------------------------------------------------------

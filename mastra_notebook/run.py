@@ -15,6 +15,8 @@ from .handlers import HANDLERS, TERMINAL_TOOL_STATUSES, now_ms
 from .result import RunResult
 from .tree import Node, Sink, Tree, snapshot_ops
 
+_EXECUTION_EVENTS = ("agent-execution-event-", "workflow-execution-event-", "tool-execution-event-")
+
 
 class Run:
     """A pure accumulator: ``feed`` chunks, read ``result`` at any moment. No widget, no I/O."""
@@ -36,7 +38,8 @@ class Run:
         self._workflow_steps: dict[str, Node] = {}
         self._tasks: dict[str, Node] = {}
         self._goals: dict[str, Node] = {}  # "<type>:<iteration>" -> goal node
-        self._agent_executions: list[Node] = []
+        self._routing_text: Node | None = None  # a network's final result, as it streams
+        self._executions: dict[str, Node] = {}  # a network's primitives, by execution run id
         self._file_data: dict[str, bytes] = {}  # file node id -> bytes (kept off the view)
         self._usage_done = values.ZERO_USAGE  # usage of turns that sent a finish
         self._usage_open = values.ZERO_USAGE  # usage of steps since the last finish
@@ -268,18 +271,44 @@ class Run:
     def _other(self, chunk: dict[str, Any], chunk_type: str) -> None:
         if chunk_type.startswith("data-"):
             self._add("data", type=chunk_type, data=chunk.get("data"))
-        elif chunk_type.startswith("agent-execution-event-"):
-            self._agent_execution_event(chunk)
+        elif chunk_type.startswith(_EXECUTION_EVENTS):
+            self._execution_event(chunk)
         else:
             self._add("unknown", type=chunk_type, chunk=chunk)
 
-    def _agent_execution_event(self, chunk: dict[str, Any]) -> None:
+    def _execution_event(self, chunk: dict[str, Any]) -> None:
+        """A network's ``<agent|workflow|tool>-execution-event-<type>``: its payload is a whole chunk of
+        the primitive the routing agent picked, whose runId names that execution."""
         inner = chunk.get("payload")
-        if not self._agent_executions:
-            self._agent_executions.append(
-                self._add("tool", tool_call_id="", tool_name="agent", status="running", outputs=[])
+        key = inner.get("runId") if isinstance(inner, dict) else None
+        node = self._executions.get(str(key))
+        if node is None:  # not announced by an execution-start: the latest one, or a node of its own
+            latest = list(self._executions.values())
+            node = latest[-1] if latest else self._execution({"runId": key}, chunk["type"].split("-", 1)[0])
+        self._child(node).feed(inner)
+
+    def _execution(self, payload: dict[str, Any], kind: str) -> Node:
+        """The node of one primitive a network runs: shown like a tool call (agent-<id>, ...)."""
+        key = str(payload.get("runId") or f"{kind}-{len(self._executions)}")
+        node = self._executions.get(key)
+        if node is None:
+            name = payload.get("agentId") or payload.get("workflowId") or payload.get("toolName") or kind
+            args = payload.get("args")
+            prompt = args.get("prompt") if isinstance(args, dict) else None
+            node = self._executions[key] = self._add(
+                "tool",
+                tool_call_id=key,
+                tool_name=str(name) if kind == "tool" else f"{kind}-{name}",
+                status="running",
+                args={"prompt": prompt} if prompt is not None else args,
+                args_text="",
+                result=None,
+                error=None,
+                outputs=[],
+                started_at=now_ms(),
+                ended_at=None,
             )
-        self._child(self._agent_executions[-1]).feed(inner)
+        return node
 
     # ---- reading the result -------------------------------------------------------------------
 

@@ -260,6 +260,109 @@ function* bgResearcherScript(ctx) {
   }
 }
 
+// ---- agent network (POST /api/agents/networkSupervisor/network) --------------------------
+//
+// In a network run the supervisor's model is driven by Mastra's routing agent with
+// structured output (responseFormat json + schema); the script answers by the schema asked for:
+// - routing decision {primitiveId, primitiveType, prompt, selectionReason}
+//   ("none"/"none" once the researcher's result is in the thread: task done);
+// - completion check {isComplete, completionReason, finalResult} after the primitive ran;
+// - final result only {finalResult} (used when completion scorers are configured).
+// A plain `/stream` call to this agent just gets a short text answer.
+
+/** The text of every prompt message (all roles). */
+const promptText = ctx =>
+  ctx.prompt
+    .map(m => (typeof m.content === 'string' ? m.content : m.content.map(p => p.text ?? '').join('')))
+    .join('\n');
+
+/** `isNetwork` result records (JSON text of assistant messages) the network saved in the thread. */
+function networkResults(ctx) {
+  const out = [];
+  for (const m of ctx.prompt.slice(ctx.lastUserIndex + 1)) {
+    if (m.role !== 'assistant') continue;
+    const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    for (const p of parts ?? []) {
+      if (p.type !== 'text') continue;
+      try {
+        const parsed = JSON.parse(p.text);
+        if (parsed?.isNetwork) out.push(parsed);
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/** The primitive's result quoted (JSON-stringified) in the completion-check / final-result prompt. */
+function completionResult(ctx) {
+  const m = promptText(ctx).match(/(?:This is the result:|produced this result:\s*\n)\s*(.*)\n/);
+  if (!m) return '';
+  try {
+    const v = JSON.parse(m[1]);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  } catch {
+    return m[1];
+  }
+}
+
+/** The original task as quoted in the completion-check prompt, else the latest user text. */
+const originalTask = ctx => promptText(ctx).match(/Original task: (.*)\n/)?.[1]?.trim() || ctx.userText;
+
+function* networkSupervisorScript(ctx) {
+  const props = ctx.options.responseFormat?.schema?.properties ?? {};
+  const all = promptText(ctx);
+  // The schema's fields; without a responseFormat (JSON prompt-injection fallback) the JSON shape in the prompt.
+  const asks = key => key in props || (!ctx.options.responseFormat && all.includes(`"${key}":`));
+  const json = value => text('network-json', chunk(JSON.stringify(value), 12));
+
+  if (asks('primitiveId')) {
+    const city = cityIn(ctx.userText);
+    const done = networkResults(ctx).find(r => r.primitiveId === 'researcher');
+    if (done) {
+      yield* json({
+        primitiveId: 'none',
+        primitiveType: 'none',
+        prompt: '',
+        selectionReason: `The researcher already returned the forecast for ${city}; nothing left to do.`,
+      });
+      return;
+    }
+    yield* json({
+      primitiveId: 'researcher',
+      primitiveType: 'agent',
+      prompt: `Get the 3-day forecast for ${city}.`,
+      selectionReason:
+        'The researcher agent researches forecasts with getForecast and the analyst; ' +
+        'no workflow or tool in this network does that, so no other primitive was picked.',
+    });
+    return;
+  }
+
+  if (asks('isComplete') || asks('finalResult')) {
+    const task = originalTask(ctx);
+    const city = cityIn(task);
+    const result = completionResult(ctx);
+    const days = [...result.matchAll(/- Day \d+: [^\n]+/g)].map(m => m[0]);
+    const note = result.match(/Analyst: ([^\n]+)/)?.[1];
+    const finalResult =
+      `Here is the 3-day forecast for ${city}:\n\n${days.length ? days.join('\n') : result}` +
+      (note ? `\n\nAdvice: ${note}` : '');
+    if (asks('isComplete')) {
+      // isComplete first: Mastra streams finalResult as routing-agent-text-delta once it is true.
+      yield* json({
+        isComplete: true,
+        completionReason: `The researcher returned the 3-day forecast for ${city} with the analyst's advice.`,
+        finalResult,
+      });
+    } else {
+      yield* json({ finalResult });
+    }
+    return;
+  }
+
+  yield* text('network-plain', chunk('I coordinate a small agent network; call my /network route to use it.', 16));
+}
+
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 function* sourcesScript() {
@@ -336,6 +439,18 @@ export const agents = {
     inputProcessors: [blockPasswords],
     outputProcessors: [blockSecrets],
   }),
+  networkSupervisor: agent(
+    'networkSupervisor',
+    'Agent network (POST /network): routes to the researcher, then completes with a final result',
+    networkSupervisorScript,
+    {
+      instructions:
+        'You coordinate a small network. Use the researcher agent for forecasts. ' +
+        'The task is complete once the researcher has returned the forecast.',
+      agents: { researcher },
+      memory: new Memory(), // the network keeps its decisions and results in a thread
+    },
+  ),
   researcher,
   analyst,
   reporter,

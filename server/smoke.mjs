@@ -104,7 +104,7 @@ function expectCompleted({ chunks, done }) {
 
 const AGENT_IDS = [
   'plainText', 'reasoning', 'weather', 'parallelTools', 'toolError', 'supervisor', 'workflowAgent', 'structured',
-  'approver', 'suspender', 'longText', 'slow', 'errorAgent', 'bgResearcher', 'sources', 'guarded',
+  'approver', 'suspender', 'longText', 'slow', 'errorAgent', 'bgResearcher', 'sources', 'guarded', 'networkSupervisor',
 ];
 
 async function main() {
@@ -368,6 +368,51 @@ async function main() {
     assert(runIds.size === 2, 'second turn has the same runId');
     assert(find(r.chunks, 'background-task-completed').payload.result.findings.length === 3, 'result');
     assert(textOf(r.chunks).endsWith('solana finding 3.'), textOf(r.chunks));
+  });
+
+  await check('networkSupervisor: network routes to the researcher, then completes', async () => {
+    const r = await sse('/api/agents/networkSupervisor/network', {
+      messages: [{ role: 'user', content: 'Get the 3-day forecast for Paris' }],
+    });
+    assert(r.done, 'no [DONE]');
+    const { chunks } = r;
+    const t = chunks.map(c => c.type);
+    assert(t[0] === 'routing-agent-start' && t.at(-1) === 'network-execution-event-finish', `${t[0]} … ${t.at(-1)}`);
+    assert(chunks.every(c => c.from === 'NETWORK' && c.runId === chunks[0].runId), 'from / runId');
+    const order = [
+      'routing-agent-start', 'routing-agent-end', 'agent-execution-start', 'agent-execution-event-start',
+      'agent-execution-event-finish', 'agent-execution-end', 'network-validation-start', 'routing-agent-text-start',
+      'network-validation-end', 'network-execution-event-finish',
+    ];
+    const at = order.map(type => t.indexOf(type));
+    assert(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), `order: ${order.map((o, n) => `${o}@${at[n]}`).join(' ')}`);
+    const route = chunks[t.indexOf('routing-agent-end')].payload;
+    assert(route.primitiveId === 'researcher' && route.primitiveType === 'agent' && route.prompt.includes('Paris'), JSON.stringify(route));
+    const start = chunks[t.indexOf('agent-execution-start')].payload;
+    assert(start.agentId === 'researcher', JSON.stringify(start));
+    // agent-execution-event-<type>: payload is the sub-agent's own chunk, runId = the execution step's id.
+    const events = chunks.filter(c => c.type.startsWith('agent-execution-event-'));
+    assert(events.every(c => c.type === `agent-execution-event-${c.payload.type}` && c.payload.runId === start.runId), 'event envelope');
+    const ev = events.map(c => c.payload);
+    const calls = ev.filter(c => c.type === 'tool-call').map(c => c.payload.toolName);
+    assert(calls.join() === 'getForecast,agent-analyst', calls.join());
+    const outputs = ev.filter(c => c.type === 'tool-output').map(c => c.payload.output);
+    assert(outputs.filter(o => o.type === 'forecast-progress').length === 3, 'forecast-progress');
+    assert(outputs.some(o => o.type === 'text-delta' && o.from === 'AGENT'), 'analyst text');
+    const subText = ev.filter(c => c.type === 'text-delta').map(c => c.payload.text).join('');
+    assert(subText.startsWith('3-day forecast for Paris:') && subText.includes('Analyst:'), subText);
+    const end = chunks[t.indexOf('agent-execution-end')].payload;
+    assert(end.result === subText && end.usage.totalTokens > 0, JSON.stringify(end));
+    const validation = chunks[t.indexOf('network-validation-end')].payload;
+    assert(validation.passed === true, JSON.stringify(validation));
+    const finalText = chunks.filter(c => c.type === 'routing-agent-text-delta').map(c => c.payload.text).join('');
+    const fin = chunks.at(-1).payload;
+    assert(fin.isComplete === true && fin.result === finalText && finalText.includes('Day 3:'), JSON.stringify(fin));
+    const usage = route.usage.totalTokens + end.usage.totalTokens; // the completion check is not counted
+    assert(fin.usage.totalTokens === usage, `usage ${JSON.stringify(fin.usage)} vs ${usage}`);
+    // An agent without memory cannot run a network.
+    const res = await post('/api/agents/supervisor/network', { messages: [{ role: 'user', content: 'Paris?' }] });
+    assert(res.status === 400 && (await res.json()).error.startsWith('Memory is required'), `status ${res.status}`);
   });
 
   await check('workflow weatherReport: create-run + stream', async () => {

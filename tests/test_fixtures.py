@@ -320,3 +320,25 @@ def test_jsonl_and_http_body_give_the_same_result(name: str) -> None:
     volatile = VOLATILE | {"chunk_count", "runId", "subAgentThreadId", "subAgentResourceId"}
     jsonl, http = (comparable(_comparable(r.model_dump(mode="json")), volatile) for r in both(name))
     assert jsonl == http
+
+
+def test_agent_network() -> None:
+    """A network run recorded from the bundled server: routing, the researcher (with its own tool and
+    sub-agent), validation, the final result streamed by the routing agent."""
+    result = mn.collect(FIXTURES / "http" / "network.body")
+    assert (result.status, result.finish_reason, result.invalid) == ("finished", "stop", [])
+    assert result.text.startswith("Here is the 3-day forecast for Paris:\n\n- Day 1: 13–19 °C")
+    assert result.usage.total_tokens == 1915
+    routing = result.parts[0]
+    assert (routing.kind, routing.type, routing.value["primitiveId"]) == ("data", "routing", "researcher")
+    (researcher,) = result.tool_calls
+    assert (researcher.tool_name, researcher.status) == ("agent-researcher", "done")
+    assert researcher.args == {"prompt": "Get the 3-day forecast for Paris."}
+    assert researcher.result.startswith("3-day forecast for Paris:")
+    assert researcher.children is not None
+    assert researcher.children.text == researcher.result
+    forecast, analyst = researcher.children.tool_calls
+    assert [o["day"] for o in forecast.outputs] == [1, 2, 3]
+    assert analyst.children is not None
+    assert analyst.children.text
+    assert [g.evaluation["passed"] for g in result.goals] == [True]

@@ -311,3 +311,14 @@ def test_stop_cancels_a_workflow_run_on_the_server(client: mn.MastraClient) -> N
             break
         time.sleep(0.2)
     assert state.get("status") == "canceled", state
+
+
+def test_agent_network_run(client: mn.MastraClient) -> None:
+    result = client.agent("networkSupervisor").network("Get the 3-day forecast for Paris").wait(60)
+    assert result.status == "finished"
+    assert result.text.startswith("Here is the 3-day forecast for Paris")
+    (researcher,) = result.tool_calls
+    assert researcher.tool_name == "agent-researcher"
+    assert researcher.children is not None
+    assert [c.tool_name for c in researcher.children.tool_calls] == ["getForecast", "agent-analyst"]
+    assert result.usage.total_tokens > 0
