@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from typing import Any
 
 import nbformat
 import pytest
+
+from tests.server.conftest import mastra_url  # noqa: F401 - the bundled real Mastra server, once a session
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -116,11 +119,31 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+class PageEvents:
+    """What a page did besides rendering: dialogs it opened (dismissed) and uncaught exceptions."""
+
+    def __init__(self) -> None:
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+
+
 @pytest.fixture
-def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def page_events() -> PageEvents:
+    return PageEvents()
+
+
+def dismiss_dialog(events: PageEvents, dialog: Any) -> None:
+    events.dialogs.append(f"{dialog.type}: {dialog.message}")
+    with contextlib.suppress(Exception):
+        dialog.dismiss()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.dismiss())
+    page.on("dialog", lambda dialog: dismiss_dialog(page_events, dialog))
+    page.on("pageerror", lambda error: page_events.errors.append(str(error)))
     yield page
     ARTIFACTS.mkdir(exist_ok=True)
     with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
@@ -131,6 +154,11 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 def open_notebook(page: Any, url: str) -> None:
     """Open a notebook and wait until its kernel is idle (running earlier opens a kernel dialog)."""
     page.goto(url)
+    wait_notebook_ready(page)
+
+
+def wait_notebook_ready(page: Any) -> None:
+    """Wait until the notebook shown (after a goto or a reload) has an idle kernel."""
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_function(
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
@@ -139,8 +167,22 @@ def open_notebook(page: Any, url: str) -> None:
     )
 
 
+_FIRST_CELL_STARTED = """() => {
+    const prompt = document.querySelector('.jp-Notebook .jp-Cell .jp-InputPrompt');
+    return !!prompt && /\\[(\\*|\\d+)\\]/.test(prompt.textContent);
+}"""
+
+
 def run_all(page: Any) -> None:
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    """Run every cell; make sure the run really started (a command sent too early is lost)."""
+    for attempt in range(2):
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        try:
+            page.wait_for_function(_FIRST_CELL_STARTED, timeout=15_000)
+            return
+        except Exception:
+            if attempt:
+                raise
 
 
 def save(page: Any) -> None:
@@ -150,3 +192,113 @@ def save(page: Any) -> None:
 
 def assert_no_rate_limit(page: Any) -> None:
     assert "IOPub message rate exceeded" not in page.inner_text("body")
+
+
+def screenshot(locator: Any, name: str, max_height: int = 5000) -> Path:
+    """Screenshot one element into test-artifacts/<name>.png, whole even when taller than the notebook
+    (up to about ``max_height`` pixels: the top of a taller one).
+
+    JupyterLab scrolls the notebook inside a fixed-height panel, so an element taller than that panel
+    would be cut (and the page around it captured instead): the viewport is grown for the shot.
+    """
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page = locator.page
+    viewport = page.viewport_size
+    box = locator.bounding_box()
+    grow = box is not None and viewport is not None and box["height"] + 250 > viewport["height"]
+    if grow:
+        page.set_viewport_size(
+            {"width": viewport["width"], "height": min(int(box["height"]) + 300, max_height)}
+        )
+        page.wait_for_timeout(200)  # JupyterLab lays the panels out again
+    try:
+        box = locator.bounding_box()
+        panel = page.locator(".jp-NotebookPanel-notebook").first.bounding_box()
+        if box is not None and panel is not None and box["height"] > panel["height"]:  # too tall: its top
+            locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+            box = locator.bounding_box()
+            top = max(box["y"], panel["y"])
+            clip = {
+                "x": box["x"],
+                "y": top,
+                "width": box["width"],
+                "height": panel["y"] + panel["height"] - top,
+            }
+            page.screenshot(path=str(path), clip=clip)
+        else:
+            locator.scroll_into_view_if_needed()
+            locator.screenshot(path=str(path))
+    finally:
+        if grow:
+            page.set_viewport_size(viewport)
+    return path
+
+
+def cell(page: Any, index: int) -> Any:
+    """The locator of the notebook's code cell ``index`` (0-based)."""
+    return page.locator(".jp-Notebook .jp-Cell").nth(index)
+
+
+def run_cell(page: Any, index: int) -> None:
+    """Run one cell (0-based) of the current notebook; returns once its execution is over (a view's
+    cell returns at once: its stream goes on in the background)."""
+    page.evaluate(
+        """(index) => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = index;
+            return window.jupyterapp.commands.execute('notebook:run-cell');
+        }""",
+        index,
+    )
+
+
+def run_cells(page: Any, *indices: int) -> None:
+    """Run some cells in order (the first one is retried once if the kernel did not take it)."""
+    for position, index in enumerate(indices):
+        run_cell(page, index)
+        prompt = cell(page, index).locator(".jp-InputPrompt")
+        try:
+            expect_prompt(prompt, 15_000 if position == 0 else 60_000)
+        except Exception:
+            if position:
+                raise
+            run_cell(page, index)
+            expect_prompt(prompt, 60_000)
+
+
+def expect_prompt(prompt: Any, timeout: float) -> None:
+    from playwright.sync_api import expect
+
+    expect(prompt).to_have_text(re.compile(r"\[\d+\]"), timeout=timeout)
+
+
+def view_root(page: Any, index: int, nth: int = 0, timeout: float = 60_000) -> Any:
+    """The ``.mn-root`` of the widget shown by cell ``index``, once it is rendered."""
+    root = cell(page, index).locator(".mn-root").nth(nth)
+    try:
+        root.wait_for(state="attached", timeout=timeout)
+    except Exception as error:  # say what the cell shows instead
+        shown = cell(page, index).evaluate("el => el.innerText.slice(0, 2000)")
+        raise AssertionError(
+            f"cell {index} shows no widget after {timeout / 1000:.0f} s; it shows:\n{shown}"
+        ) from error
+    return root
+
+
+def wait_status(root: Any, *statuses: str, timeout: float = 60_000) -> str:
+    """Wait until the view's ``data-status`` is one of ``statuses``; return it."""
+    handle = root.element_handle(timeout=timeout)
+    root.page.wait_for_function(
+        "([el, statuses]) => statuses.includes(el.dataset.status)",
+        arg=[handle, list(statuses)],
+        timeout=timeout,
+    )
+    return str(root.get_attribute("data-status"))
+
+
+def cell_output_text(page: Any, index: int, timeout: float = 60_000) -> str:
+    """The text of a cell's (stream/print) output, once there is some."""
+    output = cell(page, index).locator(".jp-OutputArea-output")
+    output.first.wait_for(timeout=timeout)
+    return str(output.first.inner_text())

@@ -1,0 +1,283 @@
+"""Live runs in a real JupyterLab: a page reload mid-stream, a second display, Stop, and a real
+Mastra server (streaming as it arrives, Stop, tool approval continuing the same view)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+import mastra_notebook as mn
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    assert_no_rate_limit,
+    cell,
+    cell_output_text,
+    open_notebook,
+    run_cell,
+    run_cells,
+    save,
+    screenshot,
+    view_root,
+    wait_notebook_ready,
+    wait_status,
+)
+
+pytestmark = pytest.mark.e2e
+
+LONG_TEXT = Path(__file__).resolve().parents[1] / "fixtures" / "long-text.jsonl"
+ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
+
+# The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have
+# `content-visibility: auto`, and Chromium leaves skipped content out of innerText.
+TEXT_OF = "el => Array.from(el.querySelectorAll('.mn-run-root > .mn-parts > .mn-text')).map(t => t.textContent).join('\\n')"
+
+
+@pytest.fixture(scope="module")
+def long_text() -> str:
+    """What Python reads from the long fixture: the text the views must end with."""
+    return mn.collect(LONG_TEXT).text
+
+
+def shown_text(root: Any) -> str:
+    return str(root.evaluate(TEXT_OF))
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+def wait_text(root: Any, min_chars: int, *, status: str | None = "running", timeout: float = 30_000) -> int:
+    """Wait until the view shows more than ``min_chars`` characters of text (while ``status``);
+    return how many it shows then."""
+    handle = root.element_handle()
+    root.page.wait_for_function(
+        f"([el, min, status]) => (status === null || el.dataset.status === status) && ({TEXT_OF})(el).length > min",
+        arg=[handle, min_chars, status],
+        timeout=timeout,
+    )
+    return len(shown_text(root))
+
+
+def python_line(page: Any, index: int, tag: str) -> str:
+    """Run cell ``index`` (it prints ``<tag> ...``) and return what follows the tag."""
+    run_cell(page, index)
+    expect(cell(page, index).locator(".jp-OutputArea-output")).to_contain_text(tag, timeout=30_000)
+    output = cell_output_text(page, index)
+    match = re.search(rf"{tag} (.*)", output)
+    assert match, output
+    return match.group(1).strip()
+
+
+def rendered_words(markdown: str) -> list[str]:
+    """The words a reader sees of ``markdown`` (rendered by markdown-it-py, as markdown-it does in js/)."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").render(markdown)
+    return re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def assert_ends_like(shown: str, text: str, n: int = 8) -> None:
+    assert words(shown)[-n:] == words(text)[-n:], (words(shown)[-n:], words(text)[-n:])
+
+
+# ---- recorded streams paced by the kernel ------------------------------------------------------------
+
+
+def test_reload_mid_stream_catches_up(lab: Lab, page: Any, page_events: PageEvents, long_text: str) -> None:
+    cells = [
+        "import mastra_notebook as mn",
+        f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
+        "v",
+        'print("RESULT", v.wait(60).status, len(v.result.text))',
+    ]
+    open_notebook(page, lab.notebook("reload", cells))
+    run_cells(page, 0, 1, 2)
+    first = view_root(page, 1)
+    wait_text(first, 200)
+    expect(first.locator("button.mn-stop")).to_be_visible()
+    save(page)
+    page.reload()
+    wait_notebook_ready(page)
+
+    first, second = view_root(page, 1), view_root(page, 2)
+    # the snapshot Python sends to the new view: still mid-stream, partial text, then it catches up
+    assert wait_status(first, "running", *ENDED) == "running"
+    assert len(shown_text(first)) < len(long_text)
+    assert wait_status(first, *ENDED) == "finished"
+    assert wait_status(second, *ENDED) == "finished"
+    sections = len(re.findall(r"^## ", long_text, re.M))
+    for root in (first, second):
+        expect(root.locator(".mn-run-root > .mn-parts > .mn-text h2")).to_have_count(sections, timeout=60_000)
+        expect(root.locator("button.mn-stop")).to_be_hidden()
+    shown = shown_text(first)
+    assert_ends_like(shown, long_text)
+    assert words(shown)[2:12] == words(long_text)[3:13]  # "Section 1" then the same words
+    assert shown_text(second) == shown  # the second display shows the same run
+    assert first.get_attribute("data-seq") == second.get_attribute("data-seq")
+    status, length = python_line(page, 3, "RESULT").split()
+    assert status == "finished"
+    assert int(length) == len(long_text)
+    assert_no_rate_limit(page)
+    assert not page_events.errors
+    screenshot(first.locator(".mn-run-root > .mn-footer"), "live-reload-footer")
+
+
+def test_stop_mid_stream_keeps_partial_text(lab: Lab, page: Any, long_text: str) -> None:
+    cells = [
+        "import mastra_notebook as mn",
+        f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
+        'print("RESULT", v.result.status, len(v.result.text))',
+    ]
+    open_notebook(page, lab.notebook("stop", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    wait_text(root, 500)
+    root.locator("button.mn-stop").click()
+    assert wait_status(root, *ENDED, timeout=20_000) == "aborted"
+    expect(root.locator("button.mn-stop")).to_be_hidden()
+    expect(root.locator(".mn-banner-abort")).to_have_text("stopped by the user")
+    shown = shown_text(root)
+    assert 500 < len(shown) < len(long_text) / 2
+    assert words(shown)[2:12] == words(long_text)[3:13]
+    # Python agrees: aborted, and it kept what arrived (the view shows every chunk Python had)
+    status, length = python_line(page, 2, "RESULT").split()
+    assert status == "aborted"
+    assert int(length) < len(long_text)
+    assert words(long_text[: int(length)])[-3:-1] == words(shown)[-3:-1]
+    screenshot(root.locator(".mn-banner-abort"), "live-stop-banner")
+
+
+# ---- a real Mastra server --------------------------------------------------------------------------
+
+
+def live_cells(url: str, *code: str) -> list[str]:
+    return [
+        f"import os\nos.environ['MASTRA_BASE_URL'] = {url!r}",
+        "import mastra_notebook as mn\nclient = mn.MastraClient()",
+        *code,
+    ]
+
+
+def test_live_agent_renders_while_it_arrives(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    cells = live_cells(
+        mastra_url,
+        'v = client.agent("slow").stream("deltas=300 delay=20")\nv',
+        'import json\nprint("RESULT", v.wait(60).status, json.dumps(v.result.text))',
+    )
+    open_notebook(page, lab.notebook("live-stream", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    expect(root.locator(".mn-title")).to_have_text("agent slow")
+    first = wait_text(root, 40)
+    expect(root.locator("button.mn-stop")).to_be_visible()
+    second = wait_text(root, first + 200)  # still running, and more text than before
+    assert second > first
+    assert wait_status(root, *ENDED) == "finished"
+    expect(root.locator("button.mn-stop")).to_be_hidden()
+    status, text = python_line(page, 3, "RESULT").split(" ", 1)
+    assert status == "finished"
+    markdown = json.loads(text)
+    assert len(markdown) == 300 * 40
+    headings = re.findall(r"^## (.*)$", markdown, re.M)
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text h2")).to_have_count(len(headings))
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text h2").last).to_have_text(headings[-1].strip())
+    assert rendered_words(markdown)[-12:] == re.findall(r"\w+", shown_text(root))[-12:]
+    footer = root.locator(".mn-run-root > .mn-footer")
+    expect(footer.locator('[data-stat="output_tokens"] .mn-stat-value')).to_have_text(re.compile(r"^[\d,]+$"))
+    assert not page_events.errors
+    screenshot(root, "live-agent-slow")
+
+
+def test_live_agent_stop(lab: Lab, page: Any, mastra_url: str) -> None:
+    cells = live_cells(
+        mastra_url,
+        'v = client.agent("slow").stream("deltas=400 delay=25")\nv',
+        'print("RESULT", v.result.status, len(v.result.text))',
+    )
+    open_notebook(page, lab.notebook("live-stop", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    wait_text(root, 200)
+    root.locator("button.mn-stop").click()
+    assert wait_status(root, *ENDED, timeout=20_000) == "aborted"
+    shown = shown_text(root)
+    assert 200 < len(shown) < 400 * 40
+    expect(root.locator("button.mn-stop")).to_be_hidden()
+    status, length = python_line(page, 3, "RESULT").split()
+    assert status == "aborted"
+    assert 0 < int(length) < 400 * 40
+    screenshot(root, "live-agent-stopped")
+
+
+def test_live_tool_approval(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
+    cells = live_cells(
+        mastra_url,
+        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status)',
+    )
+    open_notebook(page, lab.notebook("live-approval", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    assert wait_status(root, *ENDED) == "suspended"
+    expect(card.locator(".mn-args pre")).to_contain_text('"id": "abc-123"')
+    approve = card.locator("button.mn-approve")
+    expect(approve).to_be_visible()
+    expect(card.locator("button.mn-decline")).to_be_visible()
+    screenshot(root, "live-approval-waiting")
+    approve.click()
+    expect(card).to_have_attribute("data-tool-status", "done", timeout=30_000)
+    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    expect(card.locator(".mn-result pre")).to_contain_text('"deleted": true')
+    expect(card.locator("button.mn-approve")).to_have_count(0)
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
+        "Done: record abc-123 was deleted."
+    )
+    expect(cell(page, 2).locator(".mn-root")).to_have_count(1)  # the same view went on
+    assert python_line(page, 3, "RESULT").split() == ["finished", "done"]
+    assert not page_events.errors
+    screenshot(root, "live-approval-done")
+
+
+def test_live_tool_decline_with_a_reason(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    cells = live_cells(
+        mastra_url,
+        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status, repr(v.result.tool_calls[0].denied_reason))',
+    )
+    open_notebook(page, lab.notebook("live-decline", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    card.locator("button.mn-decline").click()
+    reason = card.locator("input.mn-decline-reason")
+    expect(reason).to_be_focused()
+    reason.fill("Still referenced by invoices")
+    reason.press("Enter")
+    expect(card).to_have_attribute("data-tool-status", "denied", timeout=30_000)
+    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    expect(card.locator(".mn-denied")).to_have_text("Declined: Still referenced by invoices")
+    expect(card.locator("button.mn-approve")).to_have_count(0)
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
+        "I did not delete the record"
+    )
+    assert python_line(page, 3, "RESULT").split(" ", 2) == [
+        "finished",
+        "denied",
+        "'Still referenced by invoices'",
+    ]
+    assert not page_events.errors
+    screenshot(root, "live-decline-done")
