@@ -273,7 +273,10 @@ def _error(run: Run, chunk: dict[str, Any]) -> None:
 
 @_on("abort")
 def _abort(run: Run, chunk: dict[str, Any]) -> None:
-    run._abort("The run was aborted.")
+    if run._is_final():  # the first ending stands (an error, say); the banner still tells
+        run._banner("abort", "The run was aborted.")
+    else:
+        run._abort("The run was aborted.")
 
 
 @_on("tripwire")
@@ -286,8 +289,9 @@ def _tripwire(run: Run, chunk: dict[str, Any]) -> None:
         "metadata": payload.get("metadata"),
     }
     run._set(run.node, "tripwire", tripwire)
-    run._set_status("tripwire")
-    run._set(run.node, "finish_reason", "tripwire")
+    if not run._is_final():  # the first ending stands
+        run._set_status("tripwire")
+        run._set(run.node, "finish_reason", "tripwire")
     run._banner("tripwire", reason, {k: v for k, v in tripwire.items() if k != "reason" and v is not None})
 
 
@@ -353,17 +357,18 @@ def _task_status(run: Run, chunk: dict[str, Any]) -> None:
 
 @_on("background-task-output")
 def _task_output(run: Run, chunk: dict[str, Any]) -> None:
+    """Progress of a background tool: shown once, on its tool call (or on the task when the call is
+    not in this stream)."""
     node = _task(run, chunk)
     inner = _dict(chunk["payload"].get("payload"))
+    value: Any = inner or chunk["payload"].get("payload")
     if inner.get("type") == "tool-output":
         inner_payload = _dict(inner.get("payload"))
         value = inner_payload.get("output")
-        call_id = inner_payload.get("toolCallId") or node.fields.get("tool_call_id")
-        tool = run._tools.get(str(call_id))
+        tool = run._tools.get(str(inner_payload.get("toolCallId") or node.fields.get("tool_call_id")))
         if tool is not None:
             run._output(tool, value, "task")
-    else:
-        value = inner or chunk["payload"].get("payload")
+            return
     if not is_chunk(value):
         run._tree.push(node, "outputs", value)
 

@@ -265,3 +265,18 @@ def replay(ops: list[list[Any]]) -> dict[str, Any]:
         elif op[0] == "push":
             nodes[op[1]][op[2]] = [*nodes[op[1]].get(op[2], []), op[3]]
     return nodes
+
+
+def test_the_first_ending_stands() -> None:
+    run = feed_all(chunk("error", error="boom"), chunk("tripwire", reason="late"), chunk("abort"))
+    result = run.result
+    assert (result.status, result.error.message) == ("error", "boom")  # type: ignore[union-attr]
+    assert result.tripwire is not None  # still recorded and shown
+    assert [p.type for p in result.parts if p.kind == "banner"] == ["error", "tripwire", "abort"]
+
+
+def test_background_progress_is_kept_once() -> None:
+    result = mn.collect(fixture_path("background-task"))
+    (task,) = result.background_tasks
+    assert [o["step"] for o in result.tool_calls[0].outputs] == [1, 2, 3]
+    assert task.outputs == []  # on the tool call, not twice

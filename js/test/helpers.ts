@@ -70,6 +70,12 @@ export class FakeModel {
   }
 }
 
+/** A live view's next DOM update: it comes in a frame, at most once every 50 ms. */
+export async function nextUpdate(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  await nextFrame();
+}
+
 export function nextFrame(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => resolve()));
 }

@@ -256,3 +256,16 @@ describe("run", () => {
     expect(err.el.querySelector(".mn-root")?.getAttribute("data-status")).toBe("error");
   });
 });
+
+describe("footer rate", () => {
+  it("gives tokens/s only over a span long enough to mean something", async () => {
+    const { tokensPerSecond } = await import("../src/render/footer");
+    const run = (ms: number, out: number) => ({
+      id: "root", kind: "run", started_at: 1000, first_token_at: 1000, finished_at: 1000 + ms,
+      usage: { output_tokens: out },
+    });
+    expect(tokensPerSecond(run(2000, 100))).toBe(50);
+    expect(tokensPerSecond(run(10, 100))).toBeNull(); // a recording fed at once
+    expect(tokensPerSecond(run(2000, 0))).toBeNull();
+  });
+});

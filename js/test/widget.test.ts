@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import widget, { mountStatic } from "../src/widget";
-import { FakeModel, add, append, nextFrame, opsMsg, root, set, snapshot } from "./helpers";
+import { FakeModel, add, append, nextFrame, opsMsg, root, set, snapshot, nextUpdate } from "./helpers";
 
 function setup(traits: Record<string, unknown> = {}) {
   const model = new FakeModel(traits);
@@ -35,8 +35,7 @@ describe("widget render", () => {
     model.receive(opsMsg(202, [set("root", "status", "finished")]));
     await nextFrame();
     expect(rootEl()?.dataset.status).toBe("running"); // too soon after the last update
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    await nextFrame();
+    await nextUpdate();
     expect(rootEl()?.dataset.status).toBe("finished");
   });
 
@@ -96,7 +95,7 @@ describe("widget render", () => {
     expect(model.sent).toContainEqual({ t: "decline", tool_call_id: "call_c", reason: null });
 
     model.receive(opsMsg(2, [set("a", "status", "running")]));
-    await nextFrame();
+    await nextUpdate();
     expect(button("a", "mn-approve")).toBeNull();
   });
 

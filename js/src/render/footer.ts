@@ -24,10 +24,13 @@ function duration(from: string, to: string): (run: NodeData) => string | null {
 }
 
 /** Output tokens per second of generation (from the first token, else the start, to the end). */
+const MIN_RATE_SPAN_MS = 250;
+
 export function tokensPerSecond(run: NodeData): number | null {
   const out = usage(run, "output_tokens");
   const ms = span(num(run.first_token_at) ?? run.started_at, run.finished_at);
-  return out === null || ms === null || ms <= 0 ? null : out / (ms / 1000);
+  // Over a few hundred ms a rate says nothing (a recording fed at once reads as 100,000 tok/s).
+  return out === null || out === 0 || ms === null || ms < MIN_RATE_SPAN_MS ? null : out / (ms / 1000);
 }
 
 const STATS: Stat[] = [
