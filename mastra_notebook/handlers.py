@@ -113,7 +113,8 @@ def _text_start(run: Run, chunk: dict[str, Any]) -> None:
 def _text_delta(run: Run, chunk: dict[str, Any]) -> None:
     payload = chunk["payload"]
     node = run._texts.get(payload.get("id", "")) or run._text_node(str(payload.get("id", "")))
-    run._first_token()
+    if run._waiting_first_token:
+        run._first_token()
     run._tree.append(node, "text", payload["text"])
 
 

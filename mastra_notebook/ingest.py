@@ -32,8 +32,9 @@ def collect(source: Any) -> RunResult:
     if isinstance(source, Run):
         return source.result
     run = Run()
+    feed = run.feed
     for record in records(source):
-        run.feed(record)
+        feed(record)
     run.end()
     return run.result
 

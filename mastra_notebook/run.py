@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from . import values
 from .chunks import ChunkBase, InvalidChunk, check, decode, is_chunk, raw_text
 from .handlers import HANDLERS, TERMINAL_TOOL_STATUSES, now_ms
@@ -49,36 +51,42 @@ class Run:
         self._cached: tuple[int, RunResult] | None = None
         self.chunk_count = 0
         self.invalid: list[dict[str, str]] = []
+        self._unsettled = True  # see _settle
+        self._waiting_first_token = True
 
     # ---- feeding ------------------------------------------------------------------------------
 
     def feed(self, item: Any) -> None:
         """Fold one chunk in: a dict, one JSON text (str or bytes), or a parsed chunk. Never raises."""
         self._version += 1
-        raw: bytes | str | None = None
+        kind = type(item)
+        if kind is bytes or kind is str:  # the hot path: one record of a stream
+            try:
+                chunk = orjson.loads(item)
+            except orjson.JSONDecodeError:
+                chunk = None
+            if type(chunk) is dict:
+                self._fold(chunk, item)
+                return
         if isinstance(item, dict):
-            chunk = item
+            self._fold(item)
         elif isinstance(item, (bytes, bytearray, memoryview, str)):
             raw = item if isinstance(item, (bytes, str)) else bytes(item)
             decoded = decode(raw)
             if isinstance(decoded, InvalidChunk):
                 self._invalid(decoded.raw, decoded.error)
-                return
-            chunk = decoded
+            else:
+                self._fold(decoded, raw)
         elif isinstance(item, ChunkBase):
-            chunk = item.to_dict()
+            self._fold(item.to_dict())
         elif isinstance(item, InvalidChunk):
             self._invalid(item.raw, item.error)
-            return
         else:
             self._invalid(repr(item), f"not a chunk: a {type(item).__name__}")
-            return
-        self._fold(chunk, raw)
 
     def _fold(self, chunk: dict[str, Any], raw: bytes | str | None = None) -> None:
         chunk_type = chunk.get("type")
-        handler = HANDLERS.get(chunk_type) if isinstance(chunk_type, str) else None
-        if handler is None and chunk_type is None and "error" in chunk:
+        if chunk_type is None and "error" in chunk:
             self._error_body(chunk)
             return
         error = check(chunk)
@@ -86,20 +94,28 @@ class Run:
             self._invalid(raw_text(raw) if raw is not None else values.dump(chunk), error)
             return
         self.chunk_count += 1
+        if self._unsettled:
+            self._settle(chunk)
+        handler = HANDLERS.get(chunk_type)  # type: ignore[arg-type]  # a str: check() said so
+        if handler is not None:
+            handler(self, chunk)
+        else:
+            self._other(chunk, str(chunk_type))
+
+    def _settle(self, chunk: dict[str, Any]) -> None:
+        """What only the first chunks need: a start time, a run id, carrying on a run that ended or waits."""
         if self._ended or self.node.fields["status"] == "suspended":
             self._resume()
         if "started_at" not in self.node.fields:
             self._tree.set(self.node, "started_at", now_ms())
         if self.node.fields.get("run_id") is None and isinstance(chunk.get("runId"), str):
             self._tree.set(self.node, "run_id", chunk["runId"])
-        if handler is not None:
-            handler(self, chunk)
-        else:
-            self._other(chunk, str(chunk_type))
+        self._unsettled = self.node.fields.get("run_id") is None
 
     def end(self) -> None:
         """The stream ended. A run still running is ``suspended`` (waiting for a human) or ``incomplete``."""
         self._ended = True
+        self._unsettled = True  # a chunk after the end carries the run on
         self._version += 1
         for child in self._children.values():
             child.end()
@@ -161,6 +177,8 @@ class Run:
 
     def _set_status(self, status: str) -> None:
         self._set(self.node, "status", status)
+        if status == "suspended":
+            self._unsettled = True
 
     def _add(self, kind: str, **fields: Any) -> Node:
         return self._tree.new(kind, self.node, **fields)
@@ -172,7 +190,8 @@ class Run:
         self._set(self.node, "invalid_count", len(self.invalid))
 
     def _first_token(self) -> None:
-        if "first_token_at" not in self.node.fields:
+        if self._waiting_first_token:
+            self._waiting_first_token = False
             self._tree.set(self.node, "first_token_at", now_ms())
 
     # ---- text and reasoning ------------------------------------------------------------------

@@ -33,15 +33,15 @@ function parseSnapshot(value: unknown): SnapshotMsg | null {
 }
 
 /** Live views update the DOM at most this often (ms); a static mount renders at once. */
-const LIVE_FRAME_INTERVAL_MS = 50;
+const LIVE_FRAME_INTERVAL_MS = 100;
 
 const requestFrame: (callback: () => void) => unknown =
   typeof requestAnimationFrame === "function" ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
 
 /**
  * Merges store changes and applies them to the view in an animation frame, at most once every
- * `minIntervalMs` (each update also costs JupyterLab a layout of the page: ~20 updates a second
- * read as smoothly as 60 and cost a third).
+ * `minIntervalMs` (each update also costs the page a layout and a paint: 10 updates a second still
+ * read as live, and cost the browser a tenth of what a Markdown output updated per chunk costs).
  */
 class FrameBatcher {
   private pending: Change | null = null;

@@ -70,9 +70,9 @@ export class FakeModel {
   }
 }
 
-/** A live view's next DOM update: it comes in a frame, at most once every 50 ms. */
+/** A live view's next DOM update: it comes in a frame, at most once every 100 ms. */
 export async function nextUpdate(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 60));
+  await new Promise((resolve) => setTimeout(resolve, 110));
   await nextFrame();
 }
 

@@ -22,7 +22,7 @@ describe("widget render", () => {
     expect(model.sent).toEqual([{ t: "hello" }]);
   });
 
-  it("batches DOM updates (one per frame, at most one per 50 ms) and sets data-status / data-seq", async () => {
+  it("batches DOM updates (one per frame, at most one per 100 ms) and sets data-status / data-seq", async () => {
     const { model, el, rootEl } = setup();
     model.receive(snapshot(0, [root()]));
     model.receive(opsMsg(1, [add("root", "t1", "text", { text: "" })]));
