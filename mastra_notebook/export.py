@@ -31,6 +31,10 @@ import(url).then((module) => {
 """
 
 
+# The static transcript stands in until the renderer mounts (or for good, where scripts cannot run).
+_SHOW_FALLBACK = "#mn-view > .mastra-notebook-transcript { display: block !important; }"
+
+
 def _json_in_script(value: Any) -> str:
     """JSON that is safe inside a <script> element: ``</`` only occurs in strings, where ``<\\/`` is
     the same string."""
@@ -48,7 +52,7 @@ def page_html(run: Run, title: str = "") -> str:
         '<!doctype html>\n<html><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{escape(title or 'Mastra run')}</title><style>{css}</style></head><body>"
+        f"<title>{escape(title or 'Mastra run')}</title><style>{css}{_SHOW_FALLBACK}</style></head><body>"
         f'<div id="mn-view">{render_html(run.result, title)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'

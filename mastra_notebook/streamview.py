@@ -285,22 +285,27 @@ class StreamView(anywidget.AnyWidget):
         self._final = orjson.dumps(final).decode()
         self.streaming = False
         if self._displays:  # a shown view: bring its saved-notebook transcript up to date
-            bundle = self._mimebundle()
+            transcript = self._transcript()
             for handle in self._displays:
-                handle.update(bundle, raw=True)
+                handle.update(transcript, raw=True)
 
     # ---- display --------------------------------------------------------------------------------
 
-    def _mimebundle(self) -> dict[str, Any]:
-        widget_bundle: Any = super()._repr_mimebundle_() or {}
-        if isinstance(widget_bundle, tuple):  # (data, metadata)
-            widget_bundle = widget_bundle[0]
-        return {**widget_bundle, "text/html": render_html(self.result, self.title)}
+    def _transcript(self) -> dict[str, str]:
+        """The run as static, script-free HTML: what GitHub, nbviewer and nbconvert show."""
+        return {"text/html": render_html(self.result, self.title)}
 
     def _ipython_display_(self) -> None:
+        """The widget, then its transcript as an output of its own. Only the transcript is updated when
+        the run ends, so the live widget is never drawn again (a reader's open form or panel stays);
+        the widget's CSS hides the transcript wherever the widget itself shows."""
         from IPython.display import display
 
-        handle = display(self._mimebundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        widget: Any = super()._repr_mimebundle_() or {}
+        if isinstance(widget, tuple):  # (data, metadata)
+            widget = widget[0]
+        display(widget, raw=True)  # type: ignore[no-untyped-call]
+        handle = display(self._transcript(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
 
     def to_html(self, path: str | Path | None = None) -> str:

@@ -72,7 +72,7 @@ def test_final_state_is_saved_in_a_trait_and_the_transcript(recording_comm: Reco
     final = json.loads(view._final)
     assert final["t"] == "snapshot"
     assert replay(final["ops"]) == replay(view.run.snapshot())
-    html = view._mimebundle()["text/html"]
+    html = view._transcript()["text/html"]
     assert "Three tips for clean Python" in html
     assert "<script" not in html
 
@@ -160,3 +160,33 @@ def test_interrupt_during_wait_stops_and_keeps_the_partial_result(recording_comm
     assert result.status == "aborted"
     assert 0 < len(result.text) < 200_000
     assert view.streaming is False
+
+
+def test_shown_view_updates_only_its_transcript(
+    recording_comm: RecordingComm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The widget output is never replaced (that would draw the live view again); its transcript is."""
+    shown: list[tuple[dict[str, Any], bool]] = []
+
+    class Handle:
+        def update(self, bundle: dict[str, Any], raw: bool = False) -> None:
+            shown.append((bundle, True))
+
+    def fake_display(bundle: dict[str, Any], raw: bool = False, display_id: bool = False) -> Handle | None:
+        shown.append((bundle, False))
+        return Handle() if display_id else None
+
+    monkeypatch.setattr("IPython.display.display", fake_display)
+    view = mn.view()
+    view._ipython_display_()
+    (widget, _), (transcript, _) = shown
+    assert "application/vnd.jupyter.widget-view+json" in widget
+    assert "text/html" not in widget
+    assert "Three tips" not in transcript["text/html"]
+    for item in mn.read_chunks(fixture_path("plain-text")):
+        view.feed(item)
+    view.end()
+    updated, was_update = shown[-1]
+    assert was_update
+    assert set(updated) == {"text/html"}
+    assert "Three tips for clean Python" in updated["text/html"]

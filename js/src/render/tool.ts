@@ -46,6 +46,8 @@ function approvalControls(send: Send, toolCallId: string): HTMLElement {
     form.hidden = false;
     decline.hidden = true;
     reason.focus();
+    // JupyterLab may take the focus back to the notebook once the click is handled: ask again after.
+    setTimeout(() => reason.focus(), 0);
   });
   confirm.addEventListener("click", confirmDecline);
   reason.addEventListener("keydown", (event) => {
