@@ -134,16 +134,18 @@ class StreamView(anywidget.AnyWidget):
 
     def _wait_ended(self, timeout: float | None) -> None:
         task = self._task
-        if isinstance(task, asyncio.Future) and not task.done():
-            try:
-                _run_nested(task, timeout)
-            except (TimeoutError, asyncio.TimeoutError):
-                raise TimeoutError(f"the stream did not end within {timeout} s") from None
-        elif task is not None:
+        if isinstance(task, concurrent.futures.Future):  # a plain script: the private loop's thread
             deadline = None if timeout is None else time.monotonic() + timeout
             while not self._ended.wait(0.05):  # short waits: an interrupt is seen at once
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError(f"the stream did not end within {timeout} s")
+        # Not isinstance(task, asyncio.Future): nest-asyncio2 swaps asyncio.Future for its
+        # pure-Python class, and a task made before that is no instance of it.
+        elif task is not None and not task.done():
+            try:
+                _run_nested(task, timeout)
+            except (TimeoutError, asyncio.TimeoutError):
+                raise TimeoutError(f"the stream did not end within {timeout} s") from None
 
     def __await__(self) -> Generator[Any, None, RunResult]:
         task = self._task

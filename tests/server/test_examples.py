@@ -49,3 +49,34 @@ def test_approvals(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "{'deleted': True, 'id': 'abc-123'}" in text
     assert "Lisbon" in text
     assert "'approved': True" in text
+
+
+def test_teaching(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = run_notebook("teaching.ipynb", mastra_url, monkeypatch)
+    assert "18 of 65 chunks: ['running']" in text
+    assert "('getForecast', 'done')" in text
+    assert "forecast-progress" in text
+    assert "agent-researcher" in text
+
+
+def test_prompt_iteration(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("prompt-iteration.ipynb", mastra_url, monkeypatch)
+    assert "--- Paris\n+++ Tokyo" in text
+    assert text.count("finished") >= 8
+    assert "True" in text  # the saved recording reads back the same text
+    for leftover in ("paris.jsonl", "paris.html"):
+        (EXAMPLES / leftover).unlink()
+
+
+def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """wait() inside a running kernel, twice in a cell: the second view must not hang (nest-asyncio2
+    swaps asyncio.Future for its own class once applied; a view made before is no instance of it)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")])))
+    recording = EXAMPLES / "recordings" / "agent-as-tool.jsonl"
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(
+        f"import mastra_notebook as mn\na = mn.view({str(recording)!r}, delay=0.005)\n"
+        f"b = mn.view({str(recording)!r}, delay=0.01)\nprint(a.wait(30).status, b.wait(30).status)"
+    )]  # fmt: skip
+    NotebookClient(notebook, timeout=60, kernel_name="python3").execute()
+    assert notebook.cells[0].outputs[0]["text"].strip() == "finished finished"
