@@ -29,7 +29,9 @@ TOOL_CALL = FIXTURES / "tool-call.jsonl"
 NESTED = FIXTURES / "agent-as-tool.jsonl"
 
 # Every rendered node: its id and kind, as the DOM holds them.
-NODES_OF = "el => Array.from(el.querySelectorAll('[data-node-id]')).map(n => [n.dataset.nodeId, n.dataset.kind])"
+NODES_OF = (
+    "el => Array.from(el.querySelectorAll('[data-node-id]')).map(n => [n.dataset.nodeId, n.dataset.kind])"
+)
 
 
 def expected_nodes(path: Path, count: int) -> list[list[str]]:
@@ -105,7 +107,9 @@ def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: Lab, page:
 
 def test_compare_two_runs(lab: Lab, page: Any) -> None:
     a, b = FIXTURES / "tool-call.jsonl", FIXTURES / "tool-error.jsonl"
-    cells = [f"import mastra_notebook as mn\nmn.compare({str(a)!r}, {str(b)!r}, labels=['weather', 'stocks'])"]
+    cells = [
+        f"import mastra_notebook as mn\nmn.compare({str(a)!r}, {str(b)!r}, labels=['weather', 'stocks'])"
+    ]
     open_notebook(page, lab.notebook("compare", cells))
     run_cells(page, 0)
     table = cell(page, 0).locator(".mastra-notebook-compare")

@@ -71,7 +71,9 @@ def test_prompt_iteration(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_
 def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
     """wait() inside a running kernel, twice in a cell: the second view must not hang (nest-asyncio2
     swaps asyncio.Future for its own class once applied; a view made before is no instance of it)."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")]))
+    )
     recording = EXAMPLES / "recordings" / "agent-as-tool.jsonl"
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
