@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -14,14 +15,20 @@ pytestmark = pytest.mark.server
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("MASTRA_BASE_URL", mastra_url)
+def kernel_sees_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")]))
     )
-    notebook = nbformat.read(EXAMPLES / name, as_version=4)
+
+
+def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    """Run an example in a copy of examples/ (what it writes stays out of the repository)."""
+    monkeypatch.setenv("MASTRA_BASE_URL", mastra_url)
+    kernel_sees_the_package(monkeypatch)
+    workdir = shutil.copytree(EXAMPLES, tmp_path / "examples")
+    notebook = nbformat.read(workdir / name, as_version=4)
     NotebookClient(
-        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(workdir)}}
     ).execute()
     return "\n".join(
         str(output.get("text", "")) + str(output.get("data", {}).get("text/plain", ""))
@@ -30,29 +37,29 @@ def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch) ->
     )
 
 
-def test_quickstart(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = run_notebook("quickstart.ipynb", mastra_url, monkeypatch)
+def test_quickstart(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("quickstart.ipynb", mastra_url, monkeypatch, tmp_path)
     assert "'temperatureC': 18" in text
     assert "WeatherSummary(city='Paris'" in text
     assert "finished" in text
 
 
-def test_nested_agents(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = run_notebook("nested-agents.ipynb", mastra_url, monkeypatch)
+def test_nested_agents(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("nested-agents.ipynb", mastra_url, monkeypatch, tmp_path)
     assert "('getForecast', 'done'), ('agent-analyst', 'done')" in text
     assert "forecast-progress" in text
 
 
-def test_approvals(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = run_notebook("approvals.ipynb", mastra_url, monkeypatch)
+def test_approvals(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("approvals.ipynb", mastra_url, monkeypatch, tmp_path)
     assert "suspended" in text
     assert "{'deleted': True, 'id': 'abc-123'}" in text
     assert "Lisbon" in text
     assert "'approved': True" in text
 
 
-def test_teaching(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = run_notebook("teaching.ipynb", mastra_url, monkeypatch)
+def test_teaching(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("teaching.ipynb", mastra_url, monkeypatch, tmp_path)
     assert "18 of 65 chunks: ['running']" in text
     assert "('getForecast', 'done')" in text
     assert "forecast-progress" in text
@@ -60,20 +67,17 @@ def test_teaching(mastra_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_prompt_iteration(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    text = run_notebook("prompt-iteration.ipynb", mastra_url, monkeypatch)
+    text = run_notebook("prompt-iteration.ipynb", mastra_url, monkeypatch, tmp_path)
     assert "--- Paris\n+++ Tokyo" in text
     assert text.count("finished") >= 8
     assert "True" in text  # the saved recording reads back the same text
-    for leftover in ("paris.jsonl", "paris.html"):
-        (EXAMPLES / leftover).unlink()
+    assert (tmp_path / "examples" / "paris.html").read_text().startswith("<!doctype html>")
 
 
 def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
     """wait() inside a running kernel, twice in a cell: the second view must not hang (nest-asyncio2
     swaps asyncio.Future for its own class once applied; a view made before is no instance of it)."""
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")]))
-    )
+    kernel_sees_the_package(monkeypatch)
     recording = EXAMPLES / "recordings" / "agent-as-tool.jsonl"
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
