@@ -20,7 +20,6 @@ from tests.e2e.conftest import (
     view_root,
     wait_status,
 )
-from tests.server.conftest import mastra_url  # noqa: F401 - the session's real Mastra server
 
 pytestmark = pytest.mark.e2e
 
@@ -123,7 +122,7 @@ def test_compare_two_runs(lab: Lab, page: Any) -> None:
     screenshot(table, "compare")
 
 
-def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:  # noqa: F811
+def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
     cities = ["Paris", "Berlin", "Tokyo", "Lisbon", "Madrid", "Oslo"]
     cells = [
         f"import os\nos.environ['MASTRA_BASE_URL'] = {mastra_url!r}\nimport mastra_notebook as mn\n"
