@@ -267,15 +267,15 @@ class Agent:
             batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))
         return batch
 
-    def _view(self, prompt: Any) -> LiveView:
-        return LiveView(self.client, self.path, title=f"agent {self.id}", prompt=prompt)
+    def _view(self, prompt: Any, kind: str = "agent") -> LiveView:
+        return LiveView(self.client, self.path, title=f"{kind} {self.id}", prompt=prompt)
 
     def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"messages": messages(prompt), **body_options(options)}
 
     def network(self, prompt_or_messages: Any, **options: Any) -> LiveView:
         """Run the agent as a network (``/network``), streamed into a new view."""
-        view = LiveView(self.client, self.path, title=f"network {self.id}", prompt=prompt_or_messages)
+        view = self._view(prompt_or_messages, kind="network")
         return view.post(f"{self.path}/network", self._body(prompt_or_messages, options))
 
 

@@ -85,14 +85,18 @@ def _step_finish(run: Run, chunk: dict[str, Any]) -> None:
     run._set(run.node, "usage", values.add_usage(run._usage_done, run._usage_open))
 
 
+def _turn_ended(run: Run, usage: dict[str, int]) -> None:
+    """A turn (an agent's finish, a workflow's, a network's) adds its usage to the run's total."""
+    run._usage_done = values.add_usage(run._usage_done, usage)
+    run._usage_open = values.ZERO_USAGE
+    run._set(run.node, "usage", run._usage_done)
+
+
 @_on("finish")
 def _finish(run: Run, chunk: dict[str, Any]) -> None:
     payload = _payload(chunk)
     output = _dict(payload.get("output"))
-    turn_usage = values.usage(output.get("usage")) if "usage" in output else run._usage_open
-    run._usage_done = values.add_usage(run._usage_done, turn_usage)
-    run._usage_open = values.ZERO_USAGE
-    run._set(run.node, "usage", run._usage_done)
+    _turn_ended(run, values.usage(output.get("usage")) if "usage" in output else run._usage_open)
     if "object" in output and not run.node.fields.get("object_final") and output["object"] is not None:
         run._set(run.node, "object", output["object"])
         run._set(run.node, "object_final", True)
@@ -296,14 +300,19 @@ def _tripwire(run: Run, chunk: dict[str, Any]) -> None:
     run._banner("tripwire", reason, {k: v for k, v in tripwire.items() if k != "reason" and v is not None})
 
 
-@_on("object")
+def _object_value(chunk: dict[str, Any]) -> Any:
+    """An agent's object chunk carries ``object`` at the top; a network's carries it in its payload."""
+    return chunk.get("object", _payload(chunk).get("object"))
+
+
+@_on("object", "network-object")
 def _object(run: Run, chunk: dict[str, Any]) -> None:
-    run._set(run.node, "object", chunk.get("object"))
+    run._set(run.node, "object", _object_value(chunk))
 
 
-@_on("object-result")
+@_on("object-result", "network-object-result")
 def _object_result(run: Run, chunk: dict[str, Any]) -> None:
-    run._set(run.node, "object", chunk.get("object"))
+    run._set(run.node, "object", _object_value(chunk))
     run._set(run.node, "object_final", True)
 
 
@@ -448,15 +457,6 @@ def _network_validation(run: Run, chunk: dict[str, Any]) -> None:
     run._add("goal", type=chunk["type"], evaluation=payload, should_continue=payload.get("passed") is False)
 
 
-@_on("network-object", "network-object-result")
-def _network_object(run: Run, chunk: dict[str, Any]) -> None:
-    payload = _payload(chunk)
-    value = chunk.get("object", payload.get("object"))
-    run._set(run.node, "object", value)
-    if chunk["type"].endswith("result"):
-        run._set(run.node, "object_final", True)
-
-
 @_on("network-execution-event-finish")
 def _network_finish(run: Run, chunk: dict[str, Any]) -> None:
     payload = _payload(chunk)
@@ -464,8 +464,7 @@ def _network_finish(run: Run, chunk: dict[str, Any]) -> None:
     if not run._text_nodes and isinstance(result, str) and result:  # a result that was not streamed
         run._tree.append(run._text_node("network-result"), "text", result)
     if "usage" in payload:
-        run._usage_done = values.add_usage(run._usage_done, values.usage(payload["usage"]))
-        run._set(run.node, "usage", run._usage_done)
+        _turn_ended(run, values.usage(payload["usage"]))
     if not run._is_final():
         run._set(run.node, "finish_reason", "stop" if payload.get("isComplete") else "incomplete")
         run._set_status("finished")
@@ -577,8 +576,7 @@ def _workflow_finish(run: Run, chunk: dict[str, Any]) -> None:
     run._set(run.node, "workflow", state)
     output = _dict(payload.get("output"))
     if "usage" in output:
-        run._usage_done = values.add_usage(run._usage_done, values.usage(output["usage"]))
-        run._set(run.node, "usage", run._usage_done)
+        _turn_ended(run, values.usage(output["usage"]))
     status = _WORKFLOW_STATUS.get(mastra_status, "finished")
     if status == "error" and not run._is_final():
         run._fail(values.error_info(payload.get("error") or f"workflow {mastra_status}"))

@@ -21,9 +21,6 @@ class Usage(_Result):
     reasoning_tokens: int = 0
     cached_input_tokens: int = 0
 
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
-
 
 class ErrorInfo(_Result):
     message: str
