@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
-from .ingest import aread_chunks, collect, read_chunks
-from .result import RunResult, ToolCall, Usage
-from .run import Run
+from .core.chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
+from .core.ingest import aread_chunks, collect, read_chunks
+from .core.result import RunResult, ToolCall, Usage
+from .core.run import Run
 
 __version__ = "0.1.0"
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
-    "StreamView": "streamview",
-    "view": "streamview",
-    "MastraClient": "client",
-    "replay": "replaying",
-    "ReplayView": "replaying",
-    "compare": "comparison",
-    "to_dataframe": "frames",
-    "Recording": "recording",
+    "StreamView": "widget.streamview",
+    "view": "widget.streamview",
+    "MastraClient": "client.mastra",
+    "replay": "widget.replay",
+    "ReplayView": "widget.replay",
+    "compare": "analysis.compare",
+    "to_dataframe": "analysis.dataframe",
+    "Recording": "core.recording",
 }
 
 

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .ingest import collect
-from .result import RunResult
+from .core.ingest import collect
+from .core.result import RunResult
 
 
 class NotAStream(Exception):
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         if result.invalid:
             print(f"warning: {len(result.invalid)} line(s) could not be read; see 'invalid'", file=sys.stderr)
         return 0
-    from .export import write_page
+    from .widget.export import write_page
 
     write_page(args.path, args.output)
     print(f"wrote {args.output}", file=sys.stderr)

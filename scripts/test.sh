@@ -8,10 +8,11 @@ bash scripts/setup.sh --browser
 echo "==> js: typecheck + vitest"
 (cd js && npm run --silent check)
 
-echo "==> ruff, mypy"
+echo "==> ruff, mypy, import-linter (the layers)"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports
 
 # pytest exits 5 when a selection holds no test: that is no failure here.
 run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]; }

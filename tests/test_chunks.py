@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook import chunks
-from mastra_notebook.chunks import InvalidChunk, UnknownChunk, parse_chunk
+from mastra_notebook.core import chunks
+from mastra_notebook.core.chunks import InvalidChunk, UnknownChunk, parse_chunk
 
 from .conftest import FIXTURES
 

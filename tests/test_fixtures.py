@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.result import RunResult
+from mastra_notebook.core.result import RunResult
 
 from .conftest import FIXTURES, VOLATILE, comparable, fixture_path
 

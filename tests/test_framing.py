@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.framing import Framer, aiter_records, iter_records, sniff
+from mastra_notebook.core.framing import Framer, aiter_records, iter_records, sniff
 
 from .conftest import FIXTURES
 

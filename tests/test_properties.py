@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mastra_notebook as mn
+from mastra_notebook.core.chunks import raw_text
 
 from .conftest import FIXTURES, comparable
 
@@ -73,4 +74,4 @@ def test_garbage_lines_are_kept_and_leave_the_real_text_intact(
     assert [c.tool_call_id for c in mixed.tool_calls] == [c.tool_call_id for c in clean.tool_calls]
     assert mixed.chunk_count == clean.chunk_count
     assert len(mixed.invalid) == len(garbage)
-    assert sorted(i.raw for i in mixed.invalid) == sorted(mn.chunks.raw_text(line) for _, line in garbage)
+    assert sorted(i.raw for i in mixed.invalid) == sorted(raw_text(line) for _, line in garbage)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import mastra_notebook as mn
-from mastra_notebook.recording import TIME_KEY, Recording, describe
+from mastra_notebook.core.recording import TIME_KEY, Recording, describe
 
 from .conftest import RecordingComm, comparable, fixture_path
 from .test_run import replay as replay_ops
@@ -152,7 +152,7 @@ def test_inspector_sends_new_chunks_while_open(recording_comm: RecordingComm) ->
 
 
 def test_describe_invalid_and_background_paths() -> None:
-    assert describe(mn.chunks.InvalidChunk(raw="<b>x</b>", error="not JSON"))["type"] == "invalid"
+    assert describe(mn.InvalidChunk(raw="<b>x</b>", error="not JSON"))["type"] == "invalid"
     inner = {
         "type": "tool-output",
         "from": "USER",

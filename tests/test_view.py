@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.streamview import StreamView
+from mastra_notebook.widget.streamview import StreamView
 
 from .conftest import RecordingComm, fixture_path
 from .test_run import replay

@@ -12,7 +12,7 @@ import pydantic
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client import body_options, camel
+from mastra_notebook.client.mastra import body_options, camel
 
 from ..conftest import RecordingComm
 from ..test_view import browser_state

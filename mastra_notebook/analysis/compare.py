@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from .ingest import collect
-from .result import RunResult
+from ..core.ingest import collect
+from ..core.result import RunResult
 
 _CELL = "border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left"
 

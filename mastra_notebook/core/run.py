@@ -335,7 +335,7 @@ class Run:
     def result(self) -> RunResult:
         """The run so far as a RunResult; cheap to call repeatedly (cached until the next chunk)."""
         if self._cached is None or self._cached[0] != self._version:
-            from .reading import read_result
+            from .reader import read_result
 
             self._cached = (self._version, read_result(self))
         return self._cached[1]

@@ -13,7 +13,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from .result import RunResult, ToolCall, WorkflowStep
+from ..core.result import RunResult, ToolCall, WorkflowStep
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
 _MAX_JSON = 20_000

@@ -10,12 +10,12 @@ from typing import Any
 
 import orjson
 
-from .ingest import records
-from .run import Run
-from .sync import message
+from ..core.ingest import records
+from ..core.run import Run
 from .transcript import render_html
+from .wire import message
 
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"
 
 # The bundle is an ES module; importing it from a Blob URL works offline and from file://.
 _BOOT = """

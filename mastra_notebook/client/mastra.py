@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import orjson
 
-from .framing import aiter_records
-from .streamview import Breather, StreamView
+from ..core.framing import aiter_records
+from ..widget.streamview import Breather, StreamView
 
 if TYPE_CHECKING:
-    from .batch import Batch
+    from ..widget.gallery import Gallery
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
@@ -257,11 +257,11 @@ class Agent:
             f"{self.path}/stream", self._body(prompt_or_messages, options)
         )
 
-    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Batch:
+    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Gallery:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
-        from .batch import Batch
+        from ..widget.gallery import Gallery
 
-        batch = Batch(concurrency)
+        batch = Gallery(concurrency)
         for prompt in prompts:
             view = self._view(prompt)
             batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))

@@ -22,16 +22,16 @@ import anywidget
 import orjson
 import traitlets
 
-from .chunks import InvalidChunk
-from .ingest import records
-from .recording import Recording, describe
-from .result import RunResult
-from .run import Run
-from .sync import FLUSH_INTERVAL, OpBatch, message
+from ..core.chunks import InvalidChunk
+from ..core.ingest import records
+from ..core.recording import Recording, describe
+from ..core.result import RunResult
+from ..core.run import Run
+from ..core.tree import Op
 from .transcript import render_html
-from .tree import Op
+from .wire import FLUSH_INTERVAL, OpBatch, message
 
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
 
 
@@ -199,7 +199,7 @@ class StreamView(anywidget.AnyWidget):
     async def _consume(self, source: Any, delay: float) -> None:
         """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
         if isinstance(source, AsyncIterable):
-            from .framing import aiter_records
+            from ..core.framing import aiter_records
 
             items: AsyncIterator[Any] = aiter_records(source)
         else:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .comparison import as_result
-from .result import RunResult
+from ..core.result import RunResult
+from .compare import as_result
 
 
 def _seconds(start: Any, end: Any) -> float | None:

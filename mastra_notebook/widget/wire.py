@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tree import Op
+from ..core.tree import Op
 
 FLUSH_INTERVAL = 1 / 30  # seconds between batches
 

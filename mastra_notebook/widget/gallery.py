@@ -8,7 +8,7 @@ from typing import Any
 
 import ipywidgets
 
-from .result import RunResult
+from ..core.result import RunResult
 from .streamview import StreamView
 
 _TILE = ipywidgets.Layout(
@@ -16,7 +16,7 @@ _TILE = ipywidgets.Layout(
 )
 
 
-class Batch:
+class Gallery:
     """Views that run at most ``concurrency`` at a time. Show it for the gallery; ``wait()`` for results."""
 
     def __init__(self, concurrency: int = 4) -> None:
@@ -81,4 +81,4 @@ class Batch:
 
     def __repr__(self) -> str:
         done = sum(view._ended.is_set() for view in self.views)
-        return f"<Batch of {len(self.views)} runs, {done} done>"
+        return f"<Gallery of {len(self.views)} runs, {done} done>"

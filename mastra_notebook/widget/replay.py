@@ -12,10 +12,10 @@ from typing import Any
 
 import traitlets
 
-from .recording import Recording
-from .run import Run
+from ..core.recording import Recording
+from ..core.run import Run
 from .streamview import StreamView, _private_loop
-from .sync import message
+from .wire import message
 
 UNTIMED_GAP_MS = 40.0  # the pace of a recording that carries no arrival times
 MAX_GAP_MS = 2000.0  # a long silence in a recording is shortened to this

@@ -1,0 +1,1 @@
+"""Helpers for looking across runs: comparisons and DataFrames."""

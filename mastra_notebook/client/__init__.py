@@ -1,0 +1,1 @@
+"""A client for a real Mastra server (httpx), streaming into live views."""
