@@ -35,7 +35,8 @@ def scenarios(directory: Path = PROVIDER_FIXTURES) -> list[str]:
 
 def _payload(chunk: dict[str, Any]) -> dict[str, Any]:
     # Mastra's toolCalls/toolResults are chunks ({type, payload}); keep plain dicts working too.
-    return chunk.get("payload", chunk)
+    payload = chunk.get("payload")
+    return payload if isinstance(payload, dict) else chunk
 
 
 def _outcome(result_chunk: dict[str, Any] | None) -> dict[str, Any]:
@@ -57,12 +58,14 @@ def _mastra_step_calls(step: dict[str, Any]) -> list[dict[str, Any]]:
     calls = []
     for chunk in step.get("toolCalls") or []:
         p = _payload(chunk)
-        calls.append({
-            "tool_call_id": p["toolCallId"],
-            "tool_name": p["toolName"],
-            "args": p.get("args"),
-            **_outcome(results.get(p["toolCallId"])),
-        })
+        calls.append(
+            {
+                "tool_call_id": p["toolCallId"],
+                "tool_name": p["toolName"],
+                "args": p.get("args"),
+                **_outcome(results.get(p["toolCallId"])),
+            }
+        )
     return calls
 
 

@@ -27,10 +27,20 @@ def collect(name: str) -> mn.RunResult:
 def test_every_scenario_is_recorded() -> None:
     # the brief's coverage: one recording per case, across the three providers and the router
     assert {
-        "anthropic-text", "anthropic-thinking", "anthropic-tools", "anthropic-web-search",
-        "anthropic-refusal", "openai-chat-text", "openai-responses-reasoning",
-        "openai-responses-web-search", "openai-responses-parallel-tools", "openai-responses-error",
-        "openai-responses-stream-error", "google-text", "google-tools", "router-openai-text",
+        "anthropic-text",
+        "anthropic-thinking",
+        "anthropic-tools",
+        "anthropic-web-search",
+        "anthropic-refusal",
+        "openai-chat-text",
+        "openai-responses-reasoning",
+        "openai-responses-web-search",
+        "openai-responses-parallel-tools",
+        "openai-responses-error",
+        "openai-responses-stream-error",
+        "google-text",
+        "google-tools",
+        "router-openai-text",
         "router-openai-tools",
     } <= set(SCENARIOS)
     for name in SCENARIOS:
@@ -54,7 +64,11 @@ def test_router_reused_ids_are_new_parts_and_calls() -> None:
     raw = chunks("router-openai-tools")
     # the facts the reader must cope with: `txt-0` names the text of every step, `call_0` twice
     assert [c["payload"]["id"] for c in raw if c["type"] == "text-start"] == ["txt-0"] * 3
-    assert [c["payload"]["toolCallId"] for c in raw if c["type"] == "tool-call"] == ["call_0", "call_0", "call_1"]
+    assert [c["payload"]["toolCallId"] for c in raw if c["type"] == "tool-call"] == [
+        "call_0",
+        "call_0",
+        "call_1",
+    ]
     # chat completions: a step's text-end comes after its tool input started streaming
     types = [c["type"] for c in raw]
     assert types.index("tool-call-input-streaming-start") < types.index("text-end")
@@ -71,7 +85,9 @@ def test_router_reused_ids_are_new_parts_and_calls() -> None:
         ("call_1", "Rome", "Rome"),
     ]
     assert [[getattr(c, "tool_call_id", c) for c in s.tool_calls] for s in result.steps] == [
-        ["call_0"], ["call_0", "call_1"], [],
+        ["call_0"],
+        ["call_0", "call_1"],
+        [],
     ]
 
 
@@ -94,7 +110,10 @@ def test_anthropic_thinking_signature_is_not_text() -> None:
     signed = [c for c in raw if c["type"] == "reasoning-delta" and "signature" in json.dumps(c["payload"])]
     assert signed, "the signature arrives on a reasoning-delta's provider metadata"
     result = collect("anthropic-thinking")
-    assert result.reasoning_text == "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185"
+    assert (
+        result.reasoning_text
+        == "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185"
+    )
     assert result.text == "925 ÷ 5 = 185"
     assert result.steps[0].reasoning_text == result.reasoning_text
 
@@ -109,14 +128,21 @@ def test_anthropic_web_search_is_provider_executed_with_citations() -> None:
     assert call.tool_name == "web_search"
     assert call.provider_executed is True  # run by Anthropic, its result in the same stream
     assert call.args == {"query": "tech news today September 26 2025"}
-    assert isinstance(call.result, list) and call.result[0]["url"].startswith("https://")
+    assert isinstance(call.result, list)
+    assert call.result[0]["url"].startswith("https://")
     assert result.finish_reason == "stop"
-    assert result.steps[0].tool_calls and len(result.steps) == 1  # no second step: nothing for Mastra to run
+    assert result.steps[0].tool_calls
+    assert len(result.steps) == 1
 
 
 def test_anthropic_refusal_is_content_filter_not_error() -> None:
     result = collect("anthropic-refusal")
-    assert (result.status, result.finish_reason, result.text, result.error) == ("finished", "content-filter", "", None)
+    assert (result.status, result.finish_reason, result.text, result.error) == (
+        "finished",
+        "content-filter",
+        "",
+        None,
+    )
     finish = next(c for c in chunks("anthropic-refusal") if c["type"] == "step-finish")
     stop = finish["payload"]["metadata"]["providerMetadata"]["anthropic"]["stopDetails"]
     assert stop["type"] == "refusal"  # the explanation lives in the step metadata only
@@ -124,7 +150,11 @@ def test_anthropic_refusal_is_content_filter_not_error() -> None:
 
 def test_openai_reasoning_encrypted_content_is_not_text() -> None:
     raw = chunks("openai-responses-reasoning")
-    assert any("reasoningEncryptedContent" in json.dumps(c.get("payload")) for c in raw if c["type"].startswith("reasoning"))
+    assert any(
+        "reasoningEncryptedContent" in json.dumps(c.get("payload"))
+        for c in raw
+        if c["type"].startswith("reasoning")
+    )
     result = collect("openai-responses-reasoning")
     assert result.reasoning_text.startswith("**Calculating step-by-step using calculator**")
     assert "gAAAA" not in result.reasoning_text + result.text
@@ -157,13 +187,17 @@ def test_openai_parallel_wrapper_is_two_calls_and_two_text_parts() -> None:
     ("name", "message"),
     [
         ("openai-responses-error", "Unsupported parameter: 'temperature' is not supported with this model."),
-        ("openai-responses-stream-error", "You exceeded your current quota, please check your plan and billing details."),
+        (
+            "openai-responses-stream-error",
+            "You exceeded your current quota, please check your plan and billing details.",
+        ),
     ],
 )
 def test_openai_errors_end_the_run(name: str, message: str) -> None:
     result = collect(name)
     assert (result.status, result.finish_reason) == ("error", "error")
-    assert result.error is not None and result.error.message.startswith(message)
+    assert result.error is not None
+    assert result.error.message.startswith(message)
     assert result.error.name == "AI_APICallError"
 
 
@@ -173,6 +207,10 @@ def test_google_thought_signature_is_not_text() -> None:
     result = collect("google-tools")
     assert [s.text for s in result.steps] == ["", 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y']
     (call,) = result.tool_calls
-    assert (call.tool_name, call.args, call.result["location"]) == ("weather", {"location": "San Francisco"}, "San Francisco")
+    assert (call.tool_name, call.args, call.result["location"]) == (
+        "weather",
+        {"location": "San Francisco"},
+        "San Francisco",
+    )
     # Gemini says STOP with a function call; the step is still a tool-calls step
     assert result.steps[0].finish_reason == "tool-calls"

@@ -26,7 +26,11 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("providers")
     done = subprocess.run(
         ["node", str(SERVER_DIR / "providers" / "record.mjs"), str(out)],
-        cwd=SERVER_DIR, capture_output=True, text=True, timeout=600,
+        check=False,  # the assert below shows node's output
+        cwd=SERVER_DIR,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return out
