@@ -131,8 +131,11 @@ def test_inspector_lists_chunks_with_their_nesting_and_nodes(recording_comm: Rec
     assert listing["t"] == "chunks"
     entries = listing["entries"]
     assert len(entries) == 65
-    nested = [e for e in entries if e["path"] == ["agent-researcher", "getForecast"]]
-    assert {e["type"] for e in nested} == {"forecast-progress"}
+    # getForecast's progress values are what a tool wrote, not chunks: listed as the researcher's
+    # tool-output chunks, the way the reducer routes them
+    nested = [e for e in entries if e["path"] == ["agent-researcher"] and e["type"] == "tool-output"]
+    assert len(nested) == 3
+    assert not any(e["type"] == "forecast-progress" for e in entries)
     text_entry = next(e for e in entries if e["type"] == "text-delta" and e["path"] == ["agent-researcher"])
     nodes = browser_state(recording_comm.custom())
     assert all(nodes[node_id]["kind"] in ("text", "run") for node_id in text_entry["nodes"])
@@ -162,4 +165,6 @@ def test_describe_invalid_and_background_paths() -> None:
         "type": "background-task-output",
         "payload": {"taskId": "k", "toolName": "research", "payload": inner},
     }
-    assert describe(chunk)["path"] == ["task research", "t"]
+    assert describe(chunk) == {"type": "tool-output", "from": "USER", "path": ["task research"]}
+    custom = {"type": "tool-output", "from": "AGENT", "payload": {"toolCallId": "c", "output": {"type": "progress"}}}
+    assert describe(custom) == {"type": "tool-output", "from": "AGENT", "path": []}

@@ -13,7 +13,7 @@ model to be built lazily by whoever asks for it.
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, NamedTuple, Union
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
@@ -225,12 +225,9 @@ for _type in WORKFLOW_TYPES:
 NETWORK_TYPES = (
     "routing-agent-start", "routing-agent-end", "routing-agent-abort", "routing-agent-text-start",
     "routing-agent-text-delta",
-    "agent-execution-start", "agent-execution-end", "agent-execution-approval",
-    "agent-execution-suspended", "agent-execution-abort",
-    "workflow-execution-start", "workflow-execution-end", "workflow-execution-suspended",
-    "workflow-execution-abort",
-    "tool-execution-start", "tool-execution-end", "tool-execution-approval",
-    "tool-execution-suspended", "tool-execution-abort",
+    *(f"{primitive}-execution-{state}"
+      for primitive in ("agent", "workflow", "tool")
+      for state in ("start", "end", "approval", "suspended", "abort")),
     "network-execution-event-step-finish", "network-execution-event-finish",
     "network-validation-start", "network-validation-end", "network-object", "network-object-result",
 )  # fmt: skip
@@ -260,8 +257,9 @@ class DataChunk(ChunkBase):
     transient: bool | None = None
 
 
-class AgentExecutionEventChunk(ChunkBase):
-    """A network ``agent-execution-event-<type>`` chunk: its payload is a whole inner chunk."""
+class ExecutionEventChunk(ChunkBase):
+    """A network ``<agent|workflow|tool>-execution-event-<type>`` chunk: its payload is a whole inner
+    chunk of the primitive the routing agent picked."""
 
     payload: Any = None
 
@@ -284,25 +282,36 @@ _CHUNK_CLASSES["object-result"] = ObjectResultChunk
 KNOWN_TYPES = frozenset(_CHUNK_CLASSES)
 
 
+# Families of types named by a prefix: the rest of the name is free (``data-weather``,
+# ``agent-execution-event-text-delta``).
+PREFIXES: dict[str, type[ChunkBase]] = {
+    "data-": DataChunk,
+    "agent-execution-event-": ExecutionEventChunk,
+    "workflow-execution-event-": ExecutionEventChunk,
+    "tool-execution-event-": ExecutionEventChunk,
+}
+
+
+def family(chunk_type: str) -> str | None:
+    """The registry entry of a type: itself when known, its prefix for a prefixed family, else None."""
+    if chunk_type in KNOWN_TYPES:
+        return chunk_type
+    for prefix in PREFIXES:
+        if chunk_type.startswith(prefix):
+            return prefix
+    return None
+
+
 def _tag(value: Any) -> str:
     chunk_type = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
     if not isinstance(chunk_type, str):
         return "unknown"
-    if chunk_type in KNOWN_TYPES:
-        return chunk_type
-    if chunk_type.startswith("data-"):
-        return "data"
-    if chunk_type.startswith("agent-execution-event-"):
-        return "agent-execution-event"
-    return "unknown"
+    return family(chunk_type) or "unknown"
 
 
 _variants: list[Any] = [Annotated[cls, Tag(tag)] for tag, cls in _CHUNK_CLASSES.items()]
-_variants += [
-    Annotated[DataChunk, Tag("data")],
-    Annotated[AgentExecutionEventChunk, Tag("agent-execution-event")],
-    Annotated[UnknownChunk, Tag("unknown")],
-]
+_variants += [Annotated[cls, Tag(prefix)] for prefix, cls in PREFIXES.items()]
+_variants += [Annotated[UnknownChunk, Tag("unknown")]]
 Chunk = Annotated[Union[tuple(_variants)], Discriminator(_tag)]  # type: ignore[valid-type]  # noqa: UP007
 """Any parsed chunk: a typed model per known type, ``DataChunk``, or ``UnknownChunk``."""
 
@@ -389,30 +398,63 @@ def decode(item: bytes | str) -> dict[str, Any] | InvalidChunk:
     return value
 
 
+def coerce(item: Any) -> dict[str, Any] | InvalidChunk:
+    """One input item as a decoded chunk, or an InvalidChunk saying why it is none. Never raises.
+
+    The one reading of an item for every entry point (``Run.feed``, views, recordings, the
+    inspector): a dict or a parsed chunk is a chunk; a ``str``, ``bytes``, ``bytearray`` or
+    ``memoryview`` is the JSON text of ONE chunk (a stream in pieces goes to ``read_chunks``).
+    """
+    kind = type(item)
+    if kind is dict:
+        return item  # type: ignore[no-any-return]  # the hot path: a chunk decoded by the caller
+    if kind is bytes or kind is str:
+        return decode(item)
+    if isinstance(item, (bytearray, memoryview)):
+        return decode(bytes(item))
+    if isinstance(item, dict):
+        return dict(item)
+    if isinstance(item, ChunkBase):
+        return item.to_dict()
+    if isinstance(item, InvalidChunk):
+        return item
+    return InvalidChunk(raw=repr(item)[:4000], error=f"not a chunk: a {type(item).__name__}")
+
+
+def raw_of(item: Any, chunk: dict[str, Any]) -> str:
+    """The text of a rejected item: as it came when it came as text, else its JSON."""
+    if isinstance(item, (bytes, bytearray, memoryview, str)):
+        return raw_text(bytes(item) if not isinstance(item, str) else item)
+    return _dump(chunk)
+
+
 def parse_chunk(item: Any) -> Any:
     """A typed chunk (see :data:`Chunk`), or an :class:`InvalidChunk`. Never raises."""
-    if isinstance(item, (ChunkBase, InvalidChunk)):
+    if isinstance(item, ChunkBase):
         return item
-    if isinstance(item, (bytes, bytearray, memoryview, str)):
-        decoded = decode(bytes(item) if not isinstance(item, str) else item)
-        if isinstance(decoded, InvalidChunk):
-            return decoded
-        item = decoded
-    if not isinstance(item, dict):
-        return InvalidChunk(raw=repr(item), error=f"not a chunk: a {type(item).__name__}")
+    original, item = item, coerce(item)
+    if isinstance(item, InvalidChunk):
+        return item
     if not isinstance(item.get("type"), str):
         return InvalidChunk(raw=_dump(item), error="not a chunk: no string 'type'")
-    error = _HOT_CHECKS.get(item["type"], lambda _v: None)(item)
+    error = check(item)
     if error is not None:
-        return InvalidChunk(raw=_dump(item), error=error)
+        return InvalidChunk(raw=raw_of(original, item), error=error)
     try:
         return _adapter().validate_python(item)
-    except ValidationError as validation_error:
-        return InvalidChunk(raw=_dump(item), error=_readable(validation_error, item["type"]))
+    except (ValidationError, RecursionError) as validation_error:  # a value nested past Python's stack
+        message = (
+            _readable(validation_error, item["type"])
+            if isinstance(validation_error, ValidationError)
+            else f"{item['type']}: nested too deep to model"
+        )
+        return InvalidChunk(raw=raw_of(original, item), error=message)
 
 
 def _dump(value: Any) -> str:
-    return orjson.dumps(value, default=repr).decode()
+    from .values import dump
+
+    return dump(value)
 
 
 def is_chunk(value: Any) -> bool:
@@ -420,24 +462,66 @@ def is_chunk(value: Any) -> bool:
     if not isinstance(value, dict) or not isinstance(value.get("from"), str):
         return False
     chunk_type = value.get("type")
-    return isinstance(chunk_type, str) and (chunk_type in KNOWN_TYPES or _tag(value) != "unknown")
+    return isinstance(chunk_type, str) and family(chunk_type) is not None
+
+
+class Envelope(NamedTuple):
+    """What a wrapping chunk carries: ``inner`` (a real chunk, or a value a tool wrote) and where it
+    goes: ``kind`` (tool, workflow-step, task, execution) and ``key`` (the id that routes it)."""
+
+    kind: str
+    key: str
+    label: str
+    inner: Any
+
+
+def unwrap(chunk: dict[str, Any]) -> Envelope | None:
+    """The envelope of a chunk that wraps another (one level), or None for a plain chunk.
+
+    ``tool-output`` wraps what a tool wrote (a sub-agent's or workflow's chunks, or custom values),
+    ``workflow-step-output`` what a step wrote, ``background-task-output`` a ``tool-output``, and a
+    network's ``*-execution-event-*`` a whole chunk of the primitive it runs.
+    """
+    chunk_type = chunk.get("type")
+    payload = chunk.get("payload")
+    if not isinstance(payload, dict) or not isinstance(chunk_type, str):
+        return None
+    if chunk_type == "tool-output":
+        key = str(payload.get("toolCallId", ""))
+        return Envelope("tool", key, str(payload.get("toolName") or key), payload.get("output"))
+    if chunk_type == "workflow-step-output":
+        name = str(payload.get("stepName") or payload.get("id") or "step")
+        return Envelope("workflow-step", name, name, payload.get("output"))
+    if chunk_type == "background-task-output":
+        key = str(payload.get("taskId"))
+        return Envelope("task", key, f"task {payload.get('toolName') or key}", payload.get("payload"))
+    if family(chunk_type) in ("agent-execution-event-", "workflow-execution-event-", "tool-execution-event-"):
+        key = str(payload.get("runId"))
+        return Envelope("execution", key, chunk_type.split("-", 1)[0], payload)
+    return None
 
 
 __all__ = [
     "BACKGROUND_TASK_TYPES",
     "KNOWN_TYPES",
     "NETWORK_TYPES",
+    "PREFIXES",
     "WORKFLOW_TYPES",
     "Chunk",
     "ChunkBase",
     "DataChunk",
+    "Envelope",
     "InvalidChunk",
     "ObjectChunk",
     "ObjectResultChunk",
     "UnknownChunk",
     "check",
+    "coerce",
     "decode",
+    "family",
     "is_chunk",
     "parse_chunk",
+    "raw_of",
     "raw_text",
+    "unwrap",
 ]

@@ -1,9 +1,13 @@
-"""Read a Run's view tree into a RunResult (the Python object users keep)."""
+"""Read a run's state into a RunResult (the Python object users keep).
+
+Nested runs are read children first, in a loop over the state tree, never by recursion: a stream
+nested a thousand levels deep reads like any other.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .result import (
     BackgroundTask,
@@ -21,10 +25,21 @@ from .result import (
     Workflow,
     WorkflowStep,
 )
+from .state import RunState
+from .tree import Node
 
-if TYPE_CHECKING:
-    from .run import Run
-    from .tree import Node
+
+def read_result(root: RunState) -> RunResult:
+    """The RunResult of ``root`` and of every run nested in it."""
+    order = root.nested()
+    owner = {id(child): key for state in order for key, child in state.children.items()}
+    nested: dict[str, RunResult] = {}  # node id of a tool call or step -> the run nested under it
+    for state in reversed(order):  # children before their parents
+        result = _read_run(state, nested)
+        if state is root:
+            return result
+        nested[owner[id(state)]] = result
+    raise AssertionError("unreachable: the root is in its own order")
 
 
 def _time(ms: Any) -> datetime | None:
@@ -35,135 +50,157 @@ def _error(value: Any) -> ErrorInfo | None:
     return ErrorInfo.model_validate(value) if isinstance(value, dict) else None
 
 
-def _child(run: Run, node: Node) -> RunResult | None:
-    child = run._children.get(node.id)
-    return read_result(child) if child is not None else None
+def _usage(value: Any) -> Usage | None:
+    return Usage(**value) if value else None
 
 
-def _tool_call(run: Run, node: Node) -> ToolCall:
-    f = node.fields
+def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
+    get = node.get
     return ToolCall(
-        tool_call_id=f["tool_call_id"],
-        tool_name=f["tool_name"],
-        args=f.get("args"),
+        tool_call_id=get("tool_call_id"),
+        tool_name=get("tool_name"),
+        args=get("args"),
         args_text=node.text("args_text"),
-        status=f["status"],
-        result=f.get("result"),
-        error=_error(f.get("error")),
-        outputs=list(f.get("outputs") or ()),
-        children=_child(run, node),
-        approval=f.get("approval"),
-        suspend_payload=f.get("suspend_payload"),
-        denied_reason=f.get("denied_reason"),
-        started_at=_time(f.get("started_at")),
-        finished_at=_time(f.get("ended_at")),
+        status=get("status"),
+        result=get("result"),
+        error=_error(get("error")),
+        outputs=list(get("outputs") or ()),
+        children=nested.get(node.id),
+        approval=get("approval"),
+        suspend_payload=get("suspend_payload"),
+        denied_reason=get("denied_reason"),
+        provider_executed=bool(get("provider_executed")),
+        orphan=bool(get("orphan")),
+        started_at=_time(get("started_at")),
+        finished_at=_time(get("ended_at")),
     )
 
 
-def _workflow_step(run: Run, node: Node) -> WorkflowStep:
-    f = node.fields
+def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
+    get = node.get
     return WorkflowStep(
-        step_name=f["step_name"],
-        status=f["status"],
-        input=f.get("input"),
-        output=f.get("output"),
-        error=_error(f.get("error")),
-        outputs=list(f.get("outputs") or ()),
-        children=_child(run, node),
-        started_at=_time(f.get("started_at")),
-        finished_at=_time(f.get("ended_at")),
+        step_name=get("step_name"),
+        status=get("status"),
+        input=get("input"),
+        output=get("output"),
+        error=_error(get("error")),
+        outputs=list(get("outputs") or ()),
+        suspend_payload=get("suspend_payload"),
+        children=nested.get(node.id),
+        started_at=_time(get("started_at")),
+        finished_at=_time(get("ended_at")),
     )
 
 
-def read_result(run: Run) -> RunResult:  # one flat branch per node kind, on purpose
-    fields = run.node.fields
+def _steps(state: RunState, calls: dict[str, ToolCall]) -> list[Step]:
+    """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished."""
+    steps = []
+    for step in state.steps:
+        assert step.node is not None  # a step in ``steps`` has its node
+        get = step.node.get
+        steps.append(
+            Step(
+                index=get("index"),
+                text="".join(node.text("text") for node in step.texts),
+                reasoning_text="".join(node.text("text") for node in step.reasoning),
+                tool_calls=[calls[node.id] for node in step.calls if node.id in calls],
+                finish_reason=get("finish_reason"),
+                usage=_usage(get("usage")),
+                warnings=list(get("warnings") or ()),
+                model_id=get("model_id"),
+                provider=get("provider"),
+                response_id=get("response_id"),
+            )
+        )
+    return steps
+
+
+def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # one branch per node kind
     parts: list[Part] = []
-    tool_calls: list[ToolCall] = []
-    steps: list[Step] = []
+    calls: dict[str, ToolCall] = {}  # by node id
     sources: list[Source] = []
     files: list[File] = []
     tasks: list[BackgroundTask] = []
     goals: list[Goal] = []
     workflow_steps: list[WorkflowStep] = []
-    warnings: list[Any] = []
-    for node in run.node.children:
-        f, kind = node.fields, node.kind
-        if kind in ("text", "reasoning"):
+    for node in state.node.children:
+        get, kind = node.get, node.kind
+        if kind == "text":
             parts.append(Part(kind=kind, text=node.text("text")))
+        elif kind == "reasoning":
+            details = {"redacted": bool(get("redacted")), **state.reasoning_details.get(node.id, {})}
+            parts.append(Part(kind=kind, text=node.text("text"), value=details))
         elif kind == "tool":
-            tool_calls.append(_tool_call(run, node))
-            parts.append(Part(kind="tool_call", tool_call_id=f["tool_call_id"]))
+            call = calls[node.id] = _tool_call(node, nested)
+            parts.append(Part(kind="tool_call", tool_call_id=call.tool_call_id, value=len(calls) - 1))
         elif kind == "step":
-            steps.append(
-                Step(
-                    index=f["index"],
-                    finish_reason=f.get("finish_reason"),
-                    usage=Usage(**f["usage"]) if f.get("usage") else None,
-                    warnings=list(f.get("warnings") or ()),
+            parts.append(Part(kind="step", value=get("index")))
+        elif kind == "source":
+            sources.append(
+                Source(
+                    id=get("source_id"),
+                    **{key: get(key) for key in Source.model_fields if key not in ("id", "citations")},
+                    citations=list(get("citations") or ()),
                 )
             )
-            warnings += f.get("warnings") or ()
-            parts.append(Part(kind="step", value=f["index"]))
-        elif kind == "source":
-            source_fields = {k: f.get(k) for k in Source.model_fields if k != "id"}
-            sources.append(Source(id=f.get("source_id"), **source_fields))
             parts.append(Part(kind="source", value=len(sources) - 1))
         elif kind == "file":
-            data = run._file_data.get(node.id, b"")
-            files.append(File(media_type=f.get("media_type"), data=data, name=f.get("name")))
+            data = state.file_data.get(node.id, b"")
+            files.append(File(media_type=get("media_type"), data=data, name=get("name")))
             parts.append(Part(kind="file", value=len(files) - 1))
         elif kind == "background-task":
-            task_fields = {k: f.get(k) for k in BackgroundTask.model_fields if k != "error"}
-            tasks.append(BackgroundTask(**task_fields, error=_error(f.get("error"))))
-            parts.append(Part(kind="background_task", value=f["task_id"]))
+            task_fields = {key: get(key) for key in BackgroundTask.model_fields if key != "error"}
+            tasks.append(BackgroundTask(**task_fields, error=_error(get("error"))))
+            parts.append(Part(kind="background_task", value=get("task_id")))
         elif kind == "goal":
-            goals.append(
-                Goal(evaluation=f.get("evaluation"), should_continue=f.get("should_continue", False))
-            )
-            parts.append(Part(kind="goal", type=f.get("type"), value=f.get("evaluation")))
+            goals.append(Goal(evaluation=get("evaluation"), should_continue=get("should_continue", False)))
+            parts.append(Part(kind="goal", type=get("type"), value=get("evaluation")))
         elif kind == "workflow-step":
-            workflow_steps.append(_workflow_step(run, node))
-            parts.append(Part(kind="workflow_step", value=f["step_name"]))
+            workflow_steps.append(_workflow_step(node, nested))
+            parts.append(Part(kind="workflow_step", text=get("step_name"), value=len(workflow_steps) - 1))
         elif kind == "banner":
-            parts.append(Part(kind="banner", type=f["level"], text=f["message"]))
+            parts.append(Part(kind="banner", type=get("level"), text=get("message"), value=get("detail")))
         elif kind in ("data", "unknown"):
-            parts.append(Part(kind=kind, type=f.get("type"), value=f.get("data", f.get("chunk"))))
+            parts.append(Part(kind=kind, type=get("type"), value=get("data", get("chunk"))))
         elif kind == "invalid":
-            parts.append(Part(kind="invalid", text=f["raw"], value=f["error"]))
+            parts.append(Part(kind="invalid", text=get("raw"), value=get("error")))
 
+    get = state.node.get
     workflow = None
-    if fields.get("workflow") is not None or workflow_steps:
-        state = fields.get("workflow") or {}
+    if get("workflow") is not None or workflow_steps:
+        workflow_state = get("workflow") or {}
         workflow = Workflow(
-            workflow_id=state.get("workflow_id"),
-            status=state.get("status", "running"),
+            workflow_id=workflow_state.get("workflow_id"),
+            status=workflow_state.get("status", "running"),
             steps=workflow_steps,
-            result=state.get("result"),
+            result=workflow_state.get("result"),
         )
-    tripwire = fields.get("tripwire")
+    steps = _steps(state, calls)
+    tripwire = get("tripwire")
     return RunResult(
-        run_id=fields.get("run_id"),
-        agent_id=fields.get("agent_id"),
-        status=fields["status"],
-        text="".join(node.text("text") for node in run._text_nodes[run._attempt_start :]),
-        reasoning_text="".join(node.text("text") for node in run._reasoning.values()),
-        tool_calls=tool_calls,
+        run_id=get("run_id"),
+        agent_id=get("agent_id"),
+        status=get("status"),
+        text="".join(node.text("text") for node in state.text_nodes[state.attempt_start :]),
+        reasoning_text="".join(node.text("text") for node in state.reasoning_nodes),
+        tool_calls=list(calls.values()),
         steps=steps,
-        usage=Usage(**fields["usage"]) if fields.get("usage") else Usage(),
-        finish_reason=fields.get("finish_reason"),
-        object=fields.get("object"),
+        usage=_usage(get("usage")) or Usage(),
+        finish_reason=get("finish_reason"),
+        object=get("object"),
         sources=sources,
         files=files,
-        warnings=warnings,
-        error=_error(fields.get("error")),
+        warnings=[warning for step in steps for warning in step.warnings],
+        error=_error(get("error")),
         tripwire=Tripwire.model_validate(tripwire) if tripwire else None,
         background_tasks=tasks,
         goals=goals,
         workflow=workflow,
         parts=parts,
-        chunk_count=run.chunk_count,
-        invalid=[InvalidLine(**line) for line in run.invalid],
-        started_at=_time(fields.get("started_at")),
-        first_token_at=_time(fields.get("first_token_at")),
-        finished_at=_time(fields.get("finished_at")),
+        provider_events=list(state.provider_events),
+        chunk_count=state.chunk_count,
+        invalid=[InvalidLine(**line) for line in state.invalid],
+        started_at=_time(get("started_at")),
+        first_token_at=_time(get("first_token_at")),
+        finished_at=_time(get("finished_at")),
     )

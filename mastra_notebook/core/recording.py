@@ -13,25 +13,28 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from .chunks import ChunkBase, InvalidChunk, decode
+from . import values
+from .chunks import InvalidChunk, coerce, is_chunk, unwrap
 from .ingest import records
 
 TIME_KEY = "mnReceivedMs"
 
 
-def _as_chunk(item: Any) -> dict[str, Any] | InvalidChunk:
-    """A decoded chunk (dict), or the invalid record as it came."""
-    if isinstance(item, dict):
-        return item
-    if isinstance(item, ChunkBase):
-        return item.to_dict()
-    if isinstance(item, InvalidChunk):
-        return item
-    if isinstance(item, (bytes, str)):
-        return decode(item)
-    return InvalidChunk(raw=repr(item), error=f"not a chunk: a {type(item).__name__}")
+def _line(item: Any, at_ms: float) -> bytes:
+    """One saved line: the chunk as it came, with its time added. A chunk that came as JSON text is
+    kept byte for byte (however deep it is nested); only the time key is spliced in."""
+    stamp = f"{round(at_ms, 1)}".encode()
+    if isinstance(item, (bytes, bytearray, memoryview, str)):
+        text = (item.encode() if isinstance(item, str) else bytes(item)).strip()
+        chunk = coerce(text)
+        if isinstance(chunk, InvalidChunk):  # kept as it came: it stays invalid on replay
+            return chunk.raw.encode()
+        body = text[:-1].rstrip()  # a JSON object: "{...}" without its closing brace
+        return body + (b"," if chunk else b"") + b'"' + TIME_KEY.encode() + b'":' + stamp + b"}"
+    chunk = coerce(item)
+    if isinstance(chunk, InvalidChunk):
+        return chunk.raw.encode()
+    return values.dump({**chunk, TIME_KEY: round(at_ms, 1)}).encode()
 
 
 class Recording:
@@ -55,15 +58,11 @@ class Recording:
         self.times.append(at_ms)
 
     def chunk(self, index: int) -> dict[str, Any] | InvalidChunk:
-        return _as_chunk(self.items[index])
+        return coerce(self.items[index])
 
     def lines(self) -> Iterator[bytes]:
         for item, at_ms in zip(self.items, self.times, strict=True):
-            chunk = _as_chunk(item)
-            if isinstance(chunk, InvalidChunk):  # kept as it came: it stays invalid on replay
-                yield chunk.raw.encode()
-            else:
-                yield orjson.dumps({**chunk, TIME_KEY: round(at_ms, 1)})
+            yield _line(item, at_ms)
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -77,10 +76,11 @@ class Recording:
         """A recording from any source ``read_chunks`` takes; chunks without a time get none (NaN)."""
         recording = cls()
         for record in records(source):
-            chunk = _as_chunk(record)
+            chunk = coerce(record)
             at_ms = math.nan
-            if isinstance(chunk, dict):
-                value = chunk.pop(TIME_KEY, None)
+            if isinstance(chunk, dict) and TIME_KEY in chunk:  # a copy: the caller's dict stays whole
+                value = chunk[TIME_KEY]
+                chunk = {key: item for key, item in chunk.items() if key != TIME_KEY}
                 at_ms = float(value) if isinstance(value, (int, float)) else at_ms
             recording.add(chunk, at_ms)
         return recording
@@ -95,20 +95,8 @@ def describe(chunk: dict[str, Any] | InvalidChunk) -> dict[str, Any]:
     if isinstance(chunk, InvalidChunk):
         return {"type": "invalid", "from": None, "path": [], "error": chunk.error, "raw": chunk.raw[:200]}
     path: list[str] = []
-    inner: Any = chunk
-    while isinstance(inner, dict):
-        payload = inner.get("payload")
-        if not isinstance(payload, dict):
-            break
-        if inner.get("type") == "tool-output" and isinstance(payload.get("output"), dict):
-            path.append(str(payload.get("toolName") or payload.get("toolCallId")))
-            inner = payload["output"]
-        elif inner.get("type") == "workflow-step-output" and isinstance(payload.get("output"), dict):
-            path.append(str(payload.get("stepName")))
-            inner = payload["output"]
-        elif inner.get("type") == "background-task-output" and isinstance(payload.get("payload"), dict):
-            path.append(f"task {payload.get('toolName') or payload.get('taskId')}")
-            inner = payload["payload"]
-        else:
-            break
+    inner: dict[str, Any] = chunk
+    while (envelope := unwrap(inner)) is not None and is_chunk(envelope.inner):  # as the reducer routes
+        path.append(envelope.label)
+        inner = envelope.inner
     return {"type": inner.get("type"), "from": inner.get("from"), "path": path}

@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, WrapSerializer
+
+from .values import capped, depth_marker
 
 Status = Literal["running", "finished", "error", "aborted", "tripwire", "suspended", "incomplete"]
+
+# pydantic writes about 255 levels of nesting at most, counting nested runs and the values in them.
+# A result keeps every level; what it writes is cut below these depths, with a marker.
+RUNS_WRITTEN = 48  # nested runs
+VALUE_DEPTH_WRITTEN = 100  # levels of one value (tool args, results, outputs, data)
+_runs_deep: ContextVar[int] = ContextVar("runs_deep", default=0)
+
+
+def _write_value(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    return handler(capped(value, VALUE_DEPTH_WRITTEN))
+
+
+def _write_nested_run(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    depth = _runs_deep.get()
+    if value is not None and depth >= RUNS_WRITTEN:
+        return {"status": value.status, "text": value.text, "not_written": depth_marker("nested run")}
+    token = _runs_deep.set(depth + 1)
+    try:
+        return handler(value)
+    finally:
+        _runs_deep.reset(token)
+
+
+Value = Annotated[Any, WrapSerializer(_write_value)]
 
 
 class _Result(BaseModel):
@@ -26,37 +53,47 @@ class ErrorInfo(_Result):
     message: str
     name: str | None = None
     status_code: int | None = None
-    details: Any = None
+    details: Value = None
 
 
 class Tripwire(_Result):
     reason: str
     processor_id: str | None = None
-    metadata: Any = None
+    metadata: Value = None
 
 
 class ToolCall(_Result):
     tool_call_id: str
     tool_name: str
-    args: Any = None
+    args: Value = None
     args_text: str = ""
     status: str = "running"
-    result: Any = None
+    result: Value = None
     error: ErrorInfo | None = None
-    outputs: list[Any] = Field(default_factory=list)
-    children: RunResult | None = None
-    approval: Any = None
-    suspend_payload: Any = None
+    outputs: list[Value] = Field(default_factory=list)
+    children: NestedRun = None
+    approval: Value = None
+    suspend_payload: Value = None
     denied_reason: str | None = None
+    provider_executed: bool = False  # run by the provider (web search, code execution), not by Mastra
+    orphan: bool = False  # its output or result came without the call itself in this stream
     started_at: datetime | None = None
     finished_at: datetime | None = None
 
 
 class Step(_Result):
+    """One model step, as Mastra's StepResult: the text, reasoning and tool calls made in it."""
+
     index: int
+    text: str = ""
+    reasoning_text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage | None = None
-    warnings: list[Any] = Field(default_factory=list)
+    warnings: list[Value] = Field(default_factory=list)
+    model_id: str | None = None
+    provider: str | None = None
+    response_id: str | None = None
 
 
 class Source(_Result):
@@ -66,6 +103,7 @@ class Source(_Result):
     title: str | None = None
     media_type: str | None = None
     filename: str | None = None
+    citations: list[str] = Field(default_factory=list)  # the passages of the text that cite it
 
 
 class File(_Result):
@@ -82,24 +120,25 @@ class BackgroundTask(_Result):
     tool_call_id: str | None = None
     status: str
     history: list[str] = Field(default_factory=list)
-    outputs: list[Any] = Field(default_factory=list)
-    result: Any = None
+    outputs: list[Value] = Field(default_factory=list)
+    result: Value = None
     error: ErrorInfo | None = None
 
 
 class Goal(_Result):
-    evaluation: Any = None
+    evaluation: Value = None
     should_continue: bool = False
 
 
 class WorkflowStep(_Result):
     step_name: str
     status: str
-    input: Any = None
-    output: Any = None
+    input: Value = None
+    output: Value = None
     error: ErrorInfo | None = None
-    outputs: list[Any] = Field(default_factory=list)
-    children: RunResult | None = None
+    outputs: list[Value] = Field(default_factory=list)
+    suspend_payload: Value = None
+    children: NestedRun = None
     started_at: datetime | None = None
     finished_at: datetime | None = None
 
@@ -108,7 +147,7 @@ class Workflow(_Result):
     workflow_id: str | None = None
     status: str = "running"
     steps: list[WorkflowStep] = Field(default_factory=list)
-    result: Any = None
+    result: Value = None
 
 
 class InvalidLine(_Result):
@@ -123,7 +162,7 @@ class Part(_Result):
     text: str | None = None
     tool_call_id: str | None = None
     type: str | None = None
-    value: Any = None
+    value: Value = None
 
 
 class RunResult(_Result):
@@ -136,16 +175,17 @@ class RunResult(_Result):
     steps: list[Step] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     finish_reason: str | None = None
-    object: Any = None
+    object: Value = None
     sources: list[Source] = Field(default_factory=list)
     files: list[File] = Field(default_factory=list)
-    warnings: list[Any] = Field(default_factory=list)
+    warnings: list[Value] = Field(default_factory=list)
     error: ErrorInfo | None = None
     tripwire: Tripwire | None = None
     background_tasks: list[BackgroundTask] = Field(default_factory=list)
     goals: list[Goal] = Field(default_factory=list)
     workflow: Workflow | None = None
     parts: list[Part] = Field(default_factory=list)
+    provider_events: list[Value] = Field(default_factory=list)  # lifecycle ``custom`` chunks of providers
     chunk_count: int = 0
     invalid: list[InvalidLine] = Field(default_factory=list)
     started_at: datetime | None = None
@@ -160,8 +200,13 @@ class RunResult(_Result):
         return (self.finished_at - self.started_at).total_seconds()
 
     def tool_call(self, tool_call_id: str) -> ToolCall:
-        """The tool call with this id (at this level)."""
-        for call in self.tool_calls:
+        """The latest tool call with this id (at this level: providers reuse ids across steps)."""
+        for call in reversed(self.tool_calls):
             if call.tool_call_id == tool_call_id:
                 return call
         raise KeyError(tool_call_id)
+
+
+NestedRun = Annotated[RunResult | None, WrapSerializer(_write_nested_run)]
+ToolCall.model_rebuild()
+WorkflowStep.model_rebuild()

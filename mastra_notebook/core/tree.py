@@ -1,13 +1,19 @@
 """The run as a tree of view nodes, and every change to it as a small op (docs/view-protocol.md).
 
 The reducer writes through a :class:`Tree`; a listener (the widget) receives each op as it happens,
-and :meth:`Tree.snapshot` rebuilds the whole tree as ops for a view that joins late.
+and :func:`snapshot_ops` rebuilds the whole tree as ops for a view that joins late.
+
+What goes to the listener must be writable as JSON: a value nested deeper than a writer takes is
+shown cut (``values.capped``) while the node keeps the original for the RunResult. Nodes of runs
+nested below the view's depth are ``hidden``: they hold their data but send no op.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from .values import capped
 
 Op = list[Any]
 Sink = Callable[[Op], None]
@@ -16,14 +22,16 @@ Sink = Callable[[Op], None]
 class Node:
     """One view node: a ``kind``, its fields, its children, and growing text kept as pieces."""
 
-    __slots__ = ("children", "fields", "id", "kind", "pieces")
+    __slots__ = ("children", "fields", "hidden", "id", "kind", "originals", "pieces")
 
-    def __init__(self, node_id: str, kind: str, fields: dict[str, Any]) -> None:
+    def __init__(self, node_id: str, kind: str, fields: dict[str, Any], hidden: bool) -> None:
         self.id = node_id
         self.kind = kind
         self.fields = fields
+        self.hidden = hidden
         self.children: list[Node] = []
         self.pieces: dict[str, list[str]] = {}  # growing strings, joined only when read
+        self.originals: dict[str, Any] | None = None  # values too deep to show, as they came
 
     def text(self, field: str) -> str:
         pieces = self.pieces.get(field)
@@ -34,8 +42,11 @@ class Node:
         return pieces[0]
 
     def get(self, field: str, default: Any = None) -> Any:
+        """A field's value as it came (not cut for the view)."""
         if field in self.pieces:
             return self.text(field)
+        if self.originals is not None and field in self.originals:
+            return self.originals[field]
         return self.fields.get(field, default)
 
     def as_dict(self) -> dict[str, Any]:
@@ -43,6 +54,17 @@ class Node:
         for field in self.pieces:
             data[field] = self.text(field)
         return data
+
+    def _keep(self, field: str, value: Any) -> Any:
+        """The value to show for ``field``; the original is kept when it had to be cut."""
+        shown = capped(value)
+        if shown is not value:
+            if self.originals is None:
+                self.originals = {}
+            self.originals[field] = value
+        elif self.originals is not None:
+            self.originals.pop(field, None)
+        return shown
 
 
 class Tree:
@@ -52,13 +74,16 @@ class Tree:
         self.sink: Sink | None = None
         self._next_id = 0
 
-    def new(self, kind: str, parent: Node | None, **fields: Any) -> Node:
+    def new(self, kind: str, parent: Node | None, *, hidden: bool = False, **fields: Any) -> Node:
         node_id = "root" if parent is None and self._next_id == 0 else f"n{self._next_id}"
         self._next_id += 1
-        node = Node(node_id, kind, fields)
+        hidden = hidden or (parent is not None and parent.hidden)
+        node = Node(node_id, kind, {}, hidden)
+        for field, value in fields.items():
+            node.fields[field] = node._keep(field, value) if type(value) in (dict, list) else value
         if parent is not None:
             parent.children.append(node)
-        if self.sink is not None:
+        if self.sink is not None and not hidden:
             self.sink(["add", parent.id if parent else None, node.as_dict()])
         return node
 
@@ -67,28 +92,35 @@ class Tree:
         if pieces is None:
             pieces = node.pieces[field] = [str(node.fields.pop(field, "") or "")]
         pieces.append(text)
-        if self.sink is not None:
+        if self.sink is not None and not node.hidden:
             self.sink(["append", node.id, field, text])
 
     def set(self, node: Node, field: str, value: Any) -> None:
         node.pieces.pop(field, None)
-        node.fields[field] = value
-        if self.sink is not None:
-            self.sink(["set", node.id, field, value])
+        shown = node._keep(field, value) if type(value) in (dict, list) else value
+        node.fields[field] = shown
+        if self.sink is not None and not node.hidden:
+            self.sink(["set", node.id, field, shown])
 
     def push(self, node: Node, field: str, value: Any) -> None:
         # a new list, never a mutation: an op already handed to the listener may hold the old one
-        node.fields[field] = [*node.fields.get(field, ()), value]
-        if self.sink is not None:
-            self.sink(["push", node.id, field, value])
+        shown = capped(value)
+        node.fields[field] = [*node.fields.get(field, ()), shown]
+        if shown is not value or (node.originals is not None and field in node.originals):
+            if node.originals is None:
+                node.originals = {}
+            before = node.originals.get(field, node.fields[field][:-1])
+            node.originals[field] = [*before, value]
+        if self.sink is not None and not node.hidden:
+            self.sink(["push", node.id, field, shown])
 
 
 def snapshot_ops(root: Node) -> list[Op]:
-    """Ops that rebuild the tree under (and including) ``root`` from nothing."""
+    """Ops that rebuild the shown tree under (and including) ``root`` from nothing."""
     ops: list[Op] = []
     stack: list[tuple[Node, str | None]] = [(root, None)]
     while stack:
         node, parent_id = stack.pop()
         ops.append(["add", parent_id, node.as_dict()])
-        stack.extend((child, node.id) for child in reversed(node.children))
+        stack.extend((child, node.id) for child in reversed(node.children) if not child.hidden)
     return ops

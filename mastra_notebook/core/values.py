@@ -119,6 +119,65 @@ def epoch_ms(value: Any) -> float | None:
     return None
 
 
+# orjson writes at most 254 levels (and Python's json about as many as its stack allows). Values
+# that go to a JSON writer are cut below WRITE_DEPTH, leaving room for the message around them.
+WRITE_DEPTH = 200
+
+
+def depth_marker(levels: str) -> str:
+    return f"[mastra-notebook: {levels} more levels not written]"
+
+
+def fits(value: Any, headroom: int = 254 - WRITE_DEPTH) -> bool:
+    """Whether a writer can take ``value`` nested inside ``headroom`` more levels (orjson, in C)."""
+    if type(value) not in (dict, list):
+        return True
+    wrapped = value
+    for _ in range(headroom):
+        wrapped = [wrapped]
+    try:
+        orjson.dumps(wrapped, default=repr)
+    except orjson.JSONEncodeError:
+        return False
+    return True
+
+
+def capped(value: Any, depth: int = WRITE_DEPTH) -> Any:
+    """``value`` with whatever lies deeper than ``depth`` levels replaced by a marker.
+
+    The same object when nothing is that deep (the usual case): only deep values are copied.
+    """
+    if fits(value, 254 - depth):
+        return value
+    return _cut(value, depth)
+
+
+def _cut(value: Any, depth: int) -> Any:
+    if not isinstance(value, (dict, list)):
+        return value
+    if depth <= 0:
+        return depth_marker("some")
+    if isinstance(value, dict):
+        return {key: _cut(item, depth - 1) for key, item in value.items()}
+    return [_cut(item, depth - 1) for item in value]
+
+
 def dump(value: Any) -> str:
-    """Any decoded value as JSON text (for keeping a rejected chunk readable)."""
-    return orjson.dumps(value, default=repr).decode()
+    """Any decoded value as JSON text, however deep (for keeping a rejected chunk readable)."""
+    return orjson.dumps(capped(value), default=repr).decode()
+
+
+def find_key(value: Any, keys: tuple[str, ...], limit: int = 10_000) -> Any:
+    """The first value under one of ``keys`` anywhere in ``value`` (a bounded walk, no recursion)."""
+    stack = [value]
+    while stack and limit > 0:
+        limit -= 1
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in keys:
+                if item.get(key) not in (None, "", [], {}):
+                    return item[key]
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None

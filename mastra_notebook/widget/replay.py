@@ -122,7 +122,12 @@ class ReplayView(StreamView):
         self._inspected = 0 if self._inspected is not None else None
         self._publish(playing=False)
 
-    def _on_browser_message(self, widget: Any, content: Any, buffers: Any) -> None:
+    def feed(self, item: Any) -> None:
+        """A chunk fed by hand extends the recording; the view then shows it, at the end."""
+        self._recording.add(item, self._recording.times[-1] if self.total else 0.0)
+        self.seek(self.total)
+
+    def _handle_browser_message(self, content: Any) -> None:
         kind = content.get("t") if isinstance(content, dict) else None
         if kind == "play":
             self.play()
@@ -131,7 +136,7 @@ class ReplayView(StreamView):
         elif kind == "seek" and isinstance(content.get("position"), int):
             self.seek(content["position"])
         else:
-            super()._on_browser_message(widget, content, buffers)
+            super()._handle_browser_message(content)
 
 
 def replay(source: Any, speed: float = 1.0, *, autoplay: bool = True, title: str = "") -> ReplayView:

@@ -28,6 +28,7 @@ from ..core.recording import Recording, describe
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.tree import Op
+from ..core.values import capped
 from .transcript import render_html
 from .wire import FLUSH_INTERVAL, OpBatch, message
 
@@ -80,6 +81,9 @@ class StreamView(anywidget.AnyWidget):
         """Feed one chunk by hand (dict, JSON text, bytes or a parsed chunk)."""
         if not self.streaming:
             self.streaming = True
+        if self._loop is None:  # fed from a cell: the kernel's loop sends what is left after the last feed
+            with contextlib.suppress(RuntimeError):
+                self._loop = asyncio.get_running_loop()
         self._take(item)
 
     def save(self, path: str | Path) -> Path:
@@ -260,7 +264,16 @@ class StreamView(anywidget.AnyWidget):
         self._flush()
         return message("snapshot", self._seq, self._run.snapshot())
 
-    def _on_browser_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    def _on_browser_message(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A message from the browser. What goes wrong is shown in the view, not only in the kernel log."""
+        try:
+            self._handle_browser_message(content)
+        except Exception as error:
+            kind = content.get("t") if isinstance(content, dict) else None
+            self._run.note("error", f"{kind or 'a browser message'} failed: {error}")
+            self._flush()
+
+    def _handle_browser_message(self, content: Any) -> None:
         if not isinstance(content, dict):
             return
         kind = content.get("t")
@@ -278,7 +291,7 @@ class StreamView(anywidget.AnyWidget):
                 self._send_chunk_list(0)
         elif kind == "chunk-json" and isinstance(content.get("i"), int) and 0 <= content["i"] < self._fed:
             chunk = self._recording.chunk(content["i"])
-            shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else chunk
+            shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else capped(chunk)
             self.send({"t": "chunk-json", "i": content["i"], "json": shown})
 
     def _finalize(self) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from ..core.result import RunResult, ToolCall, WorkflowStep
+from ..core.state import VIEW_DEPTH
+from ..core.values import capped
 
 _SAFE_SCHEMES = ("http:", "https:", "mailto:")
 _MAX_JSON = 20_000
@@ -43,7 +45,7 @@ _COLORS = {
 
 
 def _json(value: Any) -> str:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    text = json.dumps(capped(value), indent=2, ensure_ascii=False, default=repr)
     if len(text) > _MAX_JSON:
         text = text[:_MAX_JSON] + f"\n… ({len(text) - _MAX_JSON:,} more characters)"
     return f'<pre style="white-space:pre-wrap;margin:4px 0">{escape(text)}</pre>'
@@ -55,12 +57,13 @@ def _badge(status: str) -> str:
 
 
 def _tool(call: ToolCall, depth: int) -> str:
-    body = [f"<summary>🔧 <code>{escape(call.tool_name)}</code> · {_badge(call.status)}</summary>"]
+    by = " · run by the provider" if call.provider_executed else ""
+    body = [f"<summary>🔧 <code>{escape(call.tool_name)}</code> · {_badge(call.status)}{by}</summary>"]
     if call.args is not None or call.args_text:
         body.append("<div>arguments</div>" + _json(call.args if call.args is not None else call.args_text))
     body += [f"<div>output</div>{_json(output)}" for output in call.outputs]
     if call.children is not None:
-        body.append(f'<div style="margin-left:12px">{_run(call.children, depth + 1)}</div>')
+        body.append(f'<div style="margin-left:12px">{_nested(call.children, depth + 1)}</div>')
     if call.error is not None:
         body.append(f'<div style="color:#cf222e">error: {escape(call.error.message)}</div>')
     if call.result is not None:
@@ -74,7 +77,7 @@ def _step(step: WorkflowStep, depth: int) -> str:
     body = [f"<summary>⚙️ {escape(step.step_name)} · {_badge(step.status)}</summary>"]
     body += [_json(output) for output in step.outputs]
     if step.children is not None:
-        body.append(_run(step.children, depth + 1))
+        body.append(_nested(step.children, depth + 1))
     if step.output is not None:
         body.append("<div>output</div>" + _json(step.output))
     if step.error is not None:
@@ -82,19 +85,30 @@ def _step(step: WorkflowStep, depth: int) -> str:
     return f'<details style="{_BOX}">{"".join(body)}</details>'
 
 
+def _nested(result: RunResult, depth: int) -> str:
+    """A nested run, down to the depth the view draws; below it, how many levels are left out."""
+    if depth <= VIEW_DEPTH:
+        return _run(result, depth)
+    levels, inner = 0, [result]
+    while inner:  # count the levels below, without recursion
+        levels += 1
+        inner = [call.children for run in inner for call in run.tool_calls if call.children is not None]
+    return f'<div style="{_MUTED}">… {levels} more level(s) of nested runs, kept in the result</div>'
+
+
 def _run(result: RunResult, depth: int = 0) -> str:  # one branch per part kind
     out: list[str] = []
-    calls = {call.tool_call_id: call for call in result.tool_calls}
-    steps = {step.step_name: step for step in (result.workflow.steps if result.workflow else [])}
-    for part in result.parts:
+    calls = result.tool_calls
+    steps = result.workflow.steps if result.workflow else []
+    for part in result.parts:  # a tool call or step part holds its index: ids and names repeat
         if part.kind == "text" and part.text:
             out.append(f"<div>{_MD.render(part.text)}</div>")
-        elif part.kind == "reasoning":
-            reasoning = f'<pre style="white-space:pre-wrap">{escape(part.text or "")}</pre>'
+        elif part.kind == "reasoning" and part.text:  # an empty block (encrypted, say) shows nothing
+            reasoning = f'<pre style="white-space:pre-wrap">{escape(part.text)}</pre>'
             out.append(f'<details style="{_MUTED}"><summary>Reasoning</summary>{reasoning}</details>')
-        elif part.kind == "tool_call" and part.tool_call_id in calls:
-            out.append(_tool(calls[part.tool_call_id], depth))
-        elif part.kind == "workflow_step" and part.value in steps:
+        elif part.kind == "tool_call" and isinstance(part.value, int) and part.value < len(calls):
+            out.append(_tool(calls[part.value], depth))
+        elif part.kind == "workflow_step" and isinstance(part.value, int) and part.value < len(steps):
             out.append(_step(steps[part.value], depth))
         elif part.kind == "banner":
             out.append(

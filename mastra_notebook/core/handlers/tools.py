@@ -1,0 +1,110 @@
+"""Tool calls: arguments as they stream, results, errors, approvals, suspensions, and what tools
+write (``tool-output``: custom values, or the chunks of a sub-agent or workflow, to any depth)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import values
+from ..chunks import unwrap
+from ..state import RunState
+from .registry import Next, as_dict, on, payload_of
+
+
+@on("tool-call-input-streaming-start")
+def input_start(state: RunState, chunk: dict[str, Any]) -> Next:
+    state.open_call(payload_of(chunk))
+    return None
+
+
+@on("tool-call-delta")
+def input_delta(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = chunk["payload"]
+    state.grow_args(state.open_call(payload), payload["argsTextDelta"])
+    return None
+
+
+@on("tool-call-input-streaming-end")
+def input_end(state: RunState, chunk: dict[str, Any]) -> Next:
+    node = state.calls.get(str(payload_of(chunk).get("toolCallId", "")))
+    if node is not None:
+        state.parse_args_now(node)
+    return None
+
+
+@on("tool-call")
+def tool_call(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.open_call(payload)
+    state.parse_args_now(node)
+    state.set(node, "args", payload.get("args"))
+    if payload.get("providerExecuted") is True:
+        state.set(node, "provider_executed", True)
+    if node.fields["status"] == "streaming-args":
+        state.call_status(node, "running")
+    return None
+
+
+@on("tool-result")
+def tool_result(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.call_for(payload, "running")
+    if node.fields.get("args") is None and payload.get("args") is not None:
+        state.set(node, "args", payload["args"])
+    if payload.get("providerExecuted") is True:
+        state.set(node, "provider_executed", True)
+    state.set(node, "result", payload.get("result"))
+    state.call_status(node, "error" if payload.get("isError") else "done")
+    return None
+
+
+@on("tool-error")
+def tool_error(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.call_for(payload, "running")
+    state.set(node, "error", values.error_info(payload.get("error")))
+    state.call_status(node, "error")
+    return None
+
+
+@on("tool-call-approval")
+def approval(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.call_for(payload, "awaiting-approval")
+    if node.fields.get("args") is None:
+        state.set(node, "args", payload.get("args"))
+    state.set(node, "approval", {"resume_schema": payload.get("resumeSchema")})
+    state.call_status(node, "awaiting-approval")
+    state.wait_for_human(node)
+    return None
+
+
+@on("tool-call-suspended")
+def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.call_for(payload, "suspended")
+    state.set(node, "suspend_payload", payload.get("suspendPayload"))
+    state.call_status(node, "suspended")
+    state.wait_for_human(node)
+    return None
+
+
+@on("tool-output-denied")
+def denied(state: RunState, chunk: dict[str, Any]) -> Next:
+    payload = payload_of(chunk)
+    node = state.call_for(payload, "denied")
+    if node.fields.get("args") is None:
+        state.set(node, "args", payload.get("args"))
+    reason = as_dict(payload.get("approval")).get("reason")
+    state.set(node, "denied_reason", reason if isinstance(reason, str) else None)
+    state.call_status(node, "denied")
+    return None
+
+
+@on("tool-output")
+def tool_output(state: RunState, chunk: dict[str, Any]) -> Next:
+    envelope = unwrap(chunk)
+    assert envelope is not None  # check() made sure of the payload and its toolCallId
+    node = state.call_for(chunk["payload"], "running")
+    child = state.output(node, envelope.inner, "tool")
+    return None if child is None else (child, envelope.inner)

@@ -1,0 +1,409 @@
+"""The state of one run (and of each run nested in it): one object, changed through its own methods.
+
+Handlers (``handlers/``) decide what a chunk means and call these methods; the reader
+(``reader.py``) turns the state into a RunResult. Every change to what a user sees goes through the
+view tree (``tree.py``), so a live view receives it as an op.
+
+Identity follows what real providers send: ids are not unique across a run. A text or reasoning
+part belongs to the step it arrives in (the same id in a later step, or after its ``*-end``, is a
+new part), and a ``tool-call`` whose id names a call that already ended is a new call.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import values
+from .chunks import is_chunk
+from .tree import Node, Tree
+
+TERMINAL_TOOL_STATUSES = frozenset({"done", "error", "denied"})
+VIEW_DEPTH = 64  # nested runs deeper than this hold their data but are not drawn
+ARGS_REPARSE_GROWTH = 1.25  # streaming args are parsed again once they grew by a quarter: linear cost
+
+
+def now_ms() -> float:
+    return time.time() * 1000
+
+
+@dataclass(slots=True, eq=False)
+class StepState:
+    """One model step: what arrived between its ``step-start`` and ``step-finish``."""
+
+    node: Node | None = None
+    texts: list[Node] = field(default_factory=list)
+    reasoning: list[Node] = field(default_factory=list)
+    calls: list[Node] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.texts or self.reasoning or self.calls)
+
+
+@dataclass(slots=True, eq=False)
+class RunState:
+    """Everything the reducer knows about one run; nested runs are RunStates of their own."""
+
+    tree: Tree
+    node: Node
+    depth: int = 0
+    anchor: Node | None = None  # for a run below VIEW_DEPTH: the deepest drawn node above it
+    chunk_count: int = 0
+    invalid: list[dict[str, str]] = field(default_factory=list)
+    open_texts: dict[str, Node] = field(default_factory=dict)  # this step's text parts by id
+    open_reasoning: dict[str, Node] = field(default_factory=dict)
+    text_nodes: list[Node] = field(default_factory=list)  # the run's text parts, in order
+    attempt_start: int = 0  # index into text_nodes where the current goal attempt begins
+    reasoning_nodes: list[Node] = field(default_factory=list)
+    reasoning_details: dict[str, dict[str, Any]] = field(default_factory=dict)  # signatures, encrypted
+    calls: dict[str, Node] = field(default_factory=dict)  # the LATEST call for each tool call id
+    args_length: dict[str, int] = field(default_factory=dict)  # call node id -> streamed args length
+    args_next_parse: dict[str, int] = field(default_factory=dict)  # ... -> length that parses again
+    children: dict[str, RunState] = field(default_factory=dict)  # node id -> nested run
+    output_counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    steps: list[StepState] = field(default_factory=list)
+    open_step: StepState | None = None
+    loose: StepState = field(default_factory=StepState)  # content outside any open step
+    workflow_steps: dict[str, Node] = field(default_factory=dict)  # latest node per step name
+    tasks: dict[str, Node] = field(default_factory=dict)
+    goals: dict[str, Node] = field(default_factory=dict)  # "<type>:<iteration>" -> goal node
+    routing_text: Node | None = None  # a network's final result, as it streams
+    executions: dict[str, Node] = field(default_factory=dict)  # a network's primitives by run id
+    sources_by_url: dict[str, Node] = field(default_factory=dict)
+    file_data: dict[str, bytes] = field(default_factory=dict)  # file node id -> bytes (off the view)
+    provider_events: list[Any] = field(default_factory=list)  # provider lifecycle ``custom`` chunks
+    usage_done: dict[str, int] = field(default_factory=lambda: values.ZERO_USAGE)  # finished turns
+    usage_open: dict[str, int] = field(default_factory=lambda: values.ZERO_USAGE)  # steps since then
+    awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
+    ended: bool = False
+    unsettled: bool = True  # see settle()
+    waiting_first_token: bool = True
+
+    @classmethod
+    def root(cls, tree: Tree) -> RunState:
+        return cls(tree=tree, node=tree.new("run", None, status="running", nested=False))
+
+    # ---- writing to the view tree -------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return str(self.node.fields["status"])
+
+    def set(self, node: Node, name: str, value: Any) -> None:
+        if node.fields.get(name) != value:
+            self.tree.set(node, name, value)
+
+    def add(self, kind: str, **fields: Any) -> Node:
+        return self.tree.new(kind, self.node, **fields)
+
+    def set_status(self, status: str) -> None:
+        self.set(self.node, "status", status)
+        if status == "suspended":
+            self.unsettled = True
+
+    def banner(self, level: str, message: str, detail: Any = None) -> None:
+        self.add("banner", level=level, message=message, detail=detail)
+
+    def add_invalid(self, raw: str, error: str) -> None:
+        self.invalid.append({"raw": raw, "error": error})
+        self.add("invalid", raw=raw[:4000], error=error)
+        self.set(self.node, "invalid_count", len(self.invalid))
+
+    def first_token(self) -> None:
+        if self.waiting_first_token:
+            self.waiting_first_token = False
+            self.tree.set(self.node, "first_token_at", now_ms())
+
+    # ---- the run's life -------------------------------------------------------------------------
+
+    def settle(self, chunk: dict[str, Any]) -> None:
+        """What only the first chunks need: a start time, a run id, carrying on a run that ended or waits."""
+        if self.ended or self.status == "suspended":
+            self.resume()
+        if "started_at" not in self.node.fields:
+            self.tree.set(self.node, "started_at", now_ms())
+        if self.node.fields.get("run_id") is None and isinstance(chunk.get("runId"), str):
+            self.tree.set(self.node, "run_id", chunk["runId"])
+        self.unsettled = self.node.fields.get("run_id") is None
+
+    def resume(self) -> None:
+        """A continuation (approve, decline, resume) or a new turn carries the same run on."""
+        self.ended = False
+        if self.status in ("suspended", "incomplete", "finished"):
+            self.set_status("running")
+            self.tree.set(self.node, "finished_at", None)
+
+    def end(self) -> None:
+        """This run's stream ended (its nested runs are ended by the caller, without recursion)."""
+        self.ended = True
+        self.unsettled = True  # a chunk after the end carries the run on
+        if self.status == "running":
+            if self.awaiting:
+                self.set_status("suspended")
+                self.tree.set(self.node, "finish_reason", "suspended")
+            else:
+                self.set_status("incomplete")
+        if self.node.fields.get("finished_at") is None:
+            self.tree.set(self.node, "finished_at", now_ms())
+
+    def is_final(self) -> bool:
+        return self.status in ("error", "aborted", "tripwire")
+
+    def fail(self, info: dict[str, Any]) -> None:
+        self.set(self.node, "error", info)
+        self.set_status("error")
+        self.banner("error", info["message"], info.get("details"))
+
+    def abort(self, message: str) -> None:
+        self.set_status("aborted")
+        self.set(self.node, "finish_reason", "aborted")
+        self.banner("abort", message)
+
+    def turn_ended(self, usage: dict[str, int]) -> None:
+        """A turn (an agent's finish, a workflow's, a network's) adds its usage to the run's total."""
+        self.usage_done = values.add_usage(self.usage_done, usage)
+        self.usage_open = values.ZERO_USAGE
+        self.set(self.node, "usage", self.usage_done)
+
+    # ---- steps ----------------------------------------------------------------------------------
+
+    def start_step(self, warnings: Any) -> None:
+        """A model step begins: ids seen before it name parts of earlier steps."""
+        step = StepState(node=self.add("step", index=len(self.steps) + 1, finish_reason=None, usage=None))
+        self.steps.append(step)
+        self.open_step = step
+        self.open_texts.clear()
+        self.open_reasoning.clear()
+        if warnings:
+            self.tree.set(step.node, "warnings", warnings)  # type: ignore[arg-type]
+
+    def finish_step(self, fields: dict[str, Any], usage: dict[str, int]) -> None:
+        """The open step ends (a continuation finishes the step its first stream began: what arrived
+        since the last step makes it up)."""
+        step = self.open_step
+        if step is None:
+            step, self.loose = self.loose, StepState()
+            step.node = self.add("step", index=len(self.steps) + 1, finish_reason=None, usage=None)
+            self.steps.append(step)
+        self.open_step = None
+        self.open_texts.clear()
+        self.open_reasoning.clear()
+        self.usage_open = values.add_usage(self.usage_open, usage)
+        assert step.node is not None
+        for name, value in fields.items():
+            self.set(step.node, name, value)
+        self.set(step.node, "usage", usage)
+        self.set(self.node, "steps", len(self.steps))
+        self.set(self.node, "usage", values.add_usage(self.usage_done, self.usage_open))
+
+    @property
+    def step(self) -> StepState:
+        """Where content arriving now belongs."""
+        return self.open_step or self.loose
+
+    def new_attempt(self) -> None:
+        """A goal sent the agent back to work: its text replaces the last attempt's in result.text."""
+        self.attempt_start = len(self.text_nodes)
+        self.open_texts.clear()
+        self.open_reasoning.clear()
+
+    # ---- text and reasoning -------------------------------------------------------------------
+
+    def text_part(self, text_id: str) -> Node:
+        """The open text part with this id in this step, or a new one."""
+        node = self.open_texts.get(text_id)
+        if node is None:
+            node = self.open_texts[text_id] = self.add("text", text="")
+            self.text_nodes.append(node)
+            self.step.texts.append(node)
+        return node
+
+    def add_text(self, text_id: str, text: str) -> Node:
+        node = self.open_texts.get(text_id) or self.text_part(text_id)
+        if self.waiting_first_token:
+            self.first_token()
+        self.tree.append(node, "text", text)
+        return node
+
+    def close_text(self, text_id: str) -> Node | None:
+        return self.open_texts.pop(text_id, None)
+
+    def reasoning_part(self, reasoning_id: str) -> Node:
+        node = self.open_reasoning.get(reasoning_id)
+        if node is None:
+            node = self.open_reasoning[reasoning_id] = self.add(
+                "reasoning", text="", started_at=now_ms(), ended_at=None, redacted=False
+            )
+            self.reasoning_nodes.append(node)
+            self.step.reasoning.append(node)
+        return node
+
+    def keep_reasoning_details(self, node: Node, details: dict[str, Any]) -> None:
+        """Signatures and encrypted reasoning: kept for the result, never shown as text."""
+        kept = self.reasoning_details.setdefault(node.id, {})
+        kept.update({key: value for key, value in details.items() if value is not None})
+
+    def close_reasoning(self, reasoning_id: str) -> Node:
+        node = self.open_reasoning.get(reasoning_id) or self.reasoning_part(reasoning_id)
+        del self.open_reasoning[reasoning_id]
+        self.set(node, "ended_at", now_ms())
+        return node
+
+    # ---- sources ------------------------------------------------------------------------------
+
+    def source(self, fields: dict[str, Any], cited_text: str | None = None) -> Node:
+        """A source, once per URL; a citation adds the text it cites."""
+        url = fields.get("url")
+        node = self.sources_by_url.get(url) if isinstance(url, str) else None
+        if node is None:
+            node = self.add("source", citations=[], **fields)
+            if isinstance(url, str):
+                self.sources_by_url[url] = node
+        if cited_text and cited_text not in node.fields["citations"]:
+            self.tree.push(node, "citations", cited_text)
+        return node
+
+    # ---- tool calls ---------------------------------------------------------------------------
+
+    def open_call(self, payload: dict[str, Any]) -> Node:
+        """The call a ``tool-call`` (or its streaming) is about: a new one unless the latest call
+        with this id is still under way."""
+        call_id = str(payload.get("toolCallId", ""))
+        node = self.calls.get(call_id)
+        if node is None or node.fields["status"] in TERMINAL_TOOL_STATUSES:
+            return self.new_call(payload, status="streaming-args")
+        if payload.get("toolName") and not node.fields.get("tool_name"):
+            self.set(node, "tool_name", str(payload["toolName"]))
+        return node
+
+    def call_for(self, payload: dict[str, Any], status: str) -> Node:
+        """The latest call with the payload's id (outputs, results, approvals go there); a call this
+        stream never announced is made, with ``status``, so what it carries is kept and shown."""
+        node = self.calls.get(str(payload.get("toolCallId", "")))
+        if node is None:
+            node = self.new_call(payload, status=status, orphan=True)
+        return node
+
+    def new_call(self, payload: dict[str, Any], *, status: str, orphan: bool = False) -> Node:
+        call_id = str(payload.get("toolCallId", ""))
+        node = self.calls[call_id] = self.add(
+            "tool",
+            tool_call_id=call_id,
+            tool_name=str(payload.get("toolName") or ""),
+            status=status,
+            args_text="",
+            args=None,
+            result=None,
+            error=None,
+            outputs=[],
+            started_at=now_ms(),
+            ended_at=None,
+            provider_executed=payload.get("providerExecuted") is True,
+            orphan=orphan,
+        )
+        self.step.calls.append(node)
+        return node
+
+    def grow_args(self, node: Node, delta: str) -> None:
+        """Streaming arguments: the text grows at once; its parse follows at a bounded rate (again
+        each time the text grew by a quarter), so 40k deltas cost a linear, not quadratic, time."""
+        self.tree.append(node, "args_text", delta)
+        length = self.args_length.get(node.id, 0) + len(delta)
+        self.args_length[node.id] = length
+        if length >= self.args_next_parse.get(node.id, 0):
+            self.set(node, "args", values.partial_json(node.text("args_text")))
+            self.args_next_parse[node.id] = int(length * ARGS_REPARSE_GROWTH) + 1
+
+    def parse_args_now(self, node: Node) -> None:
+        """The arguments stopped streaming: their last parse is of the whole text."""
+        if self.args_next_parse.pop(node.id, None) is not None:
+            self.set(node, "args", values.partial_json(node.text("args_text")))
+
+    def call_status(self, node: Node, status: str) -> None:
+        self.set(node, "status", status)
+        if status in TERMINAL_TOOL_STATUSES:
+            self.set(node, "ended_at", now_ms())
+            self.awaiting.discard(node.id)
+
+    def wait_for_human(self, node: Node) -> None:
+        self.awaiting.add(node.id)
+
+    def human_done(self, node: Node) -> None:
+        self.awaiting.discard(node.id)
+
+    # ---- nesting ------------------------------------------------------------------------------
+
+    def child(self, parent: Node) -> RunState:
+        """The run nested under a tool call, workflow step or network primitive (made on first use)."""
+        child = self.children.get(parent.id)
+        if child is None:
+            depth = self.depth + 1
+            hidden = depth > VIEW_DEPTH
+            anchor = self.anchor if self.anchor is not None else (parent if hidden else None)
+            node = self.tree.new("run", parent, hidden=hidden, status="running", nested=True)
+            child = self.children[parent.id] = RunState(tree=self.tree, node=node, depth=depth, anchor=anchor)
+            if anchor is not None:  # the view says how much it leaves out
+                levels = depth - VIEW_DEPTH
+                if levels > (anchor.fields.get("hidden_levels") or 0):
+                    self.tree.set(anchor, "hidden_levels", levels)
+        return child
+
+    def output(self, node: Node, value: Any, channel: str) -> RunState | None:
+        """A value a tool or step wrote: a nested chunk for its child run (returned, for the caller to
+        fold there), or a custom output kept on the node.
+
+        Progress of a background tool arrives both as ``tool-output`` and inside
+        ``background-task-output``; each channel carries the same sequence, so it is shown once.
+        """
+        if is_chunk(value):
+            return self.child(node)
+        key, other = (node.id, channel), (node.id, "task" if channel == "tool" else "tool")
+        index = self.output_counts.get(key, 0)
+        self.output_counts[key] = index + 1
+        if index >= self.output_counts.get(other, 0):
+            self.tree.push(node, "outputs", value)
+        return None
+
+    def execution(self, payload: dict[str, Any], kind: str) -> Node:
+        """The node of one primitive a network runs: shown like a tool call (agent-<id>, ...)."""
+        key = str(payload.get("runId") or f"{kind}-{len(self.executions)}")
+        node = self.executions.get(key)
+        if node is None:
+            name = payload.get("agentId") or payload.get("workflowId") or payload.get("toolName") or kind
+            args = payload.get("args")
+            prompt = args.get("prompt") if isinstance(args, dict) else None
+            node = self.executions[key] = self.add(
+                "tool",
+                tool_call_id=key,
+                tool_name=str(name) if kind == "tool" else f"{kind}-{name}",
+                status="running",
+                args={"prompt": prompt} if prompt is not None else args,
+                args_text="",
+                result=None,
+                error=None,
+                outputs=[],
+                started_at=now_ms(),
+                ended_at=None,
+                provider_executed=False,
+                orphan=False,
+            )
+        return node
+
+    def latest_execution(self, key: Any, kind: str) -> Node:
+        """The primitive an execution event belongs to: by its run id, else the latest one."""
+        node = self.executions.get(str(key))
+        if node is None:
+            latest = list(self.executions.values())
+            node = latest[-1] if latest else self.execution({"runId": key}, kind)
+        return node
+
+    def nested(self) -> list[RunState]:
+        """This run and every run nested in it, parents before children (no recursion)."""
+        order: list[RunState] = []
+        stack = [self]
+        while stack:
+            state = stack.pop()
+            order.append(state)
+            stack.extend(reversed(state.children.values()))
+        return order
