@@ -8,6 +8,15 @@ const PNG_1PX =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 describe("reasoning", () => {
+  it("draws nothing for an empty block once it ended (encrypted reasoning, a signature)", () => {
+    const { el } = mount([
+      add("root", "e", "reasoning", { text: "", started_at: 1, ended_at: 2, redacted: false }),
+      add("root", "s", "reasoning", { text: "", started_at: 1, ended_at: null, redacted: false }),
+    ]);
+    expect(nodeEl(el, "e").hidden).toBe(true);
+    expect(nodeEl(el, "s").hidden).toBe(false); // still thinking: "Thinking…" is news
+  });
+
   it("is open while streaming and folds with the time when done", () => {
     const store = new Store();
     const host = document.createElement("div");

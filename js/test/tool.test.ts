@@ -11,6 +11,20 @@ function tool(id: string, fields: Record<string, unknown> = {}, parent = "root")
 }
 
 describe("tool card", () => {
+  it("says when the provider ran the tool, or when the call was not in the stream", () => {
+    const { el } = mount([tool("web", { provider_executed: true, status: "done" }), tool("lost", { orphan: true })]);
+    expect(nodeEl(el, "web").querySelector(".mn-origin")?.textContent).toBe("run by the provider");
+    expect(nodeEl(el, "lost").querySelector(".mn-origin")?.textContent).toBe("call not in this stream");
+    expect(nodeEl(el, "web").querySelector<HTMLElement>(".mn-hidden-levels")?.hidden).toBe(true);
+  });
+
+  it("says how many levels of nesting it does not draw", () => {
+    const { el } = mount([tool("deep", { hidden_levels: 936 })]);
+    const note = nodeEl(el, "deep").querySelector<HTMLElement>(".mn-hidden-levels");
+    expect(note?.hidden).toBe(false);
+    expect(note?.textContent).toContain("936 more levels of nested runs");
+  });
+
   it.each(STATUSES)("shows status %s as a badge and data-tool-status", (status) => {
     const { el } = mount([tool("t", { status })]);
     const card = nodeEl(el, "t");

@@ -368,7 +368,11 @@ def check(value: dict[str, Any]) -> str | None:
     Cheap for hot chunk types; a full model validation for the rest. Unknown types are valid.
     """
     chunk_type = value.get("type")
-    if not isinstance(chunk_type, str):
+    if chunk_type == "text-delta":  # the hottest check of all, inline
+        payload = value.get("payload")
+        if type(payload) is dict and type(payload.get("text")) is str:
+            return None
+    elif not isinstance(chunk_type, str):
         return "not a chunk: no string 'type'"
     hot = _HOT_CHECKS.get(chunk_type)
     if hot is not None:
@@ -387,17 +391,6 @@ def raw_text(item: bytes | str) -> str:
     return item.decode("utf-8", "backslashreplace") if isinstance(item, bytes) else item
 
 
-def decode(item: bytes | str) -> dict[str, Any] | InvalidChunk:
-    """Decode one JSON chunk; an InvalidChunk when it is not a JSON object with a string type."""
-    try:
-        value = orjson.loads(item)
-    except orjson.JSONDecodeError as error:
-        return InvalidChunk(raw=raw_text(item), error=f"not JSON: {error}")
-    if not isinstance(value, dict):
-        return InvalidChunk(raw=raw_text(item), error=f"not a chunk: a JSON {type(value).__name__}")
-    return value
-
-
 def coerce(item: Any) -> dict[str, Any] | InvalidChunk:
     """One input item as a decoded chunk, or an InvalidChunk saying why it is none. Never raises.
 
@@ -406,12 +399,18 @@ def coerce(item: Any) -> dict[str, Any] | InvalidChunk:
     ``memoryview`` is the JSON text of ONE chunk (a stream in pieces goes to ``read_chunks``).
     """
     kind = type(item)
+    if kind is bytearray or kind is memoryview:
+        item, kind = bytes(item), bytes
+    if kind is bytes or kind is str:  # the hot path: one record of a stream
+        try:
+            value = orjson.loads(item)
+        except orjson.JSONDecodeError as error:
+            return InvalidChunk(raw=raw_text(item), error=f"not JSON: {error}")
+        if type(value) is dict:
+            return value  # type: ignore[no-any-return]
+        return InvalidChunk(raw=raw_text(item), error=f"not a chunk: a JSON {type(value).__name__}")
     if kind is dict:
-        return item  # type: ignore[no-any-return]  # the hot path: a chunk decoded by the caller
-    if kind is bytes or kind is str:
-        return decode(item)
-    if isinstance(item, (bytearray, memoryview)):
-        return decode(bytes(item))
+        return item  # type: ignore[no-any-return]
     if isinstance(item, dict):
         return dict(item)
     if isinstance(item, ChunkBase):
@@ -517,7 +516,6 @@ __all__ = [
     "UnknownChunk",
     "check",
     "coerce",
-    "decode",
     "family",
     "is_chunk",
     "parse_chunk",

@@ -23,6 +23,8 @@ export const renderReasoning: NodeRenderer = (ctx) => {
         md.el.hidden = false;
         more = md.update(str(node.text) ?? "", ctx.deadline());
       }
+      // an empty block (encrypted reasoning, a bare signature) says nothing once it is done
+      el.hidden = done && node.redacted !== true && !(str(node.text) ?? "");
       if (done && !wasDone) el.open = false; // fold once; the user may open it again
       if (!done && wasDone) el.open = true;
       wasDone = done;

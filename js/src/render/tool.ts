@@ -74,10 +74,12 @@ export const renderTool: NodeRenderer = (ctx) => {
   const denied = slot("mn-denied");
   const outputs = new OutputsView();
   const children = h("div", "mn-children");
+  const origin = h("span", "mn-origin mn-muted");
+  const hidden = h("div", "mn-hidden-levels mn-muted");
   const el = h("div", "mn-card mn-tool", [
-    h("div", "mn-card-head", [h("span", "mn-kind-label", ["Tool"]), name, status.el, duration]),
+    h("div", "mn-card-head", [h("span", "mn-kind-label", ["Tool"]), name, status.el, origin, duration]),
     // what happened inside (outputs the tool wrote, a nested run) before what came out
-    args.el, approval.el, suspended.el, outputs.el, children, result.el, error.el, denied.el,
+    args.el, approval.el, suspended.el, outputs.el, children, hidden, result.el, error.el, denied.el,
   ]);
 
   return {
@@ -88,6 +90,10 @@ export const renderTool: NodeRenderer = (ctx) => {
       el.dataset.toolStatus = toolStatus;
       name.textContent = str(tool.tool_name) ?? "tool";
       status.update(toolStatus, badge);
+      origin.textContent = tool.provider_executed === true ? "run by the provider" : tool.orphan === true ? "call not in this stream" : "";
+      const levels = typeof tool.hidden_levels === "number" ? tool.hidden_levels : 0;
+      hidden.textContent = levels > 0 ? `… ${levels} more level${levels === 1 ? "" : "s"} of nested runs (kept in the result, not drawn)` : "";
+      hidden.hidden = levels === 0;
       duration.textContent = nodeDuration(tool);
       args.update(argsText(tool), (text) => (text ? [h("div", "mn-label", ["Arguments"]), h("pre", "mn-json", [text])] : null));
       const canAnswer = toolStatus === "awaiting-approval" && ctx.traits().canApprove;

@@ -39,7 +39,7 @@ def fold(state: RunState, chunk: dict[str, Any], item: Any) -> None:
         state.chunk_count += 1
         if state.unsettled:
             state.settle(chunk)
-        following = handler_for(chunk["type"])(state, chunk)
+        following = (HANDLERS.get(chunk["type"]) or handler_for(chunk["type"]))(state, chunk)
         if following is None:
             return
         state, chunk = following

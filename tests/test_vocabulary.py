@@ -1,0 +1,153 @@
+"""One chunk vocabulary, one coercion of items, and the small bugs the second generation fixed."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import mastra_notebook as mn
+from mastra_notebook.core.chunks import KNOWN_TYPES, PREFIXES, ExecutionEventChunk, UnknownChunk, coerce
+from mastra_notebook.core.handlers import HANDLERS
+from mastra_notebook.core.recording import Recording
+from mastra_notebook.widget.transcript import render_html
+from mastra_notebook.widget.wire import FLUSH_INTERVAL
+
+from .conftest import RecordingComm, fixture_path
+
+TEXT = {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "hi"}}
+
+
+def test_every_handled_type_has_a_model() -> None:
+    for chunk_type in HANDLERS:
+        assert chunk_type in KNOWN_TYPES or chunk_type in PREFIXES, chunk_type
+
+
+def test_workflow_approval_and_every_execution_event_are_modelled() -> None:
+    assert type(mn.parse_chunk({"type": "workflow-execution-approval", "payload": {}})) is not UnknownChunk
+    for primitive in ("agent", "workflow", "tool"):
+        event = {"type": f"{primitive}-execution-event-text-delta", "payload": TEXT}
+        assert isinstance(mn.parse_chunk(event), ExecutionEventChunk)
+
+
+def test_any_text_or_bytes_item_is_one_chunk() -> None:
+    text = orjson.dumps(TEXT)
+    for item in (text, text.decode(), bytearray(text), memoryview(text), TEXT, mn.parse_chunk(TEXT)):
+        assert coerce(item) == TEXT, type(item)
+        run = mn.Run()
+        run.feed(item)
+        assert (run.result.text, run.result.chunk_count, run.result.invalid) == ("hi", 1, [])
+
+
+def test_a_bytearray_item_is_saved_as_its_chunk(tmp_path: Path) -> None:
+    recording = Recording()
+    recording.add(bytearray(orjson.dumps(TEXT)), 1.0)
+    recording.add(memoryview(orjson.dumps(TEXT)), 2.0)
+    path = recording.save(tmp_path / "r.jsonl")
+    lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    assert lines == [{**TEXT, "mnReceivedMs": 1.0}, {**TEXT, "mnReceivedMs": 2.0}]
+
+
+def test_a_saved_line_keeps_the_chunk_byte_for_byte(tmp_path: Path) -> None:
+    raw = b'{"type":"data-x","data":{"b":1,"a":[1.50,2]}}'  # key order and number text kept
+    recording = Recording()
+    recording.add(raw, 3.0)
+    assert next(recording.lines()) == raw[:-1] + b',"mnReceivedMs":3.0}'
+
+
+def test_loading_a_recording_leaves_the_callers_chunks_alone() -> None:
+    chunks = [{**TEXT, "mnReceivedMs": 5.0}]
+    recording = Recording.load(chunks)
+    assert chunks == [{**TEXT, "mnReceivedMs": 5.0}]
+    assert recording.times == [5.0]
+    assert recording.chunk(0) == TEXT
+
+
+def test_every_loop_iteration_of_a_workflow_step_shows_in_the_transcript() -> None:
+    chunks: list[dict[str, Any]] = [
+        {"type": "workflow-start", "runId": "w", "payload": {"workflowId": "loop"}}
+    ]
+    for i in range(3):
+        step = {"stepName": "count", "stepCallId": f"c{i}"}
+        chunks.append({"type": "workflow-step-start", "runId": "w", "payload": step})
+        chunks.append(
+            {
+                "type": "workflow-step-result",
+                "runId": "w",
+                "payload": {**step, "status": "success", "output": {"n": f"iteration-{i}"}},
+            }
+        )
+    result = mn.collect(chunks)
+    assert [step.output for step in result.workflow.steps] == [{"n": f"iteration-{i}"} for i in range(3)]  # type: ignore[union-attr]
+    html = render_html(result)
+    assert all(html.count(f"iteration-{i}") == 1 for i in range(3))
+
+
+def test_a_reused_tool_call_id_shows_both_calls_in_the_transcript() -> None:
+    chunks = []
+    for city in ("Paris", "Berlin"):
+        chunks.append({"type": "step-start", "runId": "r", "payload": {}})
+        chunks.append(
+            {
+                "type": "tool-call",
+                "runId": "r",
+                "payload": {"toolCallId": "call_0", "toolName": "w", "args": {"city": city}},
+            }
+        )
+        chunks.append(
+            {
+                "type": "tool-result",
+                "runId": "r",
+                "payload": {"toolCallId": "call_0", "result": f"{city}-result"},
+            }
+        )
+        chunks.append(
+            {"type": "step-finish", "runId": "r", "payload": {"stepResult": {"reason": "tool-calls"}}}
+        )
+    result = mn.collect(chunks)
+    assert [call.result for call in result.tool_calls] == ["Paris-result", "Berlin-result"]
+    assert [[call.args for call in step.tool_calls] for step in result.steps] == [
+        [{"city": "Paris"}],
+        [{"city": "Berlin"}],
+    ]
+    html = render_html(result)
+    assert html.count("Paris-result") == html.count("Berlin-result") == 1
+
+
+def test_feeding_a_replay_folds_the_fed_chunk(recording_comm: RecordingComm) -> None:
+    replay = mn.replay(fixture_path("plain-text"), autoplay=False)
+    replay.seek(3)
+    replay.feed({"type": "text-delta", "runId": "x", "payload": {"id": "late", "text": "THE END"}})
+    assert replay.position == replay.total
+    assert replay.result.text.endswith("THE END")
+    assert replay.result.text.startswith(mn.collect(fixture_path("plain-text")).text)
+
+
+def test_a_view_fed_by_hand_sends_its_last_ops_without_end(recording_comm: RecordingComm) -> None:
+    async def scenario() -> None:
+        view = mn.view()
+        for index in range(5):
+            view.feed({**TEXT, "payload": {"id": "t", "text": f"<{index}>"}})
+        await asyncio.sleep(FLUSH_INTERVAL * 3)  # the loop is free: what was fed must have left
+        sent = "".join(
+            op[3]
+            for message in recording_comm.custom()
+            if message.get("t") == "ops"
+            for op in message["ops"]
+            if op[0] == "append"
+        )
+        assert sent.endswith("<4>")
+
+    asyncio.run(scenario())
+
+
+def test_an_error_in_a_browser_message_shows_in_the_view(recording_comm: RecordingComm) -> None:
+    view = mn.view()
+    view.feed(TEXT)
+    view._on_browser_message(view, {"t": "approve", "tool_call_id": "nope"}, [])  # not a live view
+    banners = [part for part in view.result.parts if part.kind == "banner"]
+    assert banners[-1].type == "error"
+    assert "approve failed" in (banners[-1].text or "")
+    assert "not connected to a Mastra server" in (banners[-1].text or "")
