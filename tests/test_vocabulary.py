@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.core.chunks import KNOWN_TYPES, PREFIXES, ExecutionEventChunk, UnknownChunk, coerce
@@ -15,7 +16,7 @@ from mastra_notebook.core.recording import Recording
 from mastra_notebook.widget.transcript import render_html
 from mastra_notebook.widget.wire import FLUSH_INTERVAL
 
-from .conftest import RecordingComm, fixture_path
+from .conftest import FIXTURES, RecordingComm, fixture_path
 
 TEXT = {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "hi"}}
 
@@ -151,3 +152,28 @@ def test_an_error_in_a_browser_message_shows_in_the_view(recording_comm: Recordi
     assert banners[-1].type == "error"
     assert "approve failed" in (banners[-1].text or "")
     assert "not connected to a Mastra server" in (banners[-1].text or "")
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.stem)
+def test_steps_equal_mastras_own_step_results(path: Path) -> None:
+    """Each finished step as Mastra's step-finish reports it: text, finish reason, tool calls. A step
+    still open when the stream ended (aborted, waiting for approval) comes last, unfinished."""
+    finishes = [
+        chunk for chunk in map(orjson.loads, path.read_bytes().splitlines()) if chunk["type"] == "step-finish"
+    ]
+    result = mn.collect(path)
+    theirs = [
+        (
+            chunk["payload"]["output"].get("text", ""),
+            chunk["payload"]["stepResult"]["reason"],
+            [call["toolCallId"] for call in chunk["payload"]["output"].get("toolCalls", [])],
+        )
+        for chunk in finishes
+    ]
+    ours = [
+        (step.text, step.finish_reason, [call.tool_call_id for call in step.tool_calls])
+        for step in result.steps
+    ]
+    assert ours[: len(theirs)] == theirs
+    assert all(step.finish_reason is None for step in result.steps[len(theirs) :])
+    assert len(result.steps) - len(theirs) <= 1

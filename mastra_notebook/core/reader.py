@@ -98,10 +98,12 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> list[Step]:
     for step in state.steps:
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
+        text = "".join(node.text("text") for node in step.texts)
         steps.append(
             Step(
                 index=get("index"),
-                text="".join(node.text("text") for node in step.texts),
+                # a continuation finishes a step whose text came in the stream before it
+                text=text or step.reported_text or "",
                 reasoning_text="".join(node.text("text") for node in step.reasoning),
                 tool_calls=[calls[node.id] for node in step.calls if node.id in calls],
                 finish_reason=get("finish_reason"),

@@ -36,9 +36,7 @@ class StepState:
     texts: list[Node] = field(default_factory=list)
     reasoning: list[Node] = field(default_factory=list)
     calls: list[Node] = field(default_factory=list)
-
-    def is_empty(self) -> bool:
-        return not (self.texts or self.reasoning or self.calls)
+    reported_text: str | None = None  # the step's text as its step-finish tells it
 
 
 @dataclass(slots=True, eq=False)
@@ -178,7 +176,7 @@ class RunState:
         if warnings:
             self.tree.set(step.node, "warnings", warnings)  # type: ignore[arg-type]
 
-    def finish_step(self, fields: dict[str, Any], usage: dict[str, int]) -> None:
+    def finish_step(self, fields: dict[str, Any], usage: dict[str, int], reported_text: Any = None) -> None:
         """The open step ends (a continuation finishes the step its first stream began: what arrived
         since the last step makes it up)."""
         step = self.open_step
@@ -189,6 +187,7 @@ class RunState:
         self.open_step = None
         self.open_texts.clear()
         self.open_reasoning.clear()
+        step.reported_text = reported_text if isinstance(reported_text, str) else None
         self.usage_open = values.add_usage(self.usage_open, usage)
         assert step.node is not None
         for name, value in fields.items():

@@ -39,7 +39,8 @@ def step_finish(state: RunState, chunk: dict[str, Any]) -> Next:
     if warnings:
         fields["warnings"] = warnings
     step = state.step
-    state.finish_step(fields, values.usage(as_dict(payload.get("output")).get("usage")))
+    output = as_dict(payload.get("output"))
+    state.finish_step(fields, values.usage(output.get("usage")), output.get("text"))
     if reason == "content-filter" and not any(node.text("text") for node in step.texts):
         explanation = values.find_key(payload, ("stopDetails", "refusal", "finishMessage"))
         state.banner(
