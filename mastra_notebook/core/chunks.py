@@ -407,7 +407,7 @@ def coerce(item: Any) -> dict[str, Any] | InvalidChunk:
         except orjson.JSONDecodeError as error:
             return InvalidChunk(raw=raw_text(item), error=f"not JSON: {error}")
         if type(value) is dict:
-            return value  # type: ignore[no-any-return]
+            return value
         return InvalidChunk(raw=raw_text(item), error=f"not a chunk: a JSON {type(value).__name__}")
     if kind is dict:
         return item  # type: ignore[no-any-return]
