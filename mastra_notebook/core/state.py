@@ -319,6 +319,11 @@ class RunState:
         if self.args_next_parse.pop(node.id, None) is not None:
             self.set(node, "args", values.partial_json(node.text("args_text")))
 
+    def fill_args(self, node: Node, args: Any) -> None:
+        """Arguments a later chunk repeats fill a call that came without them."""
+        if node.fields.get("args") is None and args is not None:
+            self.set(node, "args", args)
+
     def call_status(self, node: Node, status: str) -> None:
         self.set(node, "status", status)
         if status in TERMINAL_TOOL_STATUSES:

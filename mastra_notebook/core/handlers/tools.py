@@ -49,8 +49,7 @@ def tool_call(state: RunState, chunk: dict[str, Any]) -> Next:
 def tool_result(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "running")
-    if node.fields.get("args") is None and payload.get("args") is not None:
-        state.set(node, "args", payload["args"])
+    state.fill_args(node, payload.get("args"))
     if payload.get("providerExecuted") is True:
         state.set(node, "provider_executed", True)
     state.set(node, "result", payload.get("result"))
@@ -71,8 +70,7 @@ def tool_error(state: RunState, chunk: dict[str, Any]) -> Next:
 def approval(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "awaiting-approval")
-    if node.fields.get("args") is None:
-        state.set(node, "args", payload.get("args"))
+    state.fill_args(node, payload.get("args"))
     state.set(node, "approval", {"resume_schema": payload.get("resumeSchema")})
     state.call_status(node, "awaiting-approval")
     state.wait_for_human(node)
@@ -93,8 +91,7 @@ def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
 def denied(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "denied")
-    if node.fields.get("args") is None:
-        state.set(node, "args", payload.get("args"))
+    state.fill_args(node, payload.get("args"))
     reason = as_dict(payload.get("approval")).get("reason")
     state.set(node, "denied_reason", reason if isinstance(reason, str) else None)
     state.call_status(node, "denied")
