@@ -214,3 +214,27 @@ def test_google_thought_signature_is_not_text() -> None:
     )
     # Gemini says STOP with a function call; the step is still a tool-calls step
     assert result.steps[0].finish_reason == "tool-calls"
+
+
+def test_a_refusal_says_so_with_the_providers_explanation() -> None:
+    banners = [part for part in collect("anthropic-refusal").parts if part.kind == "banner"]
+    assert len(banners) == 1
+    assert banners[0].text is not None
+    assert banners[0].text.startswith("The provider refused to answer (content-filter): ")
+    assert "blocked under Anthropic's Usage Policy" in banners[0].text
+    assert banners[0].value["category"] == "cyber"
+
+
+def test_provider_lifecycle_events_are_kept_but_not_drawn() -> None:
+    result = collect("anthropic-tools")
+    assert [event["kind"] for event in result.provider_events] == ["anthropic.message_start"] * 2
+    assert not any(part.kind == "data" for part in result.parts)
+
+
+def test_citations_become_sources_once_per_url_with_the_cited_text() -> None:
+    for name in ("anthropic-web-search", "openai-responses-web-search"):
+        result = collect(name)
+        urls = [source.url for source in result.sources]
+        assert len(urls) == len(set(urls)), name
+        cited = [text for source in result.sources for text in source.citations]
+        assert cited and all(isinstance(text, str) and text.strip() for text in cited), name

@@ -42,10 +42,10 @@ def step_finish(state: RunState, chunk: dict[str, Any]) -> Next:
     output = as_dict(payload.get("output"))
     state.finish_step(fields, values.usage(output.get("usage")), output.get("text"))
     if reason == "content-filter" and not any(node.text("text") for node in step.texts):
-        explanation = values.find_key(payload, ("stopDetails", "refusal", "finishMessage"))
-        state.banner(
-            "warning", "The provider refused to answer (finish reason: content-filter).", explanation
-        )
+        details = values.find_key(payload, ("stopDetails", "refusal", "finishMessage"))
+        said = as_dict(details).get("explanation") if isinstance(details, dict) else details
+        why = f": {said}" if isinstance(said, str) and said else "."
+        state.banner("warning", f"The provider refused to answer (content-filter){why}", details)
     return None
 
 
