@@ -238,3 +238,11 @@ def test_citations_become_sources_once_per_url_with_the_cited_text() -> None:
         assert len(urls) == len(set(urls)), name
         cited = [text for source in result.sources for text in source.citations]
         assert cited and all(isinstance(text, str) and text.strip() for text in cited), name
+
+
+def test_text_blocks_split_at_citations_flow_as_one_part() -> None:
+    """Anthropic cuts one answer into blocks at every citation; drawn apart, markdown loses its lists."""
+    result = collect("anthropic-web-search")
+    (text,) = [part.text for part in result.parts if part.kind == "text"]
+    assert text == result.text
+    assert "\n- Microsoft shook up its AI stack" in text or "- Microsoft shook up" in text

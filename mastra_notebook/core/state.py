@@ -20,7 +20,7 @@ from .chunks import is_chunk
 from .tree import Node, Tree
 
 TERMINAL_TOOL_STATUSES = frozenset({"done", "error", "denied"})
-VIEW_DEPTH = 64  # nested runs deeper than this hold their data but are not drawn
+VIEW_DEPTH = 16  # nested runs deeper than this hold their data but are not drawn (real trees: 3-5)
 ARGS_REPARSE_GROWTH = 1.25  # streaming args are parsed again once they grew by a quarter: linear cost
 
 
@@ -50,6 +50,7 @@ class RunState:
     chunk_count: int = 0
     invalid: list[dict[str, str]] = field(default_factory=list)
     open_texts: dict[str, Node] = field(default_factory=dict)  # this step's text parts by id
+    closed_texts: set[str] = field(default_factory=set)  # ids whose text ended in this step
     open_reasoning: dict[str, Node] = field(default_factory=dict)
     text_nodes: list[Node] = field(default_factory=list)  # the run's text parts, in order
     attempt_start: int = 0  # index into text_nodes where the current goal attempt begins
@@ -172,6 +173,7 @@ class RunState:
         self.steps.append(step)
         self.open_step = step
         self.open_texts.clear()
+        self.closed_texts.clear()
         self.open_reasoning.clear()
         if warnings:
             self.tree.set(step.node, "warnings", warnings)  # type: ignore[arg-type]
@@ -186,6 +188,7 @@ class RunState:
             self.steps.append(step)
         self.open_step = None
         self.open_texts.clear()
+        self.closed_texts.clear()
         self.open_reasoning.clear()
         step.reported_text = reported_text if isinstance(reported_text, str) else None
         self.usage_open = values.add_usage(self.usage_open, usage)
@@ -205,17 +208,30 @@ class RunState:
         """A goal sent the agent back to work: its text replaces the last attempt's in result.text."""
         self.attempt_start = len(self.text_nodes)
         self.open_texts.clear()
+        self.closed_texts.clear()
         self.open_reasoning.clear()
 
     # ---- text and reasoning -------------------------------------------------------------------
 
     def text_part(self, text_id: str) -> Node:
-        """The open text part with this id in this step, or a new one."""
+        """The open text part with this id in this step, or a new one.
+
+        A block with a new id that follows the step's last text directly flows on in that part:
+        providers split one answer into blocks (Anthropic at each citation), and markdown cut
+        between them would lose its lists. An id seen before starts a part of its own.
+        """
         node = self.open_texts.get(text_id)
         if node is None:
-            node = self.open_texts[text_id] = self.add("text", text="")
-            self.text_nodes.append(node)
-            self.step.texts.append(node)
+            texts = self.step.texts
+            last = self.node.children[-1] if self.node.children else None
+            flows_on = texts and texts[-1] is last and len(self.text_nodes) > self.attempt_start
+            if last is not None and flows_on and text_id not in self.closed_texts:
+                node = last
+            else:
+                node = self.add("text", text="")
+                self.text_nodes.append(node)
+                texts.append(node)
+            self.open_texts[text_id] = node
         return node
 
     def add_text(self, text_id: str, text: str) -> Node:
@@ -226,6 +242,7 @@ class RunState:
         return node
 
     def close_text(self, text_id: str) -> Node | None:
+        self.closed_texts.add(text_id)
         return self.open_texts.pop(text_id, None)
 
     def reasoning_part(self, reasoning_id: str) -> Node:
