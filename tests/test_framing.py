@@ -110,3 +110,72 @@ def test_framer_waits_for_a_whole_record() -> None:
 def test_a_jsonl_file_starting_with_a_data_line_stays_jsonl() -> None:
     assert list(iter_records(b"data: x\n" + A + b"\n")) == [b"data: x", A]
     assert list(iter_records(b"data: " + A)) == [A]  # a one-event SSE body without a blank line
+
+
+def test_whitespace_before_the_first_record_is_not_buffered() -> None:
+    framer = Framer()
+    for _ in range(1000):
+        assert framer.feed(b"\n \r\n\t\x1e" * 100) == []
+    assert len(framer._buffer) == 0  # nothing held for a body of blanks
+    assert framer.framing is None
+    assert framer.feed(b"\n\n" + A + b"\n") == [A]
+    assert framer.close() == []
+    assert list(iter_records([b" \n"] * 10_000)) == []  # only whitespace: no record, nothing held
+
+
+def test_a_leading_byte_order_mark_is_dropped() -> None:
+    assert list(iter_records(b"\xef\xbb\xbf" + A + b"\n" + B)) == [A, B]
+
+
+@pytest.mark.parametrize("piece", [1 << 10, 1 << 14])
+def test_an_undecided_framing_is_decided_at_64_kib_losing_nothing(piece: int) -> None:
+    """A first SSE line of 100 KB keeps the sniff undecided; at 64 KiB it is decided as at EOF."""
+    text = "x" * 100_000
+    big = b'{"type":"text-delta","payload":{"id":"t","text":"' + text.encode() + b'"}}'
+    for body, framing, expected in [
+        (b": hello\ndata: " + big + b"\n\ndata: " + A + b"\n\n", "sse", [big, A]),
+        (b"data: " + big + b"\n\n", "sse", [big]),
+        (b"data: x\n" + big + b"\n" + A + b"\n", "json", [b"data: x", big, A]),
+    ]:
+        framer = Framer()
+        cut = -(-66_000 // piece) * piece  # the first piece boundary past 64 KiB
+        records = [r for start in range(0, cut, piece) for r in framer.feed(body[start : start + piece])]
+        assert framer.framing == framing  # decided before the first line or record ended
+        assert records + framer.feed(body[cut:]) + framer.close() == expected
+
+
+def test_json_objects_back_to_back_are_one_record_each() -> None:
+    assert list(iter_records([A.decode(), B.decode()])) == [A, B]  # a list of chunk strings
+    assert list(iter_records(A + B + b" \t" + A + b"\n" + B)) == [A, B, A, B]
+    result = mn.collect([A.decode(), B.decode()])
+    assert (result.text, result.chunk_count, result.invalid) == ("héllo", 2, [])
+
+
+def test_braces_inside_strings_do_not_split() -> None:
+    inside = b'{"type":"text-delta","payload":{"id":"t","text":"a} {b}{\\"c"}}'
+    assert list(iter_records(inside + b"\n" + inside)) == [inside, inside]
+    # a string cut between "}" and "{" across two pieces is still one record
+    assert list(iter_records([inside[:-12], inside[-12:]])) == [inside]
+    assert list(iter_records([inside.decode(), A.decode()])) == [inside, A]
+
+
+def test_a_broken_object_back_to_back_with_a_good_one_loses_nothing() -> None:
+    broken = b'{"type":"text-delta","payload":{"text":}}'  # balanced, but not JSON
+    assert list(iter_records(broken + A + b"\n")) == [broken, A]
+    assert list(iter_records(b'{"a":[{"b":1}]}{"c":{}}')) == [b'{"a":[{"b":1}]}', b'{"c":{}}']
+
+
+@pytest.mark.parametrize("framing", ["sse", "json"])
+def test_a_long_record_grows_one_buffer_in_place(framing: str) -> None:
+    """Pieces of a long record are appended to one bytearray, never re-concatenated (which made a
+    60 MB event in 16 KiB pieces take 45 s); benchmarks/framing.py measures the speed."""
+    big = b'{"type":"text-delta","payload":{"id":"t","text":"' + b"y" * 1_000_000 + b'"}}'
+    body = (b"data: " + big + b"\n\n") if framing == "sse" else (A + b"\n" + big + b"\n")
+    framer = Framer()
+    records = framer.feed(body[:16384])
+    buffer = framer._buffer
+    for start in range(16384, len(body) - 2, 16384):
+        records += framer.feed(body[start : min(start + 16384, len(body) - 2)])
+        assert framer._buffer is buffer
+    records += framer.feed(body[-2:]) + framer.close()
+    assert records == ([big] if framing == "sse" else [A, big])

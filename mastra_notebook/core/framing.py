@@ -8,7 +8,8 @@ Three framings reach us, sniffed from the first bytes rather than a content type
   ``data: [DONE]`` at the end, or just EOF.
 
 JSON text never holds a raw newline or ``\\x1e``, so the first two are one framing that splits on
-both. Splitting happens on bytes, so a source cut in the middle of a UTF-8 character is harmless.
+both; JSON objects back to back on one line (``{...}{...}``, as a list of chunk strings gives) are
+split too. Splitting happens on bytes, so a source cut in the middle of a UTF-8 character is harmless.
 """
 
 from __future__ import annotations
@@ -19,10 +20,20 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
+import orjson
+
 Framing = Literal["json", "sse"]
 
 _SSE_START = re.compile(rb"^(data|event|id|retry)?:")
 _READ_SIZE = 1 << 20
+_SNIFF_LIMIT = 64 * 1024  # a framing still undecided after this many bytes is decided as at EOF
+_LEADING = b" \t\r\n\x1e"  # whitespace (and separators) before the first record: nothing to keep
+_BOM = b"\xef\xbb\xbf"
+# JSON objects back to back in one record: "}" then optional blanks then "{" (rare; see _unglue)
+_GLUED = re.compile(rb"\}[ \t\r]*\{")
+# A JSON string (its braces do not count) or a bracket; possessive, so a long string is one step
+_TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[{}\[\]]')
+_NEXT_OBJECT = re.compile(rb"[ \t\r]*\{")
 
 
 def sniff(head: bytes, *, final: bool = False) -> Framing | None:
@@ -35,14 +46,16 @@ def sniff(head: bytes, *, final: bool = False) -> Framing | None:
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n\x1e")
     if not stripped:
         return None
-    first, newline, rest = stripped.partition(b"\n")
+    end = stripped.find(b"\n")  # find, not partition: the rest may be megabytes
+    first = stripped if end < 0 else stripped[:end]
     if not _SSE_START.match(first):
-        if not newline and not final and b"data:".startswith(first[:5]):
+        if end < 0 and not final and b"data:".startswith(first[:5]):
             return None  # "da" may still become "data:"
         return "json"
-    following, second_newline, _ = rest.partition(b"\n")
-    if not second_newline and not final:
+    second_end = stripped.find(b"\n", end + 1) if end >= 0 else -1
+    if second_end < 0 and not final:
         return None
+    following = b"" if end < 0 else stripped[end + 1 : second_end if second_end >= 0 else None]
     if not following.strip(b"\r") or _SSE_START.match(following):
         return "sse"
     return "json"
@@ -53,48 +66,86 @@ class Framer:
 
     A record is the bytes of one JSON value (an SSE event's data). ``done`` turns true after
     ``data: [DONE]``; anything after it is ignored.
+
+    The unfinished last line is kept in one growing ``bytearray``: a piece that ends no line is
+    only appended to it, and a piece that ends lines is split once, so a 60 MB event arriving in
+    16 KiB pieces is framed in linear time. Whitespace before the first record is dropped, not
+    buffered. The framing is sniffed from the first bytes; if it still cannot be told once 64 KiB
+    are held (only a first SSE field line, or the line after it, that long can do that), it is
+    decided with what is held, exactly as at EOF, and the held bytes are framed with it: nothing
+    waits for ever and no byte is lost.
     """
 
     def __init__(self) -> None:
         self.framing: Framing | None = None
         self.done = False
-        self._buffer = b""
+        self._buffer = bytearray()  # the unfinished last line (before sniffing: the head)
         self._event: list[bytes] = []
+        self._fresh = True  # nothing read yet: a byte order mark may come
 
     def feed(self, data: bytes) -> list[bytes]:
         if self.done or not data:
             return []
-        self._buffer += data
         if self.framing is None:
-            self.framing = sniff(self._buffer)
-            if self.framing is None:
-                return []
-        elif not self._may_end_record(data):
-            return []  # no record can have ended: do not rescan a growing buffer
-        if self.framing == "json":
-            *records, self._buffer = _split_json(self._buffer)
-            return records
-        return self._sse_lines(final=False)
-
-    def _may_end_record(self, data: bytes) -> bool:
-        return b"\n" in data or (self.framing == "json" and b"\x1e" in data)
+            return self._sniff(data, final=False)
+        return self._lines(data, final=False)
 
     def close(self) -> list[bytes]:
         """Flush what is left at EOF (a last line without newline, an SSE event without blank line)."""
         if self.done:
             return []
-        rest, self._buffer = self._buffer, b""
         if self.framing is None:
-            self.framing = sniff(rest, final=True) or "json"
-        if self.framing == "json":
-            return [record for record in _split_json(rest) if record]
-        self._buffer = rest
-        records = self._sse_lines(final=True)
-        return records + self._dispatch()
+            return self._sniff(b"", final=True)
+        return self._lines(b"", final=True)
 
-    def _sse_lines(self, *, final: bool) -> list[bytes]:
-        lines = self._buffer.split(b"\n")
-        self._buffer = b"" if final else lines.pop()
+    def _sniff(self, data: bytes, *, final: bool) -> list[bytes]:
+        if self._fresh and data:
+            self._fresh = False
+            data = data.removeprefix(_BOM)
+        head = self._buffer
+        if head:
+            head += data
+        else:
+            data = data.lstrip(_LEADING)  # whitespace before the first record: nothing to keep
+        size = len(head) or len(data)
+        at_bound = size >= _SNIFF_LIMIT
+        # sniff() can only change its mind at a line end (or while the head is a few bytes): do
+        # not rescan a growing head for every piece
+        if final or at_bound or b"\n" in data or size <= 8:
+            held = bytes(head) if head else data
+            framing = sniff(held, final=final or at_bound)
+        else:
+            framing = None
+        if framing is None:
+            if not head:
+                head += data
+            return []
+        self.framing = framing
+        head.clear()
+        return self._lines(held, final=final)
+
+    def _lines(self, data: bytes, *, final: bool) -> list[bytes]:
+        """Split the unfinished line plus ``data`` into complete lines, and those into records."""
+        sse = self.framing == "sse"
+        buffer = self._buffer
+        if not final and b"\n" not in data and (sse or b"\x1e" not in data):
+            buffer += data  # no line ended: keep the piece, look at nothing old
+            return []
+        if buffer:
+            buffer += data
+            data = bytes(buffer)
+            buffer.clear()
+        if not sse:
+            records, rest = _split_json(data, final=final)
+            buffer += rest
+            return records
+        lines = data.split(b"\n")
+        if not final:
+            buffer += lines.pop()
+        records = self._sse_lines(lines)
+        return records + self._dispatch() if final and not self.done else records
+
+    def _sse_lines(self, lines: list[bytes]) -> list[bytes]:
         records: list[bytes] = []
         for raw_line in lines:
             if self.done:
@@ -102,31 +153,77 @@ class Framer:
             line = raw_line.removesuffix(b"\r")
             if not line:
                 records += self._dispatch()
-            elif line.startswith(b"data:"):
-                value = line[5:]
-                self._event.append(value[1:] if value.startswith(b" ") else value)
+            elif line.startswith(b"data:"):  # one slice, not two: an event can be huge
+                self._event.append(line[6:] if line.startswith(b"data: ") else line[5:])
             # ":" comments (keepalives) and event/id/retry fields carry no chunk
         return records
 
     def _dispatch(self) -> list[bytes]:
         if not self._event:
             return []
-        data, self._event = b"\n".join(self._event), []
-        if data.strip() == b"[DONE]":
+        event, self._event = self._event, []
+        data = event[0] if len(event) == 1 else b"\n".join(event)
+        if len(data) < 64 and data.strip() == b"[DONE]":
             self.done = True
             return []
-        return [data] if data.strip() else []
+        return [data] if data and not data.isspace() else []
 
 
-def _split_json(buffer: bytes) -> list[bytes]:
-    """Split JSON records on newlines and \\x1e; the last item is the unfinished rest ('' if none).
+def _split_json(block: bytes, *, final: bool) -> tuple[list[bytes], bytes]:
+    """JSON records split on newlines and \\x1e, and the unfinished rest (empty when ``final``).
 
     ``bytes.split`` is several times faster than a regex here, which matters at 3 MB.
     """
-    if b"\x1e" in buffer:
-        buffer = buffer.replace(b"\x1e", b"\n")
-    *records, rest = buffer.split(b"\n")
-    return [r for r in records if r and not r.isspace()] + [rest if not rest.isspace() else b""]
+    if b"\x1e" in block:
+        block = block.replace(b"\x1e", b"\n")
+    lines = block.split(b"\n")
+    rest = b"" if final else lines.pop()
+    records = [r for r in lines if r and not r.isspace()]
+    if _GLUED.search(block, 0, len(block) - len(rest)) is not None:
+        records = _unglue(records)  # rare: some record may hold objects back to back
+    return records, rest
+
+
+def _unglue(records: list[bytes]) -> list[bytes]:
+    """Records with objects back to back (``{...}{...}``, a list of chunk strings) split in values.
+
+    Only a record that holds ``}`` then ``{`` and does not parse as one value is split.
+    """
+    out: list[bytes] = []
+    for record in records:
+        if _GLUED.search(record) is None:
+            out.append(record)
+            continue
+        try:
+            orjson.loads(record)
+        except orjson.JSONDecodeError:
+            out += _values(record)
+        else:
+            out.append(record)  # one value after all: the braces are inside a string
+    return out
+
+
+def _values(record: bytes) -> list[bytes]:
+    """The top-level values of ``record``: split after each ``}`` that closes one and is followed
+    by ``{``; brackets inside strings do not count. Every byte but the blanks between is kept."""
+    values: list[bytes] = []
+    start = depth = 0
+    for token in _TOKEN.finditer(record):
+        at = token.start()
+        char = record[at]
+        if char == 0x22:  # '"': a whole string
+            continue
+        if char in b"{[":
+            depth += 1
+            continue
+        depth = max(depth - 1, 0)
+        if depth == 0 and char == 0x7D:  # '}' closing a top-level object
+            following = _NEXT_OBJECT.match(record, at + 1)
+            if following is not None:
+                values.append(record[start : at + 1])
+                start = following.end() - 1
+    values.append(record[start:])
+    return values
 
 
 def _as_bytes(piece: bytes | bytearray | memoryview | str) -> bytes:
