@@ -35,10 +35,15 @@ import(url).then((module) => {
 _SHOW_FALLBACK = "#mn-view > .mastra-notebook-transcript { display: block !important; }"
 
 
+# ``<`` opens "</script>" and "<!--<script>" (which keeps the element open past its end tag, so the
+# boot script never runs); outside strings JSON has none of these, inside them the escape is the same
+# string. ``>`` and ``&`` go too, harmlessly. (str.replace: translate is slow on megabytes.)
+
+
 def _json_in_script(value: Any) -> str:
-    """JSON that is safe inside a <script> element: ``</`` only occurs in strings, where ``<\\/`` is
-    the same string."""
-    return orjson.dumps(value).decode().replace("</", "<\\/")
+    """JSON that is safe as the text of a <script> element: no ``<``, ``>`` or ``&`` at all."""
+    text = orjson.dumps(value).decode()
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def page_html(run: Run, title: str = "") -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -15,10 +16,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def export(name: str, out: Path) -> Path:
+def export(name: str, out: Path, source: Path | None = None) -> Path:
     page = out / f"{name}.html"
+    source = source or FIXTURES / f"{name}.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "mastra_notebook", "render", str(FIXTURES / f"{name}.jsonl"), "-o", str(page)],
+        [sys.executable, "-m", "mastra_notebook", "render", str(source), "-o", str(page)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -56,6 +58,31 @@ def test_exported_page_renders_offline(name: str, browser: Any, tmp_path: Path) 
     assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"export-{name}.png"), full_page=True)
+    context.close()
+
+
+HOSTILE = "a <!--<script> b </script> c <script>document.title='owned'</script> d"
+
+
+def test_model_text_cannot_keep_the_boot_script_from_running(browser: Any, tmp_path: Path) -> None:
+    """``<!--<script>`` in the embedded data would hold the data element open past its end tag."""
+    chunks = [
+        {"type": "start", "runId": "r", "from": "AGENT", "payload": {}},
+        {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": HOSTILE}},
+        {"type": "finish", "runId": "r", "from": "AGENT", "payload": {"stepResult": {"reason": "stop"}}},
+    ]
+    source = tmp_path / "hostile.jsonl"
+    source.write_text("".join(json.dumps(chunk) + "\n" for chunk in chunks))
+    page_file = export("hostile", tmp_path, source)
+    context = browser.new_context(offline=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status='finished']", timeout=15_000)
+    assert HOSTILE in page.inner_text(".mn-root")  # shown as text
+    assert page.title() != "owned"
+    assert not errors
     context.close()
 
 

@@ -1,0 +1,44 @@
+"""The exported page embeds the run as JSON in a <script>: model text must not end or hide it."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import mastra_notebook as mn
+from mastra_notebook.widget.export import page_html
+from mastra_notebook.widget.wire import message
+
+HOSTILE = "a <!--<script> b </script> c <script>alert(1)</script> d </SCRIPT > e & f > g <\\/ h"
+
+
+def strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in strings(item)]
+
+
+def hostile_run() -> mn.Run:
+    run = mn.Run()
+    run.feed({"type": "start", "runId": "r", "from": "AGENT", "payload": {}})
+    run.feed({"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": HOSTILE}})
+    run.feed({"type": "finish", "runId": "r", "from": "AGENT", "payload": {"stepResult": {"reason": "stop"}}})
+    run.end()
+    return run
+
+
+def test_the_data_script_holds_no_angle_bracket_and_parses_back() -> None:
+    run = hostile_run()
+    assert run.result.text == HOSTILE
+    html = page_html(run, title="<!--<script>")
+    (data,) = re.findall(r'<script type="application/json" id="mn-data">(.*?)</script>', html, re.DOTALL)
+    assert "<" not in data
+    assert ">" not in data
+    assert "&" not in data
+    assert json.loads(data) == {"snapshot": message("snapshot", 0, run.snapshot()), "title": "<!--<script>"}
+    assert HOSTILE in strings(json.loads(data))  # the text is all there
+    # the page has exactly its three scripts, the boot script last and whole
+    assert html.count("<script") == 3
+    assert html.rstrip().endswith("</script></body></html>")
