@@ -31,8 +31,9 @@ _LEADING = b" \t\r\n\x1e"  # whitespace (and separators) before the first record
 _BOM = b"\xef\xbb\xbf"
 # JSON objects back to back in one record: "}" then optional blanks then "{" (rare; see _unglue)
 _GLUED = re.compile(rb"\}[ \t\r]*\{")
-# A JSON string (its braces do not count) or a bracket; possessive, so a long string is one step
-_TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[{}\[\]]')
+# A JSON string (its braces do not count) or a bracket; the string loop unrolled, so a long string
+# is matched in one way only
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]')
 _NEXT_OBJECT = re.compile(rb"[ \t\r]*\{")
 
 
