@@ -179,3 +179,15 @@ def test_a_long_record_grows_one_buffer_in_place(framing: str) -> None:
         assert framer._buffer is buffer
     records += framer.feed(body[-2:]) + framer.close()
     assert records == ([big] if framing == "sse" else [A, big])
+
+
+@pytest.mark.parametrize("separator", [b"\x1e", b"\n"])
+def test_records_come_out_as_soon_as_they_end(separator: bytes) -> None:
+    """A workflow stream (``\\x1e``, no newline at all) is framed live, not at the 64 KiB bound."""
+    framer = Framer()
+    assert framer.feed(A + separator) == [A]
+    assert framer.feed(B[:20]) == []
+    assert framer.feed(B[20:] + separator) == [B]
+    sse = Framer()
+    assert sse.feed(b"data: " + A) == []
+    assert sse.feed(b"\n\n") == [A]

@@ -104,15 +104,16 @@ class Framer:
             self._fresh = False
             data = data.removeprefix(_BOM)
         head = self._buffer
-        if head:
-            head += data
-        else:
+        first = not head
+        if first:
             data = data.lstrip(_LEADING)  # whitespace before the first record: nothing to keep
+        else:
+            head += data
         size = len(head) or len(data)
         at_bound = size >= _SNIFF_LIMIT
-        # sniff() can only change its mind at a line end (or while the head is a few bytes): do
-        # not rescan a growing head for every piece
-        if final or at_bound or b"\n" in data or size <= 8:
+        # Undecided past a few bytes means a first SSE field line: only a line end (or the bound)
+        # can decide it, so a growing head is not rescanned for every piece.
+        if first or final or at_bound or b"\n" in data or size <= 8:
             held = bytes(head) if head else data
             framing = sniff(held, final=final or at_bound)
         else:
