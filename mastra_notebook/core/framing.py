@@ -104,16 +104,16 @@ class Framer:
             self._fresh = False
             data = data.removeprefix(_BOM)
         head = self._buffer
-        first = not head
-        if first:
-            data = data.lstrip(_LEADING)  # whitespace before the first record: nothing to keep
-        else:
+        before = len(head)
+        if before:
             head += data
+        else:
+            data = data.lstrip(_LEADING)  # whitespace before the first record: nothing to keep
         size = len(head) or len(data)
         at_bound = size >= _SNIFF_LIMIT
-        # Undecided past a few bytes means a first SSE field line: only a line end (or the bound)
-        # can decide it, so a growing head is not rescanned for every piece.
-        if first or final or at_bound or b"\n" in data or size <= 8:
+        # Undecided past 8 bytes means a first SSE field line: only a line end (or the bound) can
+        # decide it, so a growing head is not rescanned for every piece.
+        if before <= 8 or final or at_bound or b"\n" in data:
             held = bytes(head) if head else data
             framing = sniff(held, final=final or at_bound)
         else:
