@@ -34,22 +34,26 @@ class Run:
         """Fold one chunk in: a dict, the JSON text of one chunk (str, bytes, bytearray, memoryview),
         a parsed chunk, or an InvalidChunk. Never raises: what cannot be a chunk is kept in ``invalid``."""
         self._version += 1
-        state = self.state
         chunk = coerce(item)
-        if isinstance(chunk, InvalidChunk):
-            state.add_invalid(chunk.raw, chunk.error)
+        if type(chunk) is not dict or "type" not in chunk:
+            self._not_a_chunk(chunk)
             return
-        if "type" not in chunk and "error" in chunk:
-            self._error_body(chunk)
-            return
+        state = self.state
         counted = state.chunk_count
         try:
             fold(state, chunk, item)
         except Exception as error:  # a fault of ours must not cost the rest of the stream
             state.chunk_count = counted
-            state.add_invalid(
-                raw_of(item, chunk), f"could not fold this chunk in: {type(error).__name__}: {error}"
-            )
+            why = f"could not fold this chunk in: {type(error).__name__}: {error}"
+            state.add_invalid(raw_of(item, chunk), why)
+
+    def _not_a_chunk(self, chunk: dict[str, Any] | InvalidChunk) -> None:
+        if isinstance(chunk, InvalidChunk):
+            self.state.add_invalid(chunk.raw, chunk.error)
+        elif "error" in chunk:
+            self._error_body(chunk)
+        else:  # no type: check() says why
+            fold(self.state, chunk, chunk)
 
     def _error_body(self, chunk: dict[str, Any]) -> None:
         """An HTTP error body (``{"error": ...}``) read as a stream: the run failed before it began."""

@@ -22,7 +22,8 @@ def text_start(state: RunState, chunk: dict[str, Any]) -> Next:
 @on("text-delta")
 def text_delta(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = chunk["payload"]
-    state.add_text(str(payload.get("id", "")), payload["text"])
+    text_id = payload.get("id", "")
+    state.add_text(text_id if type(text_id) is str else str(text_id), payload["text"])
     return None
 
 
