@@ -7,6 +7,8 @@ connection or a read timeout ends the view with a clear message, keeping every c
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import functools
 import os
 import ssl
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
+CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
+ERROR_BODY_LIMIT = 64 * 1024  # an HTTP error's body is read only this far
 
 
 def camel(name: str) -> str:
@@ -84,6 +88,40 @@ def _server_message(response: httpx.Response, body: bytes) -> str:
     return text[:500] or f"HTTP {response.status_code} {response.reason_phrase}"
 
 
+def _without_credentials(url: str) -> tuple[str, httpx.BasicAuth | None]:
+    """``url`` without its ``user:password@`` part, and that part as HTTP Basic auth (or None).
+
+    Credentials never stay in a URL that could be shown: in a message, a repr or a saved view.
+    """
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as error:  # its message names the fault, never the whole URL
+        raise ValueError(f"not a valid Mastra base URL: {error}") from None
+    if not parsed.userinfo:
+        return url, None
+    return str(parsed.copy_with(userinfo=b"")), httpx.BasicAuth(parsed.username, parsed.password)
+
+
+async def _read_bounded(response: httpx.Response, limit: int = ERROR_BODY_LIMIT) -> bytes:
+    """At most ``limit`` bytes of a body: an error page can be huge (or endless)."""
+    body = bytearray()
+    async for piece in response.aiter_bytes():
+        body += piece
+        if len(body) >= limit:
+            break
+    return bytes(body[:limit])
+
+
+def _redirect_message(response: httpx.Response) -> str:
+    """Where a 3xx answer points: redirects are not followed (a POST body would not be resent)."""
+    location = response.headers.get("location")
+    status = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+    if not location:
+        return f"the Mastra server answered {status}, a redirect without a Location"
+    target, _ = _without_credentials(str(response.url.join(location)))
+    return f"the Mastra server answered {status}, a redirect to {target} (not followed: check the base URL)"
+
+
 @functools.cache
 def _ssl_context() -> ssl.SSLContext:
     """One TLS context for every stream: building one costs tens of milliseconds of the loop's time."""
@@ -93,7 +131,11 @@ def _ssl_context() -> ssl.SSLContext:
 
 
 class MastraClient:
-    """``MastraClient(base_url=None, headers=None, timeout=...)``; base URL from ``$MASTRA_BASE_URL``."""
+    """``MastraClient(base_url=None, headers=None, timeout=...)``; base URL from ``$MASTRA_BASE_URL``.
+
+    Credentials in the URL (``http://user:password@host``) are sent as HTTP Basic auth and taken out
+    of ``base_url``. Header values (``Authorization``) are sent, never shown.
+    """
 
     def __init__(
         self,
@@ -101,21 +143,30 @@ class MastraClient:
         headers: Mapping[str, str] | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
     ) -> None:
-        self.base_url = (base_url or os.environ.get("MASTRA_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        url, self.auth = _without_credentials(
+            base_url or os.environ.get("MASTRA_BASE_URL") or DEFAULT_BASE_URL
+        )
+        self.base_url = url.rstrip("/")
         self.headers = dict(headers or {})
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
 
     def __repr__(self) -> str:
         return f"MastraClient({self.base_url!r})"
 
-    def http(self) -> httpx.AsyncClient:
+    def http(self, timeout: float | httpx.Timeout | None = None) -> httpx.AsyncClient:
         return httpx.AsyncClient(
-            base_url=self.base_url, headers=self.headers, timeout=self.timeout, verify=_ssl_context()
+            base_url=self.base_url,
+            headers=self.headers,
+            auth=self.auth,
+            timeout=self.timeout if timeout is None else timeout,
+            verify=_ssl_context(),
         )
 
     def get(self, path: str) -> Any:
         """A synchronous GET of a JSON API path (``/api/agents``); raises on HTTP errors."""
-        with httpx.Client(base_url=self.base_url, headers=self.headers, timeout=self.timeout) as http:
+        with httpx.Client(
+            base_url=self.base_url, headers=self.headers, auth=self.auth, timeout=self.timeout
+        ) as http:
             response = http.get(path)
             response.raise_for_status()
             return response.json()
@@ -143,6 +194,7 @@ class LiveView(StreamView):
         self._client = client
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self._cancel_path: str | None = None
+        self._cancelling: asyncio.Task[None] | concurrent.futures.Future[None] | None = None  # kept: not GC'd
 
     def post(self, path: str, body: dict[str, Any]) -> LiveView:
         """POST ``body`` and stream the answer into this view, in the background."""
@@ -157,8 +209,11 @@ class LiveView(StreamView):
         run = self.run
         try:
             async with self._client.http() as http, http.stream("POST", path, json=body) as response:
+                if 300 <= response.status_code < 400:  # a redirect page is not a stream
+                    run.mark_error(_redirect_message(response), status_code=response.status_code)
+                    return
                 if response.status_code >= 400:
-                    raw = await response.aread()
+                    raw = await _read_bounded(response)
                     run.mark_error(_server_message(response, raw), status_code=response.status_code)
                     return
                 breather = Breather()
@@ -174,19 +229,36 @@ class LiveView(StreamView):
             run.note("warning", f"the connection to the Mastra server was lost: {error}")
 
     def stop(self) -> None:
-        """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too."""
-        if self._cancel_path is not None and not self._ended.is_set():
-            self._cancel_workflow()
+        """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too, by a
+        POST in the background on the view's loop (Stop is handled on the kernel's loop: no wait)."""
+        loop = self._loop
+        if self._cancel_path is not None and not self._ended.is_set() and loop is not None:
+            if _running_loop() is loop:
+                self._cancelling = loop.create_task(self._cancel_workflow(self._cancel_path))
+            else:  # a plain script: the view streams on a private loop in its own thread
+                self._cancelling = asyncio.run_coroutine_threadsafe(
+                    self._cancel_workflow(self._cancel_path), loop
+                )
         super().stop()
 
-    def _cancel_workflow(self) -> None:
-        assert self._cancel_path is not None
+    async def _cancel_workflow(self, path: str) -> None:
+        """POST the cancel; a failure is a warning on the run (which has ended by then, mostly)."""
         try:
-            client = self._client
-            with httpx.Client(base_url=client.base_url, headers=client.headers, timeout=10) as http:
-                http.post(self._cancel_path)
+            async with (
+                self._client.http(timeout=CANCEL_TIMEOUT) as http,
+                http.stream("POST", path) as response,
+            ):
+                if response.is_success:
+                    return
+                message = _server_message(response, await _read_bounded(response))
+                problem = f"HTTP {response.status_code}: {message}"
+        except httpx.TimeoutException as error:
+            problem = f"no answer within {CANCEL_TIMEOUT:g} s ({type(error).__name__})"
         except httpx.HTTPError as error:
-            self.run.note("warning", f"could not cancel the workflow run: {error}")
+            problem = f"{type(error).__name__}: {error}"
+        self.run.note("warning", f"could not cancel the workflow run on the server: {problem}")
+        if self._ended.is_set():
+            self.end()  # the run ended before the answer came: send its final state again, with the warning
 
     # ---- continuations: the same view, the same run ----------------------------------------------
 
@@ -223,6 +295,13 @@ class LiveView(StreamView):
         if call:
             body["toolCallId"] = call
         self.post(f"{self._base_path}/resume-stream", body)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class WorkflowView(LiveView):

@@ -1,9 +1,11 @@
 """A deliberately broken HTTP server for the faults a real Mastra server will not show on demand:
-auth refused, a connection dropped mid-stream, a server that stalls, keepalive comments."""
+auth refused, a connection dropped mid-stream, a server that stalls, keepalive comments, a redirect,
+an endless error body, workflow cancels that fail or hang."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +19,12 @@ FINISH = (
     b'{"type":"finish","runId":"r1","from":"AGENT","payload":{"stepResult":{"reason":"stop"},"output":{}}}'
 )
 SSE_HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+BASIC_USER, BASIC_PASSWORD = "ada", "s3cr3t-pa55"
+BASIC = base64.b64encode(f"{BASIC_USER}:{BASIC_PASSWORD}".encode())
+REDIRECT_TO = "https://mastra.example.com/api/agents/moved/stream"
+WORKFLOW_CHUNK = (
+    b'{"type":"workflow-step-output","runId":"w1","from":"WORKFLOW","payload":{"stepName":"s","output":1}}'
+)
 
 
 def _chunk(data: bytes) -> bytes:
@@ -25,6 +33,15 @@ def _chunk(data: bytes) -> bytes:
 
 def _event(data: bytes) -> bytes:
     return _chunk(b"data: " + data + b"\n\n")
+
+
+def _answer(status: bytes, body: bytes, extra: bytes = b"") -> bytes:
+    return b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n%s\r\n%s" % (
+        status,
+        len(body),
+        extra,
+        body,
+    )
 
 
 async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -52,6 +69,37 @@ async def _respond(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -
                 + _chunk(b"data: [DONE]\n\n")
                 + b"0\r\n\r\n"
             )
+    elif path.startswith("/api/agents/basic/"):  # HTTP Basic auth, as from http://user:password@host
+        if b"authorization: basic " + BASIC.lower() not in head.lower():
+            writer.write(_answer(b"401 Unauthorized", b'{"error":"Unauthorized"}'))
+        else:
+            writer.write(SSE_HEAD + b"".join(_event(e) for e in [*EVENTS, FINISH]) + b"0\r\n\r\n")
+    elif path.startswith("/api/agents/moved/"):
+        page = b"<html><body>Moved to <a href='%s'>here</a></body></html>" % REDIRECT_TO.encode()
+        writer.write(_answer(b"307 Temporary Redirect", page, b"location: %s\r\n" % REDIRECT_TO.encode()))
+    elif path.startswith("/api/agents/hugeerror/"):  # an error page that never ends
+        writer.write(b"HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\n"
+                     b"transfer-encoding: chunked\r\n\r\n")  # fmt: skip
+        for _ in range(20_000):  # 320 MB at most, if the client read it all
+            writer.write(_chunk(b"<p>Internal error</p>" * 780))
+            try:
+                await writer.drain()
+            except ConnectionError:  # the client read enough and closed
+                return
+    elif path.startswith("/api/workflows/") and "/stream" in path:  # a slow workflow, \x1e framed
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n")
+        for _ in range(200):
+            writer.write(_chunk(WORKFLOW_CHUNK + b"\x1e"))
+            try:
+                await writer.drain()
+            except ConnectionError:
+                return
+            await asyncio.sleep(0.05)
+        writer.write(b"0\r\n\r\n")
+    elif path.startswith("/api/workflows/refuse/runs/"):  # the cancel fails
+        writer.write(_answer(b"500 Internal Server Error", b'{"error":"cannot cancel that run"}'))
+    elif path.startswith("/api/workflows/hang/runs/"):  # the cancel never answers
+        await asyncio.sleep(30)
     elif path.startswith("/api/agents/keepalive/"):
         writer.write(SSE_HEAD)
         for event in [*EVENTS, FINISH]:

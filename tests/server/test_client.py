@@ -4,19 +4,23 @@ what the widget holds."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pydantic
 import pytest
 
 import mastra_notebook as mn
+from mastra_notebook.client import mastra
 from mastra_notebook.client.mastra import body_options, camel
 
 from ..conftest import RecordingComm
 from ..test_view import browser_state
-from .faults import fault_server
+from .faults import BASIC, BASIC_PASSWORD, BASIC_USER, REDIRECT_TO, fault_server
 
 pytestmark = pytest.mark.server
 
@@ -322,3 +326,107 @@ def test_agent_network_run(client: mn.MastraClient) -> None:
     assert researcher.children is not None
     assert [c.tool_name for c in researcher.children.tool_calls] == ["getForecast", "agent-analyst"]
     assert result.usage.total_tokens > 0
+
+
+def everything_shown(view: mn.StreamView, tmp_path: Path) -> str:
+    """All a user or a reader of a saved notebook can see of a view."""
+    saved = view.save(tmp_path / "run.jsonl").read_text()
+    error = view.result.error.message if view.result.error else ""
+    state = json.dumps(view.get_state(), default=str)
+    return "\n".join(
+        [repr(view), error, json.dumps(view._transcript()), state, saved, view.result.model_dump_json()]
+    )
+
+
+def test_credentials_in_the_url_are_basic_auth_and_never_shown(tmp_path: Path) -> None:
+    secrets = [BASIC_PASSWORD, quote(BASIC_PASSWORD), BASIC.decode(), "hdr-secret"]
+    with fault_server() as url:
+        base = url.replace("http://", f"http://{BASIC_USER}:{BASIC_PASSWORD}@")
+        client = mn.MastraClient(base, headers={"X-Api-Key": "hdr-secret"})
+        assert client.base_url == url
+        signed_in = client.agent("basic").stream("hi")
+        assert (signed_in.wait(10).status, signed_in.result.text) == (
+            "finished",
+            "Hello world",
+        )  # Basic auth sent
+        wrong = (
+            mn.MastraClient(url.replace("http://", f"http://{BASIC_USER}:wrong@")).agent("basic").stream("hi")
+        )
+        assert wrong.wait(10).error is not None
+        assert wrong.result.error.status_code == 401
+        failing = [
+            client.agent("moved").stream("hi"),
+            client.agent("hugeerror").stream("hi"),
+            client.agent("drop").stream("hi"),
+            mn.MastraClient(base, timeout=1.0).agent("stall").stream("hi"),
+            mn.MastraClient(base.rsplit(":", 1)[0] + ":9", headers={"Authorization": "Bearer hdr-secret"})
+            .agent("weather")
+            .stream("hi"),
+        ]
+        for view in failing:
+            view.wait(10)
+    assert all(view.result.status in ("error", "incomplete") for view in failing)
+    assert "cannot connect to the Mastra server at http://127.0.0.1:9" in failing[-1].result.error.message
+    shown = [repr(client), repr(client.agent("basic")), repr(client.workflow("w"))]
+    shown += [everything_shown(view, tmp_path) for view in [signed_in, *failing]]
+    for text in shown:
+        assert not any(secret in text for secret in secrets), text[:2000]
+
+
+def test_a_redirect_ends_the_view_in_error_saying_where() -> None:
+    with fault_server() as url:
+        result = mn.MastraClient(url).agent("moved").stream("hi").wait(10)
+    assert result.status == "error"
+    assert result.error is not None
+    assert result.error.status_code == 307
+    assert REDIRECT_TO in result.error.message
+    assert result.invalid == []  # the redirect page is not read as a stream
+
+
+def test_a_huge_error_body_is_not_read_whole() -> None:
+    with fault_server() as url:  # the error page never ends: reading it whole would never return
+        result = mn.MastraClient(url).agent("hugeerror").stream("hi").wait(10)
+    assert result.status == "error"
+    assert result.error is not None
+    assert result.error.status_code == 500
+    assert result.error.message.startswith("<p>Internal error</p>")
+    assert len(result.error.message) <= 500
+
+
+def banners(result: mn.RunResult) -> list[str]:
+    return [p.text or "" for p in result.parts if p.kind == "banner"]
+
+
+def test_a_failed_workflow_cancel_is_a_warning_on_the_run() -> None:
+    with fault_server() as url:
+        view = mn.MastraClient(url).workflow("refuse").stream(input_data={})
+        time.sleep(0.3)
+        view.stop()
+        assert view.wait(10).status == "aborted"
+        assert isinstance(view._cancelling, concurrent.futures.Future)
+        view._cancelling.result(10)
+    (warning,) = [b for b in banners(view.result) if "could not cancel" in b]
+    assert "HTTP 500: cannot cancel that run" in warning
+    assert "could not cancel" in json.dumps(view._transcript())  # the final state was sent again
+
+
+def test_stop_does_not_block_the_loop_on_a_hung_workflow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mastra, "CANCEL_TIMEOUT", 0.5, raising=False)
+
+    async def scenario(url: str) -> tuple[mn.RunResult, mastra.LiveView]:
+        view = mn.MastraClient(url).workflow("hang").stream(input_data={})
+        await asyncio.sleep(0.3)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        view.stop()  # on the loop, as a Stop click in the kernel is
+        stopped_in = loop.time() - start
+        assert stopped_in < 0.25  # the POST to a server that never answers is not awaited here
+        result = await view
+        assert isinstance(view._cancelling, asyncio.Task)
+        await view._cancelling
+        return result, view
+
+    with fault_server() as url:
+        result, view = asyncio.run(scenario(url))
+    assert result.status == "aborted"
+    assert any("could not cancel" in b and "no answer within 0.5 s" in b for b in banners(view.result))
