@@ -36,7 +36,7 @@ class Run:
         self._version += 1
         chunk = coerce(item)
         if type(chunk) is not dict or "type" not in chunk:
-            self._not_a_chunk(chunk)
+            self._not_a_chunk(item, chunk)
             return
         state = self.state
         counted = state.chunk_count
@@ -47,13 +47,13 @@ class Run:
             why = f"could not fold this chunk in: {type(error).__name__}: {error}"
             state.add_invalid(raw_of(item, chunk), why)
 
-    def _not_a_chunk(self, chunk: dict[str, Any] | InvalidChunk) -> None:
+    def _not_a_chunk(self, item: Any, chunk: dict[str, Any] | InvalidChunk) -> None:
         if isinstance(chunk, InvalidChunk):
             self.state.add_invalid(chunk.raw, chunk.error)
         elif "error" in chunk:
             self._error_body(chunk)
-        else:  # no type: check() says why
-            fold(self.state, chunk, chunk)
+        else:  # no type: check() says why, with the line as it came
+            fold(self.state, chunk, item)
 
     def _error_body(self, chunk: dict[str, Any]) -> None:
         """An HTTP error body (``{"error": ...}``) read as a stream: the run failed before it began."""
