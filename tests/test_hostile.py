@@ -12,7 +12,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 import tracemalloc
 from collections.abc import Iterator
 from functools import cache
@@ -495,53 +494,29 @@ def test_a_megabyte_of_blank_lines_then_a_stream_reads_the_stream() -> None:
 # ---- linear cost --------------------------------------------------------------------------------------------
 
 
-def feed_time(lines: list[bytes]) -> tuple[float, mn.RunResult]:
-    start = time.perf_counter()
+def fed(lines: list[bytes]) -> mn.RunResult:
     run = mn.Run()
-    feed = run.feed
     for line in lines:
-        feed(line)
+        run.feed(line)
     run.end()
-    result = run.result
-    return time.perf_counter() - start, result
+    return run.result
 
 
+# What these cost beside text deltas and orjson.loads is measured in benchmarks/hostile.py (figures
+# in the README); here, what they must give. The timeouts catch a reducer gone quadratic.
 @pytest.mark.timeout(30)
-def test_forty_thousand_argument_deltas_cost_at_most_three_times_as_many_text_deltas() -> None:
-    args_lines, text_lines = h.arg_delta_lines(), h.text_delta_lines()
-    text_time = min(feed_time(text_lines)[0] for _ in range(3))
-    args_time, result = feed_time(args_lines)
-    if args_time > 3 * text_time:  # one retry: the machine is shared
-        args_time = min(args_time, feed_time(args_lines)[0])
+def test_forty_thousand_argument_deltas_give_the_whole_arguments() -> None:
+    result = fed(h.arg_delta_lines())
     call = result.tool_calls[0]
     assert call.args == h.big_args()
     assert call.args_text == orjson.dumps(h.big_args()).decode()
-    assert args_time <= 3 * text_time, f"{args_time:.3f} s vs {text_time:.3f} s for text deltas"
 
 
 @pytest.mark.timeout(60)
-def test_a_sixty_megabyte_event_costs_at_most_five_orjson_loads() -> None:
-    event = h.big_event_json()
-    loads = []
-    for _ in range(3):
-        start = time.perf_counter()
-        orjson.loads(event)
-        loads.append(time.perf_counter() - start)
-    del event
-    pieces = list(h.big_event_pieces())
-
-    def collect_time(pieces: list[bytes]) -> tuple[float, mn.RunResult]:
-        start = time.perf_counter()
-        result = mn.collect(pieces)
-        return time.perf_counter() - start, result
-
-    took, result = collect_time(pieces)
-    if took > 5 * min(loads):  # one retry: the machine is shared
-        took = min(took, collect_time(pieces)[0])
-    pieces.clear()
+def test_a_sixty_megabyte_event_in_pieces_is_read_whole() -> None:
+    result = mn.collect(h.big_event_pieces())
     assert result.chunk_count == h.BIG_EVENT_RECORDS
     assert result.invalid == []
     rows = result.tool_calls[0].result
     assert rows[0].startswith("row-000000 ")
     assert len(rows) > 60_000
-    assert took <= 5 * min(loads), f"{took:.2f} s vs orjson.loads {min(loads):.3f} s"
