@@ -338,6 +338,13 @@ def _check_delta(value: dict[str, Any]) -> str | None:
 
 
 def _check_tool_delta(value: dict[str, Any]) -> str | None:
+    payload = value.get("payload")
+    if (
+        type(payload) is dict
+        and type(payload.get("argsTextDelta")) is str
+        and type(payload.get("toolCallId")) is str
+    ):
+        return None
     return _payload_error(value, "argsTextDelta", str) or _payload_error(value, "toolCallId", str)
 
 
