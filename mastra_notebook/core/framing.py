@@ -8,8 +8,9 @@ Three framings reach us, sniffed from the first bytes rather than a content type
   ``data: [DONE]`` at the end, or just EOF.
 
 JSON text never holds a raw newline or ``\\x1e``, so the first two are one framing that splits on
-both; JSON objects back to back on one line (``{...}{...}``, as a list of chunk strings gives) are
-split too. Splitting happens on bytes, so a source cut in the middle of a UTF-8 character is harmless.
+both. JSON objects back to back where two pieces meet (``{...}`` then ``{...}``: a list of chunk
+strings) are split too. Splitting happens on bytes, so a source cut in the middle of a UTF-8 character
+is harmless.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ _READ_SIZE = 1 << 20
 _SNIFF_LIMIT = 64 * 1024  # a framing still undecided after this many bytes is decided as at EOF
 _LEADING = b" \t\r\n\x1e"  # whitespace (and separators) before the first record: nothing to keep
 _BOM = b"\xef\xbb\xbf"
-# JSON objects back to back in one record: "}" then optional blanks then "{" (rare; see _unglue)
-_GLUED = re.compile(rb"\}[ \t\r]*\{")
 # A JSON string (its braces do not count) or a bracket; the string loop unrolled, so a long string
 # is matched in one way only
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]')
@@ -83,6 +82,7 @@ class Framer:
         self._buffer = bytearray()  # the unfinished last line (before sniffing: the head)
         self._event: list[bytes] = []
         self._fresh = True  # nothing read yet: a byte order mark may come
+        self._glued = False  # the unfinished record holds a "}" and a "{" where two pieces met
 
     def feed(self, data: bytes) -> list[bytes]:
         if self.done or not data:
@@ -130,6 +130,8 @@ class Framer:
         """Split the unfinished line plus ``data`` into complete lines, and those into records."""
         sse = self.framing == "sse"
         buffer = self._buffer
+        if buffer and not sse and _objects_meet(buffer, data):
+            self._glued = True
         if not final and b"\n" not in data and (sse or b"\x1e" not in data):
             buffer += data  # no line ended: keep the piece, look at nothing old
             return []
@@ -139,6 +141,9 @@ class Framer:
             buffer.clear()
         if not sse:
             records, rest = _split_json(data, final=final)
+            if self._glued and records:  # the first record is the one the pieces met in
+                self._glued = False
+                records[:1] = _unglue(records[0])
             buffer += rest
             return records
         lines = data.split(b"\n")
@@ -181,28 +186,26 @@ def _split_json(block: bytes, *, final: bool) -> tuple[list[bytes], bytes]:
     lines = block.split(b"\n")
     rest = b"" if final else lines.pop()
     records = [r for r in lines if r and not r.isspace()]
-    if _GLUED.search(block, 0, len(block) - len(rest)) is not None:
-        records = _unglue(records)  # rare: some record may hold objects back to back
     return records, rest
 
 
-def _unglue(records: list[bytes]) -> list[bytes]:
-    """Records with objects back to back (``{...}{...}``, a list of chunk strings) split in values.
+def _objects_meet(before: bytearray, after: bytes) -> bool:
+    """An unfinished line that ends with ``}`` and a piece that starts with ``{`` (blanks aside).
 
-    Only a record that holds ``}`` then ``{`` and does not parse as one value is split.
+    Objects back to back are looked for only where pieces meet (each string of a list of chunks is
+    one piece): two small slices per piece, where scanning every record cost 10% of ``collect()``.
     """
-    out: list[bytes] = []
-    for record in records:
-        if _GLUED.search(record) is None:
-            out.append(record)
-            continue
-        try:
-            orjson.loads(record)
-        except orjson.JSONDecodeError:
-            out += _values(record)
-        else:
-            out.append(record)  # one value after all: the braces are inside a string
-    return out
+    return after[:16].lstrip(b" \t\r").startswith(b"{") and before[-16:].rstrip(b" \t\r").endswith(b"}")
+
+
+def _unglue(record: bytes) -> list[bytes]:
+    """A record where pieces met as ``}{``: its values, unless it parses as one value (the braces
+    were inside a string)."""
+    try:
+        orjson.loads(record)
+    except orjson.JSONDecodeError:
+        return _values(record)
+    return [record]
 
 
 def _values(record: bytes) -> list[bytes]:
