@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import mastra_notebook as mn
+from mastra_notebook.analysis.compare import word_diff_html
 
 from .conftest import RecordingComm, fixture_path
 
@@ -31,9 +34,9 @@ def test_compare_html_is_escaped() -> None:
     html = mn.compare(
         hostile, [{"type": "text-delta", "payload": {"id": "t", "text": "<b>x</b>"}}]
     )._repr_html_()
-    assert "<script>" not in html
-    assert "&lt;script&gt;" in html
-    assert "<b>x</b>" not in html
+    assert "<script" not in html
+    assert "&lt;<del" in html  # the diff splits it into escaped words
+    assert "<b>" not in html
 
 
 def test_compare_needs_two() -> None:
@@ -49,3 +52,58 @@ def test_to_dataframe_one_row_per_run() -> None:
     assert frame.loc[1, "error"] == "Mock upstream connection reset (ECONNRESET)"
     assert frame.loc[2, "reasoning_tokens"] == 39
     assert {"prompt", "text", "duration_s", "time_to_first_token_s"} <= set(frame.columns)
+
+
+def _text_run(text: str) -> list[dict[str, object]]:
+    return [{"type": "text-delta", "payload": {"id": "t", "text": text}}, {"type": "finish", "payload": {}}]
+
+
+def test_word_diff_marks_changed_words_only() -> None:
+    html = word_diff_html("The sky is blue today.", "The sky is grey today.")
+    assert re.findall(r"<del[^>]*>(.*?)</del>", html) == ["blue"]
+    assert re.findall(r"<ins[^>]*>(.*?)</ins>", html) == ["grey"]
+    assert "The sky is " in html
+    assert " today." in html
+    assert "text-align:left" in html
+
+
+def test_word_diff_is_escaped_and_has_no_stray_markers() -> None:
+    html = word_diff_html("a\n<b>x</b>\tend", "a\n<i>y</i>\tend")
+    assert "<b>" not in html
+    assert "<i>" not in html
+    assert re.findall(r"<del[^>]*>(.*?)</del>", html) == ["b", "x", "b"]
+    assert re.findall(r"<ins[^>]*>(.*?)</ins>", html) == ["i", "y", "i"]
+    text = re.sub(r"<[^>]+>", "", html)  # what a reader sees
+    assert text.startswith("a\n&lt;")  # the newline is kept, no "n"/"t" markers added
+    assert text.endswith("\tend")
+
+
+def test_word_diff_insertion_and_deletion_alone() -> None:
+    added = word_diff_html("one two", "one two three")
+    assert "<del" not in added
+    assert re.findall(r"<ins[^>]*>(.*?)</ins>", added) == [" three"]
+    removed = word_diff_html("one two three", "one three")
+    assert "<ins" not in removed
+    assert re.findall(r"<del[^>]*>(.*?)</del>", removed) == ["two "]
+
+
+def test_word_diff_shortens_long_unchanged_stretches() -> None:
+    same = "word " * 1000
+    html = word_diff_html(same + "old", same + "new")
+    assert "unchanged characters" in html
+    assert len(html) < 2_000
+
+
+def test_compare_html_shows_the_word_diff_with_colours() -> None:
+    html = mn.compare(_text_run("Paris is sunny.\nBye"), _text_run("Paris is rainy.\nBye"))._repr_html_()
+    assert "difflib_chg" not in html  # not HtmlDiff's table
+    assert re.findall(r"<del[^>]*>(.*?)</del>", html)[-1] == "sunny"
+    assert re.findall(r"<ins[^>]*>(.*?)</ins>", html)[-1] == "rainy"
+    assert "background:rgba(" in html  # translucent: readable on light and dark
+    same = mn.compare(_text_run("x"), _text_run("x"))._repr_html_()
+    assert "the same text" in same
+
+
+def test_text_diff_never_glues_the_last_line() -> None:
+    comparison = mn.compare(_text_run("a\nb"), _text_run("a\nc"), labels=["v1", "v2"])
+    assert comparison.text_diff().splitlines() == ["--- v1", "+++ v2", "@@ -1,2 +1,2 @@", " a", "-b", "+c"]

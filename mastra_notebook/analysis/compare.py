@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -11,7 +12,15 @@ from typing import Any
 from ..core.ingest import collect
 from ..core.result import RunResult
 
-_CELL = "border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left"
+_CELL = (
+    "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
+    "white-space:pre-wrap"
+)
+# Translucent backgrounds over the inherited text colour: readable on light and dark themes alike.
+_DEL = "background:rgba(248,81,73,0.28);text-decoration:line-through;text-decoration-thickness:1px"
+_INS = "background:rgba(46,160,67,0.28);text-decoration:none"
+_WORDS = re.compile(r"\s+|\w+|[^\w\s]")  # words, runs of whitespace, single punctuation marks
+_KEEP = 300  # an unchanged stretch longer than twice this shows its two ends only
 
 
 def as_result(item: Any) -> RunResult:
@@ -27,6 +36,34 @@ def as_result(item: Any) -> RunResult:
 def _label(item: Any, index: int) -> str:
     title = getattr(item, "title", "") or getattr(item, "prompt", "")
     return str(title) if title else f"run {index + 1}"
+
+
+def _lines(text: str) -> list[str]:
+    """Lines that each end with a newline, so a diff never glues a last line onto the next."""
+    return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(keepends=True)]
+
+
+def _unchanged(text: str) -> str:
+    if len(text) <= 2 * _KEEP:
+        return escape(text)
+    skipped = f"… {len(text) - 2 * _KEEP:,} unchanged characters …"
+    return f'{escape(text[:_KEEP])}<span style="opacity:0.6">{skipped}</span>{escape(text[-_KEEP:])}'
+
+
+def word_diff_html(before: str, after: str) -> str:
+    """``after`` against ``before`` word by word: removed words in ``<del>``, added ones in ``<ins>``,
+    everything escaped, newlines kept (``white-space: pre-wrap``)."""
+    old, new = _WORDS.findall(before), _WORDS.findall(after)
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(_unchanged("".join(old[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f'<del style="{_DEL}">{escape("".join(old[i1:i2]))}</del>')
+        if j2 > j1:
+            out.append(f'<ins style="{_INS}">{escape("".join(new[j1:j2]))}</ins>')
+    return f'<div class="mn-word-diff" style="white-space:pre-wrap;text-align:left">{"".join(out)}</div>'
 
 
 def _short(value: Any, limit: int = 300) -> str:
@@ -84,8 +121,8 @@ class Comparison:
         first, second = self.results[0].text, self.results[other].text
         return "".join(
             difflib.unified_diff(
-                first.splitlines(keepends=True),
-                second.splitlines(keepends=True),
+                _lines(first),
+                _lines(second),
                 fromfile=self.labels[0],
                 tofile=self.labels[other],
             )
@@ -99,15 +136,14 @@ class Comparison:
             + "</tr>"
             for what, cells in self.rows()
         )
+        first = self.results[0].text
         diffs = "".join(
-            f"<details open><summary>text: {escape(self.labels[0])} → {escape(self.labels[i])}</summary>"
-            + difflib.HtmlDiff(wrapcolumn=70).make_table(
-                self.results[0].text.splitlines(),
-                self.results[i].text.splitlines(),
-                escape(self.labels[0]),
-                escape(self.labels[i]),
-                context=True,
-                numlines=2,
+            f"<details open><summary>text: {escape(self.labels[0])} → {escape(self.labels[i])} "
+            f'(<del style="{_DEL}">removed</del> <ins style="{_INS}">added</ins>)</summary>'
+            + (
+                word_diff_html(first, self.results[i].text)
+                if first != self.results[i].text
+                else "<div>the same text</div>"
             )
             + "</details>"
             for i in range(1, len(self.results))
