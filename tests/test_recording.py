@@ -166,5 +166,29 @@ def test_describe_invalid_and_background_paths() -> None:
         "payload": {"taskId": "k", "toolName": "research", "payload": inner},
     }
     assert describe(chunk) == {"type": "tool-output", "from": "USER", "path": ["task research"]}
-    custom = {"type": "tool-output", "from": "AGENT", "payload": {"toolCallId": "c", "output": {"type": "progress"}}}
+    custom = {
+        "type": "tool-output",
+        "from": "AGENT",
+        "payload": {"toolCallId": "c", "output": {"type": "progress"}},
+    }
     assert describe(custom) == {"type": "tool-output", "from": "AGENT", "path": []}
+
+
+def test_replay_inspector_lists_times_for_untimed_and_timed_recordings(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    untimed = mn.replay(fixture_path("agent-as-tool"), autoplay=False)
+    untimed.seek(untimed.total)
+    times = [entry["ms"] for entry in untimed.inspector_entries()]
+    # an untimed recording: the replay's own timeline (one UNTIMED_GAP_MS step per chunk)
+    assert times == [round(i * 40.0, 1) for i in range(untimed.total)]
+    live = mn.view()
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        live.feed(item)
+    live.end()
+    recorded = Recording.load(live.save(tmp_path / "timed.jsonl")).times
+    timed = mn.replay(tmp_path / "timed.jsonl", autoplay=False)
+    timed.seek(12)
+    timed._on_browser_message(timed, {"t": "inspect", "open": True}, [])
+    listing = recording_comm.custom()[-1]
+    assert [e["ms"] for e in listing["entries"]] == [round(t, 1) for t in recorded[:12]]

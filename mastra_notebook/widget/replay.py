@@ -31,6 +31,7 @@ class ReplayView(StreamView):
         self._recording = recording
         self.speed = speed
         self._player: asyncio.Task[None] | concurrent.futures.Future[None] | None = None
+        self._paced: list[float] = []  # the replay timeline of an untimed recording (ms, speed 1)
         self._publish(playing=False)
 
     @property
@@ -45,13 +46,27 @@ class ReplayView(StreamView):
     def _publish(self, *, playing: bool) -> None:
         self.replay = {"total": self.total, "position": self._fed, "playing": playing, "speed": self.speed}
 
+    def _gap_ms(self, index: int) -> float:
+        """Milliseconds between chunk ``index - 1`` and ``index`` at the recorded pace (speed 1)."""
+        times = self._recording.times
+        if index > 0 and not math.isnan(times[index]) and not math.isnan(times[index - 1]):
+            return min(max(times[index] - times[index - 1], 0.0), MAX_GAP_MS)
+        return UNTIMED_GAP_MS
+
     def _gap(self, index: int) -> float:
         """Seconds to wait before chunk ``index``, at the recorded pace divided by ``speed``."""
-        times = self._recording.times
-        gap = UNTIMED_GAP_MS
-        if index > 0 and not math.isnan(times[index]) and not math.isnan(times[index - 1]):
-            gap = min(max(times[index] - times[index - 1], 0.0), MAX_GAP_MS)
-        return gap / 1000 / max(self.speed, 1e-6)
+        return self._gap_ms(index) / 1000 / max(self.speed, 1e-6)
+
+    def _chunk_ms(self, index: int) -> float | None:
+        """A replay lists the recorded time, or (an untimed recording) the time on the replay's own
+        timeline at speed 1: the inspector's time column is never empty in a replay."""
+        recorded = self._recording.times[index]
+        if not math.isnan(recorded):
+            return round(recorded, 1)
+        while len(self._paced) <= index:  # cumulative gaps, grown as far as asked (feed() extends it)
+            at = len(self._paced)
+            self._paced.append(self._paced[-1] + self._gap_ms(at) if at else 0.0)
+        return round(self._paced[index], 1)
 
     # ---- controls -----------------------------------------------------------------------------
 

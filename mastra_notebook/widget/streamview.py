@@ -251,10 +251,14 @@ class StreamView(anywidget.AnyWidget):
     def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
         """One line per chunk folded in so far: index, arrival ms, type, from, nesting path, nodes."""
         return [
-            {"i": i, "ms": _ms(self._recording.times[i]), "nodes": self._touched[i],
+            {"i": i, "ms": self._chunk_ms(i), "nodes": self._touched[i],
              **describe(self._recording.chunk(i))}
             for i in range(start, self._fed)
         ]  # fmt: skip
+
+    def _chunk_ms(self, index: int) -> float | None:
+        """The time the inspector lists for chunk ``index``: its arrival (None when untimed)."""
+        return _ms(self._recording.times[index])
 
     def _send_chunk_list(self, start: int) -> None:
         self.send({"t": "chunks", "start": start, "entries": self.inspector_entries(start)})
