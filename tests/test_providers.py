@@ -237,7 +237,8 @@ def test_citations_become_sources_once_per_url_with_the_cited_text() -> None:
         urls = [source.url for source in result.sources]
         assert len(urls) == len(set(urls)), name
         cited = [text for source in result.sources for text in source.citations]
-        assert cited and all(isinstance(text, str) and text.strip() for text in cited), name
+        assert cited, name
+        assert all(isinstance(text, str) and text.strip() for text in cited), name
 
 
 def test_text_blocks_split_at_citations_flow_as_one_part() -> None:
