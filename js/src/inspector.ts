@@ -1,7 +1,10 @@
 /**
- * The inspector: the raw chunk stream beside the rendered run. Each row is one chunk (index, time,
- * type, `from`, nesting path); a click asks Python for its JSON. Selecting a part of the rendered
- * run highlights the chunks that built it; hovering a row outlines the parts it changed.
+ * The inspector: the raw chunk stream beside the rendered run. Each row is one chunk in fixed
+ * columns (index, time, type, `from`, nesting path; long values cut with an ellipsis, whole in the
+ * cell's tooltip); a click asks Python for its JSON. Selecting a part of the rendered run highlights
+ * the chunks that built it and scrolls the first into view; hovering a row outlines the parts it
+ * changed. The list always comes from the kernel when the panel opens: a view drawn again (a page
+ * reload) asks again, and a view whose kernel is gone (a saved notebook, a restarted kernel) says so.
  */
 import { h } from "./dom";
 import type { Send } from "./types";
@@ -16,8 +19,16 @@ export interface ChunkEntry {
   error?: string;
 }
 
+/** The columns of a row, in order (each cell is `.mn-chunk-<column>`). */
+export const COLUMNS = ["i", "time", "type", "from", "path"] as const;
+export type Column = (typeof COLUMNS)[number];
+const HEADINGS: Record<Column, string> = { i: "#", time: "time", type: "type", from: "from", path: "path" };
 
+/** How long the panel waits for the kernel's list before saying that no kernel answers. */
+export const NO_KERNEL_MS = 4000;
 const MAX_JSON = 200_000;
+
+export type InspectorState = "closed" | "waiting" | "ready" | "no-kernel";
 
 function parseEntry(value: unknown): ChunkEntry | null {
   if (typeof value !== "object" || value === null) return null;
@@ -35,31 +46,83 @@ function parseEntry(value: unknown): ChunkEntry | null {
   };
 }
 
+/** The text of each column of an entry's row. */
+export function cellsOf(entry: ChunkEntry): Record<Column, string> {
+  return {
+    i: String(entry.i),
+    time: entry.ms === null ? "" : `${(entry.ms / 1000).toFixed(3)} s`,
+    type: entry.type ?? "?",
+    from: entry.from ?? "",
+    path: entry.path.join(" › "),
+  };
+}
+
+/** Where a scroll box is: its scrollTop, visible height, and the height its sticky head covers. */
+export interface ScrollBox {
+  scrollTop: number;
+  height: number;
+  head: number;
+}
+
+/**
+ * The scrollTop that shows a row (`top` in the box's content coordinates): unchanged when the row
+ * is visible already, else the row centred below the head. Only the box scrolls, never the page
+ * (`scrollIntoView` would also scroll the notebook).
+ */
+export function scrollTopFor(box: ScrollBox, row: { top: number; height: number }): number {
+  const visibleTop = box.scrollTop + box.head;
+  if (row.top >= visibleTop && row.top + row.height <= box.scrollTop + box.height) return box.scrollTop;
+  return Math.max(0, Math.round(row.top - box.head - (box.height - box.head - row.height) / 2));
+}
+
+/** The rows whose chunk changed node `id`. */
+export function hitsOf(entries: Iterable<ChunkEntry>, id: string): number[] {
+  const hits: number[] = [];
+  for (const entry of entries) if (entry.nodes.includes(id)) hits.push(entry.i);
+  return hits;
+}
+
 export class Inspector {
   readonly toggle = h("button", "mn-btn mn-inspect", ["Chunks"], { type: "button", title: "Show the raw chunks" });
   readonly el = h("div", "mn-inspector");
+  private readonly status = h("div", "mn-inspector-status", [], { role: "status" });
+  private readonly head = h(
+    "div",
+    "mn-chunk-head",
+    COLUMNS.map((column) => h("span", `mn-chunk-${column}`, [HEADINGS[column]])),
+    { title: "Click a row for the chunk's JSON" },
+  );
+  private readonly top = h("div", "mn-inspector-top", [this.status, this.head]); // sticky
   private readonly list = h("ol", "mn-chunks");
   private readonly rows = new Map<number, { row: HTMLElement; entry: ChunkEntry }>();
-  private open = false;
+  private selected: Element | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private state: InspectorState = "closed";
 
   constructor(
     private readonly send: Send,
     private readonly content: HTMLElement,
   ) {
-    this.el.append(this.list);
+    this.el.append(this.top, this.list);
     this.el.hidden = true;
-    this.toggle.addEventListener("click", () => this.setOpen(!this.open));
+    this.setState("closed");
+    this.toggle.addEventListener("click", () => this.setOpen(this.state === "closed"));
     this.content.addEventListener("click", this.onContentClick);
   }
 
+  /** Opening always asks the kernel for the whole list (what a reopened view showed is stale). */
   setOpen(open: boolean): void {
-    this.open = open;
     this.el.hidden = !open;
     this.toggle.classList.toggle("mn-active", open);
     this.toggle.setAttribute("aria-pressed", String(open));
+    clearTimeout(this.timer);
+    this.clear();
+    this.select(null);
     if (open) {
-      this.rows.clear();
-      this.list.replaceChildren();
+      this.setState("waiting");
+      this.timer = setTimeout(() => this.setState("no-kernel"), NO_KERNEL_MS);
+    } else {
+      this.setState("closed");
     }
     this.send({ t: "inspect", open });
   }
@@ -69,14 +132,17 @@ export class Inspector {
     if (typeof msg !== "object" || msg === null) return false;
     const m = msg as Record<string, unknown>;
     if (m.t === "chunks" && Array.isArray(m.entries)) {
+      if (this.state === "closed") return true; // meant for another view of this widget
       if (m.start === 0) {
-        this.rows.clear();
-        this.list.replaceChildren();
+        clearTimeout(this.timer);
+        this.clear();
+        this.setState("ready");
       }
       for (const raw of m.entries) {
         const entry = parseEntry(raw);
         if (entry && !this.rows.has(entry.i)) this.addRow(entry);
       }
+      if (this.state === "ready") this.describeSelection();
       return true;
     }
     if (m.t === "chunk-json" && typeof m.i === "number") {
@@ -87,22 +153,52 @@ export class Inspector {
   }
 
   destroy(): void {
+    clearTimeout(this.timer);
     this.content.removeEventListener("click", this.onContentClick);
   }
 
+  private setState(state: InspectorState): void {
+    this.state = state;
+    this.el.dataset.state = state;
+    this.describeSelection();
+  }
+
+  private describeSelection(): void {
+    const hits = this.list.querySelectorAll(".mn-hit").length;
+    const text: Record<InspectorState, string> = {
+      closed: "",
+      waiting: "Asking the kernel for the chunks…",
+      "no-kernel":
+        "No kernel answers: the chunk list lives in the kernel that ran this view. Run the cell again to inspect its chunks.",
+      ready:
+        this.rows.size === 0
+          ? "No chunks yet."
+          : this.selected
+            ? `${hits} of ${this.rows.size} chunks built the selected part.`
+            : `${this.rows.size} chunks. Click a part of the run to highlight the chunks that built it.`,
+    };
+    this.status.textContent = text[this.state];
+    this.head.hidden = this.state !== "ready" || this.rows.size === 0;
+  }
+
+  private clear(): void {
+    this.rows.clear();
+    this.list.replaceChildren();
+  }
+
   private addRow(entry: ChunkEntry): void {
-    const where = entry.path.length ? entry.path.join(" › ") : "";
-    const time = entry.ms === null ? "" : `${(entry.ms / 1000).toFixed(3)} s`;
-    const row = h("li", `mn-chunk${entry.type === "invalid" ? " mn-chunk-invalid" : ""}`, [
-      h("span", "mn-chunk-i", [String(entry.i)]),
-      h("span", "mn-chunk-time", [time]),
-      h("span", "mn-chunk-type", [entry.type ?? "?"]),
-      h("span", "mn-chunk-from", [entry.from ?? ""]),
-      h("span", "mn-chunk-path", [where]),
-    ]);
+    const cells = cellsOf(entry);
+    const row = h(
+      "li",
+      `mn-chunk${entry.type === "invalid" ? " mn-chunk-invalid" : ""}`,
+      COLUMNS.map((column) => {
+        const title = column === "type" && entry.error ? `${cells.type}: ${entry.error}` : cells[column];
+        return h("span", `mn-chunk-${column}`, [cells[column]], { title: title || undefined });
+      }),
+    );
     row.dataset.i = String(entry.i);
-    row.title = entry.error ?? "Click for the chunk's JSON";
-    row.addEventListener("click", () => {
+    row.addEventListener("click", (event) => {
+      if (event.target instanceof Element && event.target.closest(".mn-chunk-json")) return; // selecting JSON text
       const shown = row.querySelector(".mn-chunk-json");
       if (shown) shown.remove();
       else this.send({ t: "chunk-json", i: entry.i });
@@ -131,18 +227,37 @@ export class Inspector {
     }
   }
 
-  /** A click on a rendered part highlights the chunks that built it (and scrolls to the first). */
+  private select(part: Element | null): void {
+    this.selected?.classList.remove("mn-inspected");
+    this.selected = part;
+    part?.classList.add("mn-inspected");
+  }
+
+  /** A click on a rendered part highlights the chunks that built it and scrolls to the first. */
   private readonly onContentClick = (event: Event): void => {
-    if (!this.open || !(event.target instanceof Element)) return;
+    if (this.state !== "ready" || !(event.target instanceof Element)) return;
     const part = event.target.closest("[data-node-id]");
     const id = part instanceof HTMLElement ? part.dataset.nodeId : undefined;
     if (!id) return;
+    this.select(part);
+    const hits = new Set(hitsOf([...this.rows.values()].map((r) => r.entry), id));
     let first: HTMLElement | null = null;
-    for (const { row, entry } of this.rows.values()) {
-      const hit = entry.nodes.includes(id);
-      row.classList.toggle("mn-hit", hit);
-      if (hit && !first) first = row;
+    for (const [i, { row }] of this.rows) {
+      row.classList.toggle("mn-hit", hits.has(i));
+      if (hits.has(i) && !first) first = row;
     }
-    if (first && typeof first.scrollIntoView === "function") first.scrollIntoView({ block: "nearest" });
+    this.describeSelection();
+    if (first) this.scrollTo(first);
   };
+
+  private scrollTo(row: HTMLElement): void {
+    const box = this.el.getBoundingClientRect();
+    const at = row.getBoundingClientRect();
+    const top = at.top - box.top + this.el.scrollTop; // in the box's content coordinates
+    const head = this.top.getBoundingClientRect().height;
+    this.el.scrollTop = scrollTopFor(
+      { scrollTop: this.el.scrollTop, height: this.el.clientHeight, head },
+      { top, height: at.height },
+    );
+  }
 }

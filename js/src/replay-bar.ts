@@ -21,6 +21,21 @@ export function parseReplay(value: unknown): ReplayState | null {
   return { total: v.total, position: v.position, playing: v.playing === true, speed: Number(v.speed) || 1 };
 }
 
+/**
+ * The position a key asks for on the replay bar (arrows: one chunk, Page keys: ten, Home/End: the
+ * ends), or null for a key the bar leaves alone.
+ */
+export function keyTarget(key: string, position: number, total: number): number | null {
+  const steps: Record<string, number> = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1, PageDown: -10, PageUp: 10 };
+  if (key in steps) return Math.max(0, Math.min(total, position + (steps[key] ?? 0)));
+  if (key === "Home") return 0;
+  if (key === "End") return total;
+  return null;
+}
+
+/** Keys the bar's own controls act on (a focused button's Enter and Space): the notebook must not. */
+const OWN_KEYS = new Set(["Enter", " "]);
+
 export class ReplayBar {
   readonly el = h("div", "mn-replay");
   private readonly play = h("button", "mn-btn mn-play", ["Play"], { type: "button" });
@@ -44,7 +59,27 @@ export class ReplayBar {
       this.label.textContent = this.describe(position);
       this.seekTimer = setTimeout(() => this.seek(position), 60);
     });
+    this.el.addEventListener("keydown", this.onKeydown);
   }
+
+  /**
+   * Arrow, Page, Home and End keys step the replay wherever the focus is in the bar. The event
+   * stops here: JupyterLab's command-mode shortcuts (arrows move to another cell) never see it.
+   */
+  private readonly onKeydown = (event: KeyboardEvent): void => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = this.state ? keyTarget(event.key, Number(this.scrubber.value), this.state.total) : null;
+    if (target !== null) {
+      event.preventDefault(); // not the range input's own step as well
+      event.stopPropagation();
+      clearTimeout(this.seekTimer);
+      this.scrubber.value = String(target); // repeated presses step on from here
+      this.label.textContent = this.describe(target);
+      this.seek(target);
+    } else if (OWN_KEYS.has(event.key)) {
+      event.stopPropagation();
+    }
+  };
 
   update(state: ReplayState | null): void {
     this.state = state;
@@ -61,6 +96,7 @@ export class ReplayBar {
 
   destroy(): void {
     clearTimeout(this.seekTimer);
+    this.el.removeEventListener("keydown", this.onKeydown);
   }
 
   private describe(position: number): string {
