@@ -56,3 +56,11 @@ export class Slot {
 export function slot(cls: string, tag: "div" | "span" = "div"): Slot {
   return new Slot(h(tag, cls));
 }
+
+/**
+ * An element for untrusted label text (a tool name, an agent id, a step name): a `<bdi dir=auto>`,
+ * so direction controls inside it (U+202E) cannot reorder the text around it.
+ */
+export function isolated(cls: string, text = ""): HTMLElement {
+  return h("bdi", cls, [text], { dir: "auto" });
+}

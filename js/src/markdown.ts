@@ -4,24 +4,39 @@ import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
 import javascript from "highlight.js/lib/languages/javascript";
 import json from "highlight.js/lib/languages/json";
-import markdown from "highlight.js/lib/languages/markdown";
 import python from "highlight.js/lib/languages/python";
 import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import MarkdownItCallable, { type MarkdownIt } from "markdown-it";
 import { hardenLink, safeHref } from "./url";
 
-const LANGUAGES = { bash, javascript, json, markdown, python, sql, typescript };
+// No markdown grammar: its rules are quadratic (a fence of 80k `[` took 6 s). No auto-detection:
+// it runs every grammar, and could fall on a costly one.
+const LANGUAGES = { bash, javascript, json, python, sql, typescript };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
+
+/** Code longer than this is shown plain: highlighting is for reading, and costs per character. */
+export const MAX_HIGHLIGHT = 20_000;
+
+/** The last blocks highlighted: an open tail is rendered again as text follows a closed fence. */
+const highlighted = new Map<string, string>();
+const CACHED = 32;
 
 function highlightCode(code: string, lang: string): string {
   const name = lang.trim().toLowerCase();
-  if (!name || !hljs.getLanguage(name)) return ""; // markdown-it escapes it
+  if (!name || code.length > MAX_HIGHLIGHT || !hljs.getLanguage(name)) return ""; // markdown-it escapes it
+  const key = `${name}\n${code}`;
+  const cached = highlighted.get(key);
+  if (cached !== undefined) return cached;
+  let html = "";
   try {
-    return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+    html = hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
   } catch {
-    return "";
+    html = "";
   }
+  highlighted.set(key, html);
+  if (highlighted.size > CACHED) highlighted.delete(highlighted.keys().next().value ?? "");
+  return html;
 }
 
 function createMarkdownIt(highlight: boolean): MarkdownIt {

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import hljs from "highlight.js/lib/core";
+import { describe, expect, it, vi } from "vitest";
+import { MAX_HIGHLIGHT } from "../src/markdown";
 import { MarkdownView } from "../src/render/markdown-view";
 import { mountStatic } from "../src/widget";
 import { add, append, mount, nextFrame, nodeEl, opsMsg, root, snapshot } from "./helpers";
@@ -29,6 +31,42 @@ describe("text rendering", () => {
     expect(md.el.querySelector(".hljs-keyword")).toBeNull();
     md.update("```python\ndef f():\n    return 1\n```\n");
     expect(md.el.querySelector(".hljs-keyword")?.textContent).toBe("def");
+  });
+
+  it("never highlights with the markdown grammar: an 80k `[` fence mounts plain", () => {
+    const brackets = "[".repeat(80_000);
+    for (const lang of ["markdown", "md"]) {
+      const { el } = mount([add("root", "t", "text", { text: `\`\`\`${lang}\n${brackets}\n\`\`\`\n` })]);
+      const code = nodeEl(el, "t").querySelector("pre code");
+      expect(code?.textContent).toBe(`${brackets}\n`);
+      expect(code?.querySelector("[class^=hljs]")).toBeNull();
+      el.remove();
+    }
+  });
+
+  it("highlights at most 20 kB per block", () => {
+    const line = "x = 1\n";
+    const big = line.repeat(Math.ceil((MAX_HIGHLIGHT + 1) / line.length));
+    const small = textView(`\`\`\`python\n${line}\`\`\`\n`);
+    expect(small.el.querySelector(".hljs-number")).not.toBeNull();
+    const large = textView(`\`\`\`python\n${big}\`\`\`\n`);
+    expect(large.el.querySelector("pre code")?.textContent).toBe(big);
+    expect(large.el.querySelector("pre code [class^=hljs]")).toBeNull();
+  });
+
+  it("highlights a closed code block once while the text after it grows", () => {
+    const spy = vi.spyOn(hljs, "highlight");
+    try {
+      const fence = "```python\ndef once():\n    return 42\n```\n";
+      const md = textView(fence);
+      for (let i = 0; i < 10; i++) md.update(`${fence}and then ${"more ".repeat(i)}`);
+      md.update(`${fence}and then all.\n\nNext paragraph`); // the block closes and is drawn for good
+      const calls = spy.mock.calls.filter(([code]) => String(code).includes("def once"));
+      expect(calls).toHaveLength(1);
+      expect(md.el.querySelector(".hljs-keyword")?.textContent).toBe("def");
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("keeps closed blocks: the same element survives appends", () => {

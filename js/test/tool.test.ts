@@ -34,7 +34,7 @@ describe("tool card", () => {
     expect(card.querySelector(".mn-name")?.textContent).toBe("getWeather");
   });
 
-  it("shows args live: raw text while streaming, pretty JSON once parsed", () => {
+  it("shows args live: raw text while streaming, compact JSON once parsed", () => {
     const store = new Store();
     const host = document.createElement("div");
     const view = new View(host, store, () => {});
@@ -44,7 +44,7 @@ describe("tool card", () => {
     const args = () => nodeEl(host, "t").querySelector(".mn-args pre")?.textContent;
     expect(args()).toBe('{"ci');
     store.receive(opsMsg(3, [append("t", "args_text", 'ty":"Paris"}'), set("t", "args", { city: "Paris" })]));
-    expect(args()).toBe('{\n  "city": "Paris"\n}');
+    expect(args()).toBe('{"city": "Paris"}');
   });
 
   it("shows result, error, outputs, duration, suspended payload and denied reason", () => {
@@ -57,13 +57,12 @@ describe("tool card", () => {
       tool("no", { status: "denied", denied_reason: "not today" }),
     ]);
     const ok = nodeEl(el, "ok");
-    expect(ok.querySelector(".mn-result pre")?.textContent).toBe('{\n  "temp": 21\n}');
-    expect(ok.querySelector(".mn-result details")).toBeNull();
+    expect(ok.querySelector(".mn-result pre")?.textContent).toBe('{"temp": 21}');
+    expect(ok.querySelector(".mn-result .mn-show-all")).toBeNull();
     expect(ok.querySelector(".mn-duration")?.textContent).toBe("1.5 s");
-    expect([...ok.querySelectorAll(".mn-outputs li")].map((li) => li.textContent)).toEqual(['{\n  "step": 1\n}', "two"]);
-    const long = nodeEl(el, "long").querySelector<HTMLDetailsElement>(".mn-result details");
-    expect(long?.open).toBe(false);
-    expect(long?.querySelector("summary")?.textContent).toBe("Result (62 lines)");
+    expect([...ok.querySelectorAll(".mn-outputs li")].map((li) => li.textContent)).toEqual(['{"step": 1}', "two"]);
+    // 60 numbers fit on one line: compact, not one per line
+    expect(nodeEl(el, "long").querySelector(".mn-result pre")?.textContent?.split("\n").length).toBeLessThan(12);
     expect(nodeEl(el, "bad").querySelector(".mn-error")?.textContent).toBe("Stock API down");
     expect(nodeEl(el, "sus").querySelector(".mn-suspended pre")?.textContent).toContain("needs input");
     expect(nodeEl(el, "no").querySelector(".mn-denied")?.textContent).toBe("Declined: not today");

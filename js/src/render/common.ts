@@ -1,8 +1,8 @@
 /** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
 import { h } from "../dom";
-import { formatDuration, list, obj, prettyJson, span, str } from "../format";
+import { formatDuration, list, obj, prettyJson, span, str, summarizeText, summarizeValue } from "../format";
 import type { NodeData } from "../types";
-import { jsonBlock } from "./json";
+import { jsonBlock, jsonPre } from "./json";
 
 const TONES: Record<string, string> = {
   running: "active", "streaming-args": "active", started: "active", waiting: "active", pending: "active",
@@ -26,6 +26,13 @@ export function errorMessage(error: unknown): string | null {
     return name && name !== "Error" ? `${name}: ${message}` : message;
   }
   return prettyJson(error);
+}
+
+/** A folded card's `→ {temp: 21}` or `→ error: message` ("" while nothing came out). */
+export function outcomeLine(error: unknown, value: unknown): string {
+  const message = errorMessage(error);
+  if (message !== null) return `→ error: ${summarizeText(message)}`;
+  return value === null || value === undefined ? "" : `→ ${summarizeValue(value, 80)}`;
 }
 
 export function errorBox(error: unknown): HTMLElement | null {
@@ -66,7 +73,7 @@ export class OutputsView {
     }
     const start = Math.max(this.shown, items.length - MAX_OUTPUTS);
     for (let i = start; i < items.length; i++) {
-      this.ol.append(h("li", "", [h("pre", "mn-json", [prettyJson(items[i])])]));
+      this.ol.append(h("li", "", [jsonPre(items[i])]));
     }
     while (this.ol.childElementCount > MAX_OUTPUTS) this.ol.firstElementChild?.remove();
     this.ol.start = Math.max(1, items.length - this.ol.childElementCount + 1);
@@ -79,4 +86,81 @@ export class OutputsView {
 /** jsonBlock, or nothing when the value is missing. */
 export function maybeJson(label: string, value: unknown, cls = ""): HTMLElement | null {
   return value === null || value === undefined ? null : jsonBlock(label, value, cls);
+}
+
+/** Elements inside a card head that act by themselves; a click on them does not fold the card. */
+const CONTROLS = "button, a, input, select, textarea, summary";
+
+/**
+ * Folding of a card: a click on its head, or Enter / Space on it (the head is a focusable
+ * role=button with aria-expanded), shows or hides its body. The renderer gives a default
+ * (`setDefault`, e.g. folded once a tool is done); once the user has toggled the card, their
+ * choice wins over every later default, so updates never undo it.
+ */
+export class Fold {
+  private userOpen: boolean | null = null;
+  private defaultOpen = true;
+
+  constructor(
+    private readonly card: HTMLElement,
+    readonly head: HTMLElement,
+    private readonly body: HTMLElement,
+  ) {
+    head.classList.add("mn-fold-head");
+    head.setAttribute("role", "button");
+    head.tabIndex = 0;
+    head.addEventListener("click", (event) => {
+      if (event.target instanceof Element && event.target.closest(CONTROLS)) return;
+      this.toggle();
+    });
+    head.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      if (event.target !== head) return;
+      event.preventDefault(); // no page scroll on Space
+      event.stopPropagation(); // nor a notebook shortcut (Enter edits the cell)
+      this.toggle();
+    });
+    this.apply();
+  }
+
+  get open(): boolean {
+    return this.userOpen ?? this.defaultOpen;
+  }
+
+  /** What the card shows unless the user chose otherwise. */
+  setDefault(open: boolean): void {
+    this.defaultOpen = open;
+    this.apply();
+  }
+
+  toggle(): void {
+    this.userOpen = !this.open;
+    this.apply();
+  }
+
+  private apply(): void {
+    const open = this.open;
+    this.body.hidden = !open;
+    this.card.classList.toggle("mn-folded", !open);
+    this.head.setAttribute("aria-expanded", String(open));
+  }
+}
+
+/**
+ * The user's own folding of a `<details>` (reasoning, a nested run): `touched` once they toggled
+ * it, so an automatic fold does not undo it; aria-expanded follows, and Enter on the summary is
+ * kept from the notebook's shortcuts.
+ */
+export function trackDetails(details: HTMLDetailsElement, summary: HTMLElement): { touched(): boolean } {
+  let touched = false;
+  summary.addEventListener("click", () => {
+    touched = true;
+  });
+  summary.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") event.stopPropagation();
+  });
+  const sync = () => summary.setAttribute("aria-expanded", String(details.open));
+  details.addEventListener("toggle", sync);
+  sync();
+  return { touched: () => touched };
 }

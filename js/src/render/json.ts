@@ -1,21 +1,33 @@
-/** JSON display: a pretty <pre> (folded when long) and a collapsible live tree. Text only. */
+/** JSON display: compact text cut to its first lines (with "show all") and a collapsible live tree. Text only. */
 import { h } from "../dom";
-import { prettyJson } from "../format";
+import { compactJson } from "../format";
 
-export const LONG_LINES = 40;
+/** Lines of JSON shown before "show all". */
+export const SHORT_LINES = 12;
 
-/** A labelled pretty-printed value; folded in a <details> when longer than 40 lines. */
-export function jsonBlock(label: string, value: unknown, cls = ""): HTMLElement {
-  const text = prettyJson(value);
+/**
+ * The value as compact JSON in a <pre>. Longer than 12 lines it is cut to its first 12 (by CSS:
+ * the whole text stays in the page, for find and copy) behind a "show all" button.
+ */
+export function jsonPre(value: unknown): HTMLElement {
+  const text = compactJson(value);
   const pre = h("pre", "mn-json", [text]);
   const lines = text.split("\n").length;
-  if (lines <= LONG_LINES) {
-    return h("div", `mn-field ${cls}`.trim(), [h("div", "mn-label", [label]), pre]);
-  }
-  return h("details", `mn-field mn-long ${cls}`.trim(), [
-    h("summary", "mn-label", [`${label} (${lines} lines)`]),
-    pre,
-  ]);
+  if (lines <= SHORT_LINES) return pre;
+  pre.classList.add("mn-json-cut");
+  const label = `show all ${lines} lines`;
+  const toggle = h("button", "mn-link-btn mn-show-all", [label], { type: "button", "aria-expanded": "false" });
+  toggle.addEventListener("click", () => {
+    const all = pre.classList.toggle("mn-json-cut") === false;
+    toggle.textContent = all ? "show less" : label;
+    toggle.setAttribute("aria-expanded", String(all));
+  });
+  return h("div", "mn-json-long", [pre, toggle]);
+}
+
+/** A labelled value (`Result`, `Input`) as jsonPre. */
+export function jsonBlock(label: string, value: unknown, cls = ""): HTMLElement {
+  return h("div", `mn-field ${cls}`.trim(), [h("div", "mn-label", [label]), jsonPre(value)]);
 }
 
 const MAX_ENTRIES = 500;

@@ -1,5 +1,6 @@
 import { h } from "../dom";
 import { formatDuration, num, span, str } from "../format";
+import { trackDetails } from "./common";
 import type { NodeRenderer } from "./context";
 import { MarkdownView } from "./markdown-view";
 
@@ -8,6 +9,7 @@ export const renderReasoning: NodeRenderer = (ctx) => {
   const summary = h("summary", "mn-reasoning-summary");
   const md = new MarkdownView();
   const el = h("details", "mn-reasoning", [summary, md.el], { open: true });
+  const user = trackDetails(el, summary);
   let wasDone = false;
   return {
     el,
@@ -25,8 +27,9 @@ export const renderReasoning: NodeRenderer = (ctx) => {
       }
       // an empty block (encrypted reasoning, a bare signature) says nothing once it is done
       el.hidden = done && node.redacted !== true && !(str(node.text) ?? "");
-      if (done && !wasDone) el.open = false; // fold once; the user may open it again
-      if (!done && wasDone) el.open = true;
+      // fold once done, unless the user chose by hand; they may open it again
+      if (done && !wasDone && !user.touched()) el.open = false;
+      if (!done && wasDone && !user.touched()) el.open = true;
       wasDone = done;
       return more;
     },

@@ -2,14 +2,37 @@
  * A run: the root (parts, structured output, status banner, footer) or, when `nested`, a compact
  * foldable sub-run inside a tool card or workflow step.
  */
-import { h, slot } from "../dom";
+import { h, isolated, slot } from "../dom";
 import { obj, str } from "../format";
 import { ROOT_ID } from "../store";
 import type { NodeData } from "../types";
-import { badge, errorMessage, maybeJson } from "./common";
+import { badge, errorMessage, maybeJson, trackDetails } from "./common";
 import type { NodeRenderer, RenderCtx } from "./context";
 import { Footer } from "./footer";
-import { jsonTree } from "./json";
+import { jsonPre, jsonTree } from "./json";
+
+/** A folded "raw JSON" of a live value, drawn only while open (partial objects come often). */
+class RawJson {
+  private readonly body = h("div", "mn-raw-body");
+  readonly el = h("details", "mn-field mn-raw", [h("summary", "mn-label", ["raw JSON"]), this.body]);
+  private value: unknown = null;
+  private drawn: unknown = undefined;
+
+  constructor() {
+    this.el.addEventListener("toggle", () => this.draw());
+  }
+
+  update(value: unknown): void {
+    this.value = value;
+    this.draw();
+  }
+
+  private draw(): void {
+    if (!this.el.open || this.drawn === this.value) return;
+    this.drawn = this.value;
+    this.body.replaceChildren(jsonPre(this.value));
+  }
+}
 
 /** Run statuses that get a banner, with the level of the `banner` node that would say the same. */
 const STATUS_BANNERS: Record<string, { level: string; text: string }> = {
@@ -44,7 +67,8 @@ export const renderRun: NodeRenderer = (ctx, node) => {
   const workflow = slot("mn-workflow");
   const objectLabel = h("div", "mn-label");
   const objectTree = slot("mn-object-tree");
-  const object = h("div", "mn-object", [objectLabel, objectTree.el]);
+  const objectRaw = new RawJson();
+  const object = h("div", "mn-object", [objectLabel, objectTree.el, objectRaw.el]);
   const banner = slot("mn-status-banner");
   const footer = new Footer();
   const collapsed = new Set<string>();
@@ -54,7 +78,9 @@ export const renderRun: NodeRenderer = (ctx, node) => {
   let summary: HTMLElement | null = null;
   if (nested) {
     summary = h("summary", "mn-run-summary");
-    el = h("details", "mn-run mn-run-nested", [summary, ...body], { open: true });
+    const details = h("details", "mn-run mn-run-nested", [summary, ...body], { open: true });
+    trackDetails(details, summary);
+    el = details;
   } else {
     el = h("div", "mn-run mn-run-root", body);
   }
@@ -63,14 +89,14 @@ export const renderRun: NodeRenderer = (ctx, node) => {
     el,
     childHost: parts,
     update(run) {
-      summary?.replaceChildren(h("span", "mn-run-label", [runLabel(run)]), badge(run.status));
+      summary?.replaceChildren(isolated("mn-run-label", runLabel(run)), badge(run.status));
       workflow.update(run.workflow, (value) => {
         const wf = obj(value);
         if (!wf) return null;
         return [
           h("div", "mn-card-head", [
             h("span", "mn-label", ["Workflow "]),
-            h("span", "mn-name", [str(wf.workflow_id) ?? ""]),
+            isolated("mn-name", str(wf.workflow_id) ?? ""),
             badge(wf.status),
           ]),
           maybeJson("Result", wf.result),
@@ -78,6 +104,9 @@ export const renderRun: NodeRenderer = (ctx, node) => {
       });
       const hasObject = run.object !== null && run.object !== undefined;
       object.hidden = !hasObject;
+      // the run's text is then the same JSON, streamed: the tree alone draws it (see text.ts)
+      el.toggleAttribute("data-structured", hasObject);
+      objectRaw.update(hasObject ? run.object : null);
       objectLabel.textContent = run.object_final === true ? "Structured output" : "Structured output (partial)";
       objectTree.update(hasObject ? run.object : null, (value) => (value === null ? null : jsonTree(value, collapsed)));
       const status = statusBanner(ctx, run);

@@ -2,15 +2,17 @@
  * A tool call card: name, status badge, live arguments, result, error, outputs, duration,
  * approval buttons, and the nested run of an agent or workflow used as a tool.
  */
-import { h, slot } from "../dom";
-import { obj, prettyJson, str } from "../format";
+import { h, isolated, slot } from "../dom";
+import { str, summarizeArgs, summarizeText } from "../format";
 import type { NodeData, Send } from "../types";
-import { OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
+import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
 import type { NodeRenderer } from "./context";
+import { humanView } from "./human";
+import { jsonPre } from "./json";
 
-/** Arguments as text: the parsed object pretty-printed, else the raw streamed text. */
-function argsText(tool: NodeData): string {
-  return obj(tool.args) ? prettyJson(tool.args) : (str(tool.args_text) ?? "");
+/** Arguments: the parsed value (shown as compact JSON), else the raw streamed text. */
+function argsValue(tool: NodeData): unknown {
+  return tool.args ?? str(tool.args_text) ?? "";
 }
 
 /** Approve / Decline (with an optional reason typed inline) for a tool awaiting approval. */
@@ -62,25 +64,53 @@ function approvalControls(send: Send, toolCallId: string): HTMLElement {
   return el;
 }
 
-export const renderTool: NodeRenderer = (ctx) => {
-  const name = h("span", "mn-name");
+/** Statuses in which a card stays open: something is still happening, or a person must act. */
+const LIVE = new Set(["streaming-args", "running", "awaiting-approval", "suspended", "pending"]);
+
+/** The folded line's `(city="Paris")`; nothing while the arguments still stream. */
+function argsSummary(tool: NodeData, status: string): string {
+  if (tool.args !== null && tool.args !== undefined) return `(${summarizeArgs(tool.args)})`;
+  const text = str(tool.args_text);
+  return text && status !== "streaming-args" ? `(${summarizeText(text, 48)})` : "(…)";
+}
+
+/** The folded line's `→ {temp: 21}`, `→ error: message` or `→ declined: reason`. */
+export function outcomeSummary(tool: NodeData, status: string): string {
+  if (status === "denied") {
+    const reason = str(tool.denied_reason);
+    return reason ? `→ declined: ${summarizeText(reason)}` : "→ declined";
+  }
+  return outcomeLine(tool.error, tool.result);
+}
+
+export const renderTool: NodeRenderer = (ctx, node) => {
+  const name = isolated("mn-name");
+  const foldArgs = h("span", "mn-fold-args mn-fold-only");
+  const foldOutcome = isolated("mn-fold-outcome mn-fold-only");
   const status = slot("mn-status", "span");
   const duration = h("span", "mn-duration mn-muted");
   const args = slot("mn-args");
   const approval = slot("mn-approval-slot");
   const result = slot("mn-result");
+  const rawResult = slot("mn-result mn-raw-result");
   const error = slot("mn-error-slot");
   const suspended = slot("mn-suspended");
   const denied = slot("mn-denied");
+  const human = humanView(); // issue 9: the call that continues it, and who decided (render/human.ts)
   const outputs = new OutputsView();
   const children = h("div", "mn-children");
   const origin = h("span", "mn-origin mn-muted");
   const hidden = h("div", "mn-hidden-levels mn-muted");
-  const el = h("div", "mn-card mn-tool", [
-    h("div", "mn-card-head", [h("span", "mn-kind-label", ["Tool"]), name, status.el, origin, duration]),
-    // what happened inside (outputs the tool wrote, a nested run) before what came out
-    args.el, approval.el, suspended.el, outputs.el, children, hidden, result.el, error.el, denied.el,
+  const head = h("div", "mn-card-head", [
+    h("span", "mn-kind-label", ["Tool"]), h("span", "mn-call", [name, foldArgs]), foldOutcome, status.el, origin, duration,
   ]);
+  // what happened inside (outputs the tool wrote, a nested run) before what came out
+  const body = h("div", "mn-card-body", [
+    args.el, approval.el, suspended.el, human.el, outputs.el, children, hidden, result.el, rawResult.el, error.el, denied.el,
+  ]);
+  const el = h("div", "mn-card mn-tool", [head, body]);
+  const fold = new Fold(el, head, body);
+  const nestedRun = () => ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
 
   return {
     el,
@@ -95,19 +125,31 @@ export const renderTool: NodeRenderer = (ctx) => {
       hidden.textContent = levels > 0 ? `… ${levels} more level${levels === 1 ? "" : "s"} of nested runs (kept in the result, not drawn)` : "";
       hidden.hidden = levels === 0;
       duration.textContent = nodeDuration(tool);
-      args.update(argsText(tool), (text) => (text ? [h("div", "mn-label", ["Arguments"]), h("pre", "mn-json", [text])] : null));
-      const canAnswer = toolStatus === "awaiting-approval" && ctx.traits().canApprove;
+      args.update(argsValue(tool), (value) => (value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)]));
+      const canAnswer = toolStatus === "awaiting-approval" && ctx.traits().canApprove && !tool.decision;
+      human.update(tool);
       const toolCallId = str(tool.tool_call_id);
       approval.update(canAnswer && toolCallId ? toolCallId : null, (id) => (id ? approvalControls(ctx.send, id) : null));
       suspended.update(toolStatus === "suspended" ? tool.suspend_payload : null, (payload) =>
         toolStatus === "suspended" ? (maybeJson("Suspended with", payload) ?? h("div", "mn-label", ["Suspended"])) : null,
       );
-      result.update(tool.result, (value) => maybeJson("Result", value));
+      // a sub-agent's or workflow's result repeats its run, drawn above: kept folded as raw JSON
+      const nested = nestedRun() || levels > 0;
+      result.update(nested ? null : tool.result, (value) => maybeJson("Result", value));
+      rawResult.update(nested ? tool.result : null, (value) =>
+        value === null || value === undefined
+          ? null
+          : h("details", "mn-field mn-raw", [h("summary", "mn-label", ["Raw result"]), jsonPre(value)]),
+      );
       error.update(tool.error, errorBox);
       denied.update(toolStatus === "denied" ? (str(tool.denied_reason) ?? "") : null, (reason) =>
         reason === null ? null : h("div", "mn-error", [reason ? `Declined: ${reason}` : "Declined"]),
       );
       outputs.update(tool.outputs);
+      foldArgs.textContent = argsSummary(tool, toolStatus);
+      foldOutcome.textContent = outcomeSummary(tool, toolStatus);
+      // a finished call folds to one line; one holding a sub-run stays open: that run is the story
+      fold.setDefault(LIVE.has(toolStatus) || nested);
     },
   };
 };

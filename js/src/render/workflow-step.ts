@@ -1,34 +1,92 @@
-import { h, slot } from "../dom";
+import { h, isolated, slot } from "../dom";
 import { str } from "../format";
-import { OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
-import type { NodeRenderer } from "./context";
+import type { NodeData } from "../types";
+import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
+import type { NodeRenderer, RenderCtx } from "./context";
+import { humanView } from "./human";
+import { jsonPre } from "./json";
 
-/** A workflow step: name, status, input/output, error, outputs and a nested agent run. */
-export const renderWorkflowStep: NodeRenderer = () => {
-  const name = h("span", "mn-name");
+/** Step statuses in which the card stays open. */
+const LIVE = new Set(["running", "waiting", "suspended", "pending", "paused"]);
+
+/** The step before `id` among its siblings (the previous step of the same workflow), if any. */
+function previousStep(ctx: RenderCtx, siblings: readonly string[], id: string): NodeData | null {
+  for (let i = siblings.indexOf(id) - 1; i >= 0; i--) {
+    const node = ctx.store.get(siblings[i] ?? "");
+    if (node?.kind === "workflow-step") return node;
+  }
+  return null;
+}
+
+/** Whether two JSON values are equal (both came through the same serializer). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * A workflow step: name, status, input/output, error, outputs and a nested agent run. An input
+ * that only repeats the previous step's output is folded; a finished step folds to one line.
+ */
+export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
+  const name = isolated("mn-name");
+  const foldOutcome = isolated("mn-fold-outcome mn-fold-only");
   const status = slot("mn-status", "span");
   const duration = h("span", "mn-duration mn-muted");
   const input = slot("mn-input");
+  const sameInput = slot("mn-input mn-input-same");
   const output = slot("mn-output");
   const error = slot("mn-error-slot");
+  const suspended = slot("mn-suspended"); // issue 9: what the step asks, the call that resumes it
+  const human = humanView();
   const outputs = new OutputsView();
   const children = h("div", "mn-children");
-  const el = h("div", "mn-card mn-workflow-step", [
-    h("div", "mn-card-head", [h("span", "mn-kind-label", ["Step"]), name, status.el, duration]),
-    input.el, output.el, error.el, outputs.el, children,
-  ]);
+  const head = h("div", "mn-card-head", [h("span", "mn-kind-label", ["Step"]), name, foldOutcome, status.el, duration]);
+  const body = h("div", "mn-card-body", [input.el, sameInput.el, suspended.el, human.el, output.el, error.el, outputs.el, children]);
+  const el = h("div", "mn-card mn-workflow-step", [head, body]);
+  const fold = new Fold(el, head, body);
+  // the list of this step and its siblings (the store grows it in place)
+  let siblings: readonly string[] = [];
+  let compared: [unknown, unknown, boolean] = [undefined, undefined, false];
+  const repeats = (step: NodeData, previous: NodeData | null): boolean => {
+    if (!previous || step.input === null || step.input === undefined) return false;
+    if (compared[0] !== step.input || compared[1] !== previous.output) {
+      compared = [step.input, previous.output, sameJson(step.input, previous.output)];
+    }
+    return compared[2];
+  };
   return {
     el,
     childHost: children,
     update(step) {
+      if (!siblings.includes(node.id)) {
+        siblings = [...ctx.store.children.values()].find((ids) => ids.includes(node.id)) ?? [];
+      }
+      const stepStatus = str(step.status) ?? "";
       name.textContent = str(step.step_name) ?? "step";
-      el.dataset.stepStatus = str(step.status) ?? "";
+      el.dataset.stepStatus = stepStatus;
       status.update(step.status, badge);
       duration.textContent = nodeDuration(step);
-      input.update(step.input, (value) => maybeJson("Input", value));
+      const previous = previousStep(ctx, siblings, node.id);
+      const same = repeats(step, previous);
+      input.update(same ? null : step.input, (value) => maybeJson("Input", value));
+      sameInput.update(same ? (str(previous?.step_name) ?? "the previous step") : null, (previousName) =>
+        previousName === null
+          ? null
+          : h("details", "mn-field", [
+              h("summary", "mn-label", ["Input: same as ", isolated("mn-step-ref", previousName), "'s output"]),
+              jsonPre(step.input),
+            ]),
+      );
       output.update(step.output, (value) => maybeJson("Output", value));
       error.update(step.error, errorBox);
+      suspended.update(stepStatus === "suspended" ? step.suspend_payload : null, (payload) => maybeJson("Suspended with", payload));
+      human.update(step);
       outputs.update(step.outputs);
+      foldOutcome.textContent = outcomeLine(step.error, step.output);
+      const nested = ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
+      fold.setDefault(LIVE.has(stepStatus) || stepStatus === "" || nested);
     },
   };
 };
