@@ -6,7 +6,7 @@ from typing import Any
 
 from .core.chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
 from .core.ingest import aread_chunks, collect, read_chunks
-from .core.result import RunResult, ToolCall, Usage
+from .core.result import Decision, RunResult, ToolCall, Usage
 from .core.run import Run
 
 __version__ = "0.1.0"
@@ -23,6 +23,11 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
 }
 
 
+def __dir__() -> list[str]:
+    """The public API, the lazily imported names included (tab completion, ``dir(mn)``)."""
+    return sorted({*__all__, "__version__", *(n for n in globals() if n.startswith("__"))})
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
@@ -34,6 +39,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Chunk",
+    "Decision",
     "InvalidChunk",
     "MastraClient",
     "Recording",

@@ -20,6 +20,7 @@ import httpx
 import orjson
 
 from ..core.framing import aiter_records
+from ..core.result import ToolCall
 from ..widget.streamview import Breather, StreamView
 
 if TYPE_CHECKING:
@@ -262,13 +263,70 @@ class LiveView(StreamView):
 
     # ---- continuations: the same view, the same run ----------------------------------------------
 
-    def _pending(self, status: str, tool_call_id: str | None) -> str:
-        if tool_call_id:
-            return tool_call_id
-        for call in reversed(self.result.tool_calls):
-            if call.status == status:
-                return call.tool_call_id
-        raise RuntimeError(f"no tool call is {status.replace('-', ' ')} in this run")
+    def approve(self, tool_call_id: str | None = None) -> None:
+        """Approve the tool call that waits for approval (the latest one, or ``tool_call_id``).
+
+        The run continues in this same view. If that call was already decided (a click on Approve
+        in the view, say), nothing is sent and a message says so.
+        """
+        self._answer("approve", tool_call_id, by="python")
+
+    def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        """Decline the tool call that waits for approval (the latest one, or ``tool_call_id``); the
+        agent is told ``reason`` if given. A call already decided is left alone, with a message."""
+        self._answer("decline", tool_call_id, by="python", reason=reason)
+
+    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
+        """Resume the suspended tool call (the latest one, or ``tool_call_id``) with ``resume_data``,
+        whose shape the tool's resume schema gives (a waiting call's ``continue_with`` shows it,
+        e.g. ``view.resume({"answer": ...})``). The run continues in this same view."""
+        self._answer("resume", tool_call_id, by="python", resume_data=resume_data)
+
+    def _handle_browser_message(self, content: Any) -> None:
+        """The view's Approve and Decline buttons decide as the person in the view."""
+        kind = content.get("t") if isinstance(content, dict) else None
+        if kind == "approve":
+            self._answer("approve", content.get("tool_call_id"), by="view")
+        elif kind == "decline":
+            self._answer("decline", content.get("tool_call_id"), by="view", reason=content.get("reason"))
+        else:
+            super()._handle_browser_message(content)
+
+    def _answer(
+        self, action: str, tool_call_id: str | None, *, by: str, reason: Any = None, resume_data: Any = None
+    ) -> None:
+        waiting = "suspended" if action == "resume" else "awaiting-approval"
+        call = self._waiting_call(waiting, tool_call_id)
+        if call is None:
+            return
+        body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call.tool_call_id}
+        self.run.decide(action, by, tool_call_id=call.tool_call_id)
+        if action == "resume":
+            self.post(f"{self._base_path}/resume-stream", {**body, "resumeData": resume_data})
+            return
+        if action == "decline" and isinstance(reason, str) and reason:
+            body["reason"] = reason
+        self.post(f"{self._base_path}/{action}-tool-call", body)
+
+    def _waiting_call(self, status: str, tool_call_id: str | None) -> ToolCall | None:
+        """The call to answer: the one named, else the latest undecided one with ``status``. None (and
+        a message) when it was decided already; RuntimeError when no call ever waited so."""
+        calls = self.result.tool_calls
+        named = [c for c in calls if c.tool_call_id == tool_call_id] if tool_call_id else []
+        candidates = named or [c for c in calls if c.status == status or c.decision is not None]
+        if tool_call_id and not named:
+            raise RuntimeError(f"no tool call {tool_call_id!r} in this run")
+        for call in reversed(candidates):
+            if call.status == status and call.decision is None:
+                return call
+        decided = next((c for c in reversed(candidates) if c.decision is not None), None)
+        if decided is None or decided.decision is None:
+            raise RuntimeError(f"no tool call is {status.replace('-', ' ')} in this run")
+        print(  # a note, not an error: the next cell of a notebook often repeats a click
+            f"{decided.tool_name} ({decided.tool_call_id}) was already {_PAST[decided.decision.action]} "
+            f"{_BY[decided.decision.by]}: nothing sent"
+        )
+        return None
 
     def _run_id(self) -> str:
         run_id = self.result.run_id
@@ -276,25 +334,9 @@ class LiveView(StreamView):
             raise RuntimeError("this run has no run id yet: nothing to continue")
         return run_id
 
-    def approve(self, tool_call_id: str | None = None) -> None:
-        call = self._pending("awaiting-approval", tool_call_id)
-        self.post(f"{self._base_path}/approve-tool-call", {"runId": self._run_id(), "toolCallId": call})
 
-    def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
-        call = self._pending("awaiting-approval", tool_call_id)
-        body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call}
-        if reason:
-            body["reason"] = reason
-        self.post(f"{self._base_path}/decline-tool-call", body)
-
-    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
-        body: dict[str, Any] = {"runId": self._run_id(), "resumeData": resume_data}
-        call = tool_call_id or next(
-            (c.tool_call_id for c in reversed(self.result.tool_calls) if c.status == "suspended"), None
-        )
-        if call:
-            body["toolCallId"] = call
-        self.post(f"{self._base_path}/resume-stream", body)
+_PAST = {"approve": "approved", "decline": "declined", "resume": "resumed"}
+_BY = {"view": "in the view", "python": "from Python"}
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -305,19 +347,28 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 class WorkflowView(LiveView):
-    """A live workflow run: resumed with ``resume(resume_data, step=None)``; Stop cancels it."""
+    """A live workflow run: a suspended step is resumed with ``resume(resume_data, step=None)``;
+    Stop cancels the run on the server."""
 
     def resume(self, resume_data: Any, tool_call_id: str | None = None, *, step: str | None = None) -> None:
+        """Resume the suspended step (the latest one, or ``step`` by name) with ``resume_data``; the
+        run continues in this same view. A waiting step's ``continue_with`` shows the call."""
         run_id = self._run_id()
+        steps = self.result.workflow.steps if self.result.workflow else []
+        waiting = [s for s in steps if s.status == "suspended" and (step is None or s.step_name == step)]
         body: dict[str, Any] = {"resumeData": resume_data}
         if step:
             body["step"] = step
+        if waiting:
+            self.run.decide("resume", "python", step=waiting[-1].step_name)
         self.post(f"{self._base_path}/resume-stream?runId={run_id}", body)
 
     def approve(self, tool_call_id: str | None = None) -> None:
+        """Not for workflows: a suspended workflow step is continued with ``view.resume(resume_data)``."""
         raise RuntimeError("a workflow step is continued with view.resume(resume_data)")
 
     def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        """Not for workflows: a suspended workflow step is continued with ``view.resume(resume_data)``."""
         raise RuntimeError("a workflow step is continued with view.resume(resume_data)")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from .result import (
     BackgroundTask,
+    Decision,
     ErrorInfo,
     File,
     Goal,
@@ -50,6 +51,18 @@ def _error(value: Any) -> ErrorInfo | None:
     return ErrorInfo.model_validate(value) if isinstance(value, dict) else None
 
 
+def _decision(value: Any) -> Decision | None:
+    if not isinstance(value, dict):
+        return None
+    waited = value.get("waited_ms")
+    return Decision(
+        action=value["action"],
+        by=value["by"],
+        at=_time(value["at"]),
+        waited=waited / 1000 if isinstance(waited, (int, float)) else None,
+    )
+
+
 def _usage(value: Any) -> Usage | None:
     return Usage(**value) if value else None
 
@@ -69,6 +82,8 @@ def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
         approval=get("approval"),
         suspend_payload=get("suspend_payload"),
         denied_reason=get("denied_reason"),
+        decision=_decision(get("decision")),
+        continue_with=get("continue_with"),
         provider_executed=bool(get("provider_executed")),
         orphan=bool(get("orphan")),
         started_at=_time(get("started_at")),
@@ -86,6 +101,8 @@ def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
         error=_error(get("error")),
         outputs=list(get("outputs") or ()),
         suspend_payload=get("suspend_payload"),
+        decision=_decision(get("decision")),
+        continue_with=get("continue_with"),
         children=nested.get(node.id),
         started_at=_time(get("started_at")),
         finished_at=_time(get("ended_at")),

@@ -62,6 +62,21 @@ class Tripwire(_Result):
     metadata: Value = None
 
 
+class Decision(_Result):
+    """How a person answered a tool call or workflow step that waited for them."""
+
+    action: Literal["approve", "decline", "resume"]
+    by: Literal["view", "python"]  # a click in the widget, or a call such as view.approve()
+    at: datetime | None = None
+    waited: float | None = None  # seconds from the request to the decision: a human wait
+
+
+def _waited(decision: Decision | None) -> float:
+    if decision is None or decision.waited is None:
+        return 0.0
+    return decision.waited
+
+
 class ToolCall(_Result):
     tool_call_id: str
     tool_name: str
@@ -75,10 +90,25 @@ class ToolCall(_Result):
     approval: Value = None
     suspend_payload: Value = None
     denied_reason: str | None = None
+    decision: Decision | None = None  # who approved, declined or resumed it, and when
+    continue_with: str | None = None  # while it waits: the call that answers it (view.approve(...))
     provider_executed: bool = False  # run by the provider (web search, code execution), not by Mastra
     orphan: bool = False  # its output or result came without the call itself in this stream
     started_at: datetime | None = None
     finished_at: datetime | None = None
+
+    @property
+    def tool_time(self) -> float | None:
+        """Seconds the tool itself took: from the call to its end, less the time a person decided."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds() - _waited(self.decision)
+
+    def __repr__(self) -> str:
+        decided = f", {self.decision.action} by {self.decision.by}" if self.decision else ""
+        return f"ToolCall({self.tool_name!r}, {self.status}, id={self.tool_call_id!r}{decided})"
+
+    __str__ = __repr__
 
 
 class Step(_Result):
@@ -138,6 +168,8 @@ class WorkflowStep(_Result):
     error: ErrorInfo | None = None
     outputs: list[Value] = Field(default_factory=list)
     suspend_payload: Value = None
+    decision: Decision | None = None  # who resumed it, and when
+    continue_with: str | None = None  # while it waits: view.resume(..., step=...)
     children: NestedRun = None
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -199,12 +231,48 @@ class RunResult(_Result):
             return None
         return (self.finished_at - self.started_at).total_seconds()
 
+    @property
+    def human_wait(self) -> float:
+        """Seconds this run waited for people to approve, decline or resume (not counted as tool
+        time, nor in tokens/s)."""
+        steps = self.workflow.steps if self.workflow else []
+        return sum(_waited(c.decision) for c in self.tool_calls) + sum(_waited(s.decision) for s in steps)
+
     def tool_call(self, tool_call_id: str) -> ToolCall:
         """The latest tool call with this id (at this level: providers reuse ids across steps)."""
         for call in reversed(self.tool_calls):
             if call.tool_call_id == tool_call_id:
                 return call
         raise KeyError(tool_call_id)
+
+    def __repr__(self) -> str:
+        """One line: the fields are many and long (``result.text``, ``result.model_dump()`` for all)."""
+        calls = ", ".join(f"{c.tool_name} {c.status}" for c in self.tool_calls[:5])
+        if len(self.tool_calls) > 5:
+            calls += f", … {len(self.tool_calls) - 5} more"
+        usage = self.usage
+        bits = [
+            self.status,
+            f"text={len(self.text):,} characters",
+            f"tool_calls={len(self.tool_calls)}" + (f" [{calls}]" if calls else ""),
+            f"usage=in {usage.input_tokens:,} / out {usage.output_tokens:,}",
+        ]
+        if self.error is not None:
+            bits.append(f"error={self.error.message[:80]!r}")
+        if self.run_id:
+            bits.append(f"run_id={self.run_id!r}")
+        return f"RunResult({', '.join(bits)})"
+
+    __str__ = __repr__
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython's text view
+        printer.text(repr(self))
+
+    def _repr_html_(self) -> str:
+        """The same static transcript a view saves in a notebook."""
+        from .transcript import render_html  # transcript imports this module
+
+        return render_html(self)
 
 
 NestedRun = Annotated[RunResult | None, WrapSerializer(_write_nested_run)]

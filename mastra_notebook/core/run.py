@@ -90,6 +90,15 @@ class Run:
         self._version += 1
         self.state.banner(level, message)
 
+    def decide(
+        self, action: str, by: str, *, tool_call_id: str | None = None, step: str | None = None
+    ) -> None:
+        """A person decided on a waiting tool call (by id) or workflow step (by name) of this run:
+        ``action`` approve, decline or resume; ``by`` "view" or "python". Raises KeyError if unknown."""
+        node = self.state.workflow_steps[step] if step is not None else self.state.calls[str(tool_call_id)]
+        self._version += 1
+        self.state.decide(node, action, by)
+
     def adopt_run_id(self, run_id: str) -> None:
         """The run id is known before any chunk (a workflow run the client created)."""
         if self.state.node.fields.get("run_id") is None:

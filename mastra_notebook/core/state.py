@@ -11,6 +11,7 @@ new part), and a ``tool-call`` whose id names a call that already ended is a new
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,39 @@ ARGS_REPARSE_GROWTH = 1.25  # streaming args are parsed again once they grew by 
 
 def now_ms() -> float:
     return time.time() * 1000
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(str(value or ""), ensure_ascii=False)  # a JSON string is a Python literal too
+
+
+def _json_value(value: Any) -> Any:
+    """Mastra sends a resume schema as an object or as its JSON text."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return None
+    return value
+
+
+def continue_with(node: Node, resume_schema: Any = None) -> str:
+    """The call that answers a waiting tool call or workflow step, e.g.
+    ``view.resume({"answer": ...}, tool_call_id="call_1")`` (keys from the resume schema if known)."""
+    if node.kind == "workflow-step":
+        where = f"step={_literal(node.fields.get('step_name'))}"
+    else:
+        where = f"tool_call_id={_literal(node.fields.get('tool_call_id'))}"
+    if node.fields.get("status") == "awaiting-approval":
+        call_id = _literal(node.fields.get("tool_call_id"))
+        return f'view.approve({call_id})  or  view.decline({call_id}, reason="...")'
+    schema = _json_value(resume_schema)
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(properties, dict) and properties:
+        data = "{" + ", ".join(f"{_literal(str(key))}: ..." for key in properties) + "}"
+    else:
+        data = "resume_data"
+    return f"view.resume({data}, {where})"
 
 
 @dataclass(slots=True, eq=False)
@@ -345,13 +379,32 @@ class RunState:
         self.set(node, "status", status)
         if status in TERMINAL_TOOL_STATUSES:
             self.set(node, "ended_at", now_ms())
-            self.awaiting.discard(node.id)
+            self.human_done(node)
 
-    def wait_for_human(self, node: Node) -> None:
+    def wait_for_human(self, node: Node, resume_schema: Any = None) -> None:
+        """A tool call or workflow step asks a person (approval, resume data); a request after a
+        decision is a new one. ``continue_with`` tells the reader the Python call that answers it."""
+        if node.id not in self.awaiting or node.fields.get("decision") is not None:
+            self.set(node, "decision", None)
+            self.set(node, "waiting_since", now_ms())
         self.awaiting.add(node.id)
+        self.set(node, "continue_with", continue_with(node, resume_schema))
+
+    def decide(self, node: Node, action: str, by: str) -> None:
+        """A person answered (``by``: "view" or "python"). The time they took is a human wait: kept
+        apart from the tool's own time, and out of tokens/s (``human_waits`` on the run node)."""
+        at = now_ms()
+        since = node.fields.get("waiting_since")
+        waited = at - since if isinstance(since, (int, float)) else None
+        self.set(node, "decision", {"action": action, "by": by, "at": at, "waited_ms": waited})
+        self.set(node, "continue_with", None)
+        if waited is not None:
+            self.tree.push(self.node, "human_waits", [since, at])
 
     def human_done(self, node: Node) -> None:
         self.awaiting.discard(node.id)
+        if node.fields.get("continue_with") is not None:
+            self.set(node, "continue_with", None)
 
     # ---- nesting ------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import math
+import os
 import threading
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
@@ -37,10 +38,31 @@ _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loo
 
 
 class StreamView(anywidget.AnyWidget):
-    """A live view of one run. Show it as a cell's last expression; read ``.result`` at any time."""
+    """A live view of one run: text, reasoning, tool calls, nested runs, usage, as they stream.
 
-    _esm = _STATIC / "widget.js"
-    _css = _STATIC / "widget.css"
+    Made by ``mn.view(source)`` (a recording, bytes, an iterable of chunks), by ``mn.replay(path)``
+    or by a client (``MastraClient().agent(id).stream(prompt)``). Show it as a cell's last
+    expression; read ``.result`` (a RunResult) at any time, ``.wait()`` or ``await view`` for the
+    final one; ``.stop()``, ``.save(path)``, ``.to_html(path)``. A live client view also has
+    ``approve()``, ``decline()`` and ``resume()``.
+    """
+
+    # anywidget adds these to every instance through a class of its own, which help(view) shows as
+    # "class StreamView(StreamView)"; declared here they need none. Hot reload keeps its file watch.
+    _esm: Any
+    _css: Any
+    if os.environ.get("ANYWIDGET_HMR"):
+        _esm = _STATIC / "widget.js"
+        _css = _STATIC / "widget.css"
+    else:
+        _esm = traitlets.Unicode((_STATIC / "widget.js").read_text()).tag(sync=True)
+        _css = traitlets.Unicode((_STATIC / "widget.css").read_text()).tag(sync=True)
+        _anywidget_id = traitlets.Unicode("mastra_notebook.widget.streamview.StreamView").tag(sync=True)
+
+    def add_traits(self, **traits: Any) -> None:
+        missing = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        if missing:
+            super().add_traits(**missing)
 
     _final = traitlets.Unicode("").tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
@@ -335,6 +357,13 @@ class StreamView(anywidget.AnyWidget):
         if path is not None:
             Path(path).write_text(page)
         return page
+
+    def __dir__(self) -> list[str]:
+        """Tab completion: the view's own API, not the many names of ipywidgets and traitlets (they
+        still work: ``view.observe``, ``view.layout``)."""
+        own = [n for c in type(self).__mro__ if c.__module__.startswith("mastra_notebook") for n in vars(c)]
+        public = sorted({n for n in own if not n.startswith("_")} - set(dir(anywidget.AnyWidget)))
+        return public + sorted(n for n in super().__dir__() if n.startswith("_"))  # IPython sorts
 
     def __repr__(self) -> str:
         result = self.result

@@ -2,6 +2,7 @@
 import { h } from "../dom";
 import { formatDuration, formatInt, num, obj, span, str } from "../format";
 import type { NodeData } from "../types";
+import { humanWaitWithin } from "./human";
 
 type Stat = [key: string, label: string, value: (run: NodeData) => string | null];
 
@@ -28,9 +29,11 @@ const MIN_RATE_SPAN_MS = 250;
 
 export function tokensPerSecond(run: NodeData): number | null {
   const out = usage(run, "output_tokens");
-  const ms = span(num(run.first_token_at) ?? run.started_at, run.finished_at);
+  const from = num(run.first_token_at) ?? run.started_at;
+  const wait = humanWaitWithin(run, from, run.finished_at); // a person deciding is no generation time
+  const ms = (span(from, run.finished_at) ?? NaN) - wait;
   // Over a few hundred ms a rate says nothing (a recording fed at once reads as 100,000 tok/s).
-  return out === null || out === 0 || ms === null || ms < MIN_RATE_SPAN_MS ? null : out / (ms / 1000);
+  return out === null || out === 0 || !(ms >= MIN_RATE_SPAN_MS) ? null : out / (ms / 1000);
 }
 
 const STATS: Stat[] = [

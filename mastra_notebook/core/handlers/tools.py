@@ -83,7 +83,7 @@ def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
     node = state.call_for(payload, "suspended")
     state.set(node, "suspend_payload", payload.get("suspendPayload"))
     state.call_status(node, "suspended")
-    state.wait_for_human(node)
+    state.wait_for_human(node, payload.get("resumeSchema"))
     return None
 
 

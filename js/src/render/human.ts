@@ -1,0 +1,64 @@
+/**
+ * What waits for a person, and how they answered: for tool cards and workflow steps.
+ *
+ * Python computes the words (`continue_with`: the call that answers, e.g. `view.resume({"answer": ...})`)
+ * and the times (`decision` `{action, by, at, waited_ms}`); this only draws them. A tool or step
+ * renderer puts `humanView(node)` in its card and calls `update(node)` with each change.
+ */
+import { h } from "../dom";
+import { formatDuration, num, obj, str } from "../format";
+import type { NodeData } from "../types";
+
+const DONE: Record<string, string> = { approve: "Approved", decline: "Declined", resume: "Resumed" };
+const BY: Record<string, string> = { view: "in the view", python: "from Python" };
+const WAITING = new Set(["awaiting-approval", "suspended"]);
+
+/** "Approved in the view · waited 8.7 s for a person", or null when nobody decided yet. */
+export function decisionText(node: NodeData): string | null {
+  const decision = obj(node.decision);
+  const action = str(decision?.action);
+  if (!decision || !action) return null;
+  const bits = [`${DONE[action] ?? action} ${BY[str(decision.by) ?? ""] ?? ""}`.trim()];
+  const waited = num(decision.waited_ms);
+  if (waited !== null) bits.push(`waited ${formatDuration(waited)} for a person`);
+  return bits.join(" · ");
+}
+
+/** The Python call that answers a waiting tool call or step, while it waits. */
+export function continueWith(node: NodeData): string | null {
+  return WAITING.has(str(node.status) ?? "") && obj(node.decision) === null ? str(node.continue_with) : null;
+}
+
+export function humanView(): { el: HTMLElement; update(node: NodeData): void } {
+  const code = h("code", "mn-continue-code");
+  const hint = h("div", "mn-continue", [h("span", "mn-label", ["Continue with"]), " ", code]);
+  const decided = h("div", "mn-decision mn-muted");
+  const el = h("div", "mn-human", [hint, decided]);
+  return {
+    el,
+    update(node) {
+      const call = continueWith(node);
+      hint.hidden = call === null;
+      if (code.textContent !== (call ?? "")) code.textContent = call ?? "";
+      const text = decisionText(node);
+      decided.hidden = text === null;
+      if (decided.textContent !== (text ?? "")) decided.textContent = text ?? "";
+      el.hidden = call === null && text === null;
+    },
+  };
+}
+
+/** Milliseconds of the run's human waits (`human_waits`: [from, to] pairs) inside [from, to]. */
+export function humanWaitWithin(run: NodeData, from: unknown, to: unknown): number {
+  const start = num(from);
+  const end = num(to);
+  if (start === null || end === null || !Array.isArray(run.human_waits)) return 0;
+  let total = 0;
+  for (const pair of run.human_waits as unknown[]) {
+    if (!Array.isArray(pair)) continue;
+    const a = num(pair[0]);
+    const b = num(pair[1]);
+    if (a !== null && b !== null) total += Math.max(0, Math.min(b, end) - Math.max(a, start));
+  }
+  return total;
+}

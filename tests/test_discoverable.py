@@ -1,0 +1,222 @@
+"""Issue 9: runs readable from Python (repr, HTML, help, dir), decisions on waiting tools, galleries."""
+
+from __future__ import annotations
+
+import pydoc
+import re
+from typing import Any
+
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.client.mastra import LiveView, WorkflowView
+from mastra_notebook.core.transcript import render_html
+
+from .conftest import RecordingComm, fixture_path
+
+APPROVAL = fixture_path("tool-approval")
+
+
+def _live(
+    recording: Any, posts: list[tuple[str, dict[str, Any]]], cls: type[LiveView] = LiveView
+) -> LiveView:
+    """A live view fed a recording, whose continuations are recorded instead of sent."""
+    view = cls(mn.MastraClient("http://127.0.0.1:9"), "/api/agents/approver", title="agent approver")
+    view.post = lambda path, body: posts.append((path, body)) or view  # type: ignore[method-assign]
+    for item in recording:
+        view.feed(item)
+    view.end()
+    return view
+
+
+def _suspended_tool() -> list[dict[str, Any]]:
+    return [
+        {"type": "start", "runId": "r1", "from": "AGENT", "payload": {}},
+        {"type": "tool-call", "runId": "r1", "from": "AGENT",
+         "payload": {"toolCallId": "c1", "toolName": "askUser", "args": {}}},
+        {"type": "tool-call-suspended", "runId": "r1", "from": "AGENT",
+         "payload": {"toolCallId": "c1", "toolName": "askUser", "suspendPayload": {"question": "<b>Which city?</b>"},
+                     "resumeSchema": '{"type":"object","properties":{"answer":{"type":"string"}}}'}},
+    ]  # fmt: skip
+
+
+def test_repr_is_one_short_line() -> None:
+    result = mn.collect(fixture_path("tool-call"))
+    text = repr(result)
+    assert "\n" not in text
+    assert len(text) < 300
+    assert text.startswith("RunResult(finished, text=")
+    assert "tool_calls=1 [getWeather done]" in text
+    assert "usage=in 79 / out 33" in text
+    assert str(result) == text
+    assert repr(result.tool_calls[0]).startswith("ToolCall('getWeather', done")
+
+
+def test_repr_html_is_the_static_transcript() -> None:
+    result = mn.collect(fixture_path("tool-call"))
+    assert result._repr_html_() == render_html(result)
+    assert 'class="mastra-notebook-transcript"' in result._repr_html_()
+    from mastra_notebook.widget.transcript import render_html as widget_render
+
+    assert widget_render is render_html  # the widget layer's name still works
+
+
+def test_dir_lists_the_whole_public_api() -> None:
+    names = dir(mn)
+    assert set(mn.__all__) <= set(names)
+    assert {"view", "MastraClient", "compare", "replay", "to_dataframe"} <= set(names)
+    for name in mn.__all__:
+        assert getattr(mn, name) is not None
+
+
+def test_tab_completion_offers_the_views_own_api(recording_comm: RecordingComm) -> None:
+    view = mn.view(fixture_path("tool-call"))
+    public = [name for name in dir(view) if not name.startswith("_")]
+    assert {"result", "wait", "stop", "save", "to_html", "feed", "approve", "resume"} <= set(public)
+    assert "add_traits" not in public
+    assert "hold_trait_notifications" not in public
+    assert len(public) < 30
+    assert view.observe  # the ipywidgets API still works
+
+
+def test_help_explains_the_views() -> None:
+    view = LiveView(mn.MastraClient("http://127.0.0.1:9"), "/api/agents/a", title="t")
+    page = pydoc.render_doc(view, renderer=pydoc.plaintext)
+    assert "class LiveView(mastra_notebook.widget.streamview.StreamView)" in page
+    assert "class LiveView(LiveView)" not in page
+    for method in (
+        LiveView.approve,
+        LiveView.decline,
+        LiveView.resume,
+        WorkflowView.resume,
+        mn.view,
+        mn.replay,
+    ):
+        assert method.__doc__
+        assert len(method.__doc__) > 40
+    assert "approve()" in (mn.StreamView.__doc__ or "")
+
+
+def test_a_decision_is_recorded_with_who_and_the_wait(capsys: pytest.CaptureFixture[str]) -> None:
+    posts: list[tuple[str, dict[str, Any]]] = []
+    view = _live(mn.read_chunks(APPROVAL), posts)
+    call = view.result.tool_calls[0]
+    assert call.status == "awaiting-approval"
+    assert (
+        call.continue_with == 'view.approve("call_delete_1")  or  view.decline("call_delete_1", reason="...")'
+    )
+    view._handle_browser_message({"t": "approve", "tool_call_id": "call_delete_1"})  # the button
+    assert [path for path, _ in posts] == ["/api/agents/approver/approve-tool-call"]
+    decided = view.result.tool_calls[0]
+    assert decided.decision is not None
+    assert decided.decision.action == "approve"
+    assert decided.decision.by == "view"
+    assert decided.decision.at is not None
+    assert decided.decision.waited is not None
+    assert decided.decision.waited >= 0
+    assert decided.continue_with is None
+    view.approve()  # the notebook's next cell: a no-op with a message
+    assert len(posts) == 1
+    assert "already approved in the view: nothing sent" in capsys.readouterr().out
+    view.decline(reason="no")
+    assert len(posts) == 1
+    assert "already approved" in capsys.readouterr().out
+
+
+def test_python_decision_then_the_button_sends_once(capsys: pytest.CaptureFixture[str]) -> None:
+    posts: list[tuple[str, dict[str, Any]]] = []
+    view = _live(mn.read_chunks(APPROVAL), posts)
+    view.decline(reason="not today")
+    assert posts == [
+        ("/api/agents/approver/decline-tool-call",
+         {"runId": "2ce53b55-db7c-4274-8b1e-8bd53afa28a8", "toolCallId": "call_delete_1", "reason": "not today"})
+    ]  # fmt: skip
+    decision = view.result.tool_calls[0].decision
+    assert decision is not None
+    assert (decision.action, decision.by) == ("decline", "python")
+    view._handle_browser_message({"t": "approve", "tool_call_id": "call_delete_1"})
+    assert len(posts) == 1
+    assert "already declined from Python" in capsys.readouterr().out
+
+
+def test_no_waiting_call_is_still_an_error() -> None:
+    view = _live(mn.read_chunks(fixture_path("tool-call")), [])
+    with pytest.raises(RuntimeError, match="no tool call is awaiting approval"):
+        view.approve()
+    with pytest.raises(RuntimeError, match="no tool call 'nope'"):
+        view.approve("nope")
+
+
+def test_the_human_wait_is_kept_apart_from_the_tool_time() -> None:
+    run = mn.Run()
+    for chunk in mn.read_chunks(APPROVAL):
+        run.feed(chunk)
+    node = run.state.calls["call_delete_1"]
+    node.fields["waiting_since"] -= 8_000  # the person took eight seconds
+    run.decide("approve", "python", tool_call_id="call_delete_1")
+    for chunk in mn.read_chunks(fixture_path("tool-approval-approved")):
+        run.feed(chunk)
+    run.end()
+    result = run.result
+    call = result.tool_call("call_delete_1")
+    assert call.status == "done"
+    assert call.decision is not None
+    assert call.decision.waited is not None
+    assert 8.0 <= call.decision.waited < 9.0
+    assert result.human_wait == call.decision.waited
+    assert call.tool_time is not None
+    assert call.started_at is not None
+    assert call.finished_at is not None
+    assert call.tool_time == pytest.approx(
+        (call.finished_at - call.started_at).total_seconds() - call.decision.waited
+    )
+    waits = run.state.node.fields["human_waits"]
+    assert len(waits) == 1
+    assert waits[0][1] - waits[0][0] == pytest.approx(call.decision.waited * 1000)
+    html = render_html(result)
+    assert "approved from Python at " in html
+    assert re.search(r"waited 8\.\d s for a person · tool \d+\.\d s", html)
+
+
+def test_a_suspended_tool_shows_its_payload_and_the_resume_call() -> None:
+    posts: list[tuple[str, dict[str, Any]]] = []
+    view = _live(_suspended_tool(), posts)
+    call = view.result.tool_calls[0]
+    assert view.result.status == "suspended"
+    assert call.continue_with == 'view.resume({"answer": ...}, tool_call_id="c1")'
+    html = render_html(view.result)
+    assert "<details open" in html
+    assert "&lt;b&gt;Which city?&lt;/b&gt;" in html
+    assert "<b>Which city" not in html
+    assert "view.resume({&quot;answer&quot;: ...}, tool_call_id=&quot;c1&quot;)" in html
+    view.resume({"answer": "Lisbon"})
+    assert posts == [("/api/agents/approver/resume-stream",
+                      {"runId": "r1", "toolCallId": "c1", "resumeData": {"answer": "Lisbon"}})]  # fmt: skip
+    decision = view.result.tool_calls[0].decision
+    assert decision is not None
+    assert (decision.action, decision.by) == ("resume", "python")
+
+
+def test_a_suspended_workflow_step_shows_the_resume_call() -> None:
+    chunks = [
+        {"type": "workflow-start", "runId": "w1", "from": "WORKFLOW", "payload": {"workflowId": "approvalFlow"}},
+        {"type": "workflow-step-start", "runId": "w1", "from": "WORKFLOW", "payload": {"stepName": "request"}},
+        {"type": "workflow-step-suspended", "runId": "w1", "from": "WORKFLOW",
+         "payload": {"stepName": "request", "suspendPayload": {"question": 'Approve "laptop"?'}}},
+    ]  # fmt: skip
+    posts: list[tuple[str, dict[str, Any]]] = []
+    view = _live(chunks, posts, WorkflowView)
+    assert view.result.workflow is not None
+    step = view.result.workflow.steps[0]
+    assert step.status == "suspended"
+    assert step.continue_with == 'view.resume(resume_data, step="request")'
+    html = render_html(view.result)
+    assert "suspended with" in html
+    assert "laptop" in html
+    assert "view.resume(resume_data, step=&quot;request&quot;)" in html
+    view.resume({"approved": True})
+    assert posts[0][0].endswith("/resume-stream?runId=w1")
+    assert view.result.workflow is not None
+    decision = view.result.workflow.steps[0].decision
+    assert decision is not None
+    assert decision.action == "resume"
