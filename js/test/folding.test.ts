@@ -113,6 +113,9 @@ describe("folding cards", () => {
     expect(rawToggle?.querySelector("summary")?.textContent).toBe("Raw result");
     expect(rawToggle?.textContent).toContain("subAgentThreadId");
     expect(body(card).querySelector(":scope > .mn-result:not(.mn-raw-result)")?.hasChildNodes()).toBe(false);
+    // folded by hand, its line says what the sub-agent answered, not its raw result
+    head(card).click();
+    expect(head(card).querySelector(".mn-fold-outcome")?.textContent).toBe('→ "Forecast"');
     // without a nested run, the result is shown as it is
     expect(nodeEl(el, "plain").querySelector(".mn-result:not(.mn-raw-result) pre")?.textContent).toContain("subAgentThreadId");
   });

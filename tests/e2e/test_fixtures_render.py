@@ -98,7 +98,7 @@ def top_tools(root: Any) -> Any:
 
 def tool_card(scope: Any, name: str) -> Any:
     """The tool card(s) named ``name`` under ``scope`` (a plain identifier)."""
-    return scope.locator(f".mn-tool:has(> .mn-card-head > .mn-name:text-is('{name}'))")
+    return scope.locator(f".mn-tool:has(> .mn-card-head .mn-name:text-is('{name}'))")
 
 
 def texts(root: Any) -> Any:
@@ -111,15 +111,25 @@ def expect_text(root: Any, phrase: str) -> None:
     expect(texts(root).filter(has_text=phrase).first).to_be_visible()
 
 
+def body(card: Any) -> Any:
+    """A card's body, opened first when the card is folded (a finished tool folds to one line)."""
+    head = card.locator(":scope > .mn-card-head")
+    if head.get_attribute("aria-expanded") == "false":
+        head.click()
+    expect(head).to_have_attribute("aria-expanded", "true")
+    return card.locator(":scope > .mn-card-body")
+
+
 def check_card(card: Any, status: str, args: list[str], result: list[str]) -> None:
     expect(card).to_have_count(1)
     expect(card).to_have_attribute("data-tool-status", status)
     head_badge = card.locator(":scope > .mn-card-head .mn-badge")
     expect(head_badge).to_have_text(status)
+    inside = body(card)
     for part in args:
-        expect(card.locator(":scope > .mn-args pre")).to_contain_text(part)
-    for part in result:
-        expect(card.locator(":scope > .mn-result pre")).to_contain_text(part)
+        expect(inside.locator(":scope > .mn-args pre")).to_contain_text(part)
+    for part in result:  # a sub-run's raw result is in a folded .mn-raw-result
+        expect(inside.locator(":scope > .mn-result pre")).to_contain_text(part)
 
 
 def plain_text(root: Any) -> None:
@@ -167,7 +177,7 @@ def parallel_tools(root: Any) -> None:
 def tool_error(root: Any) -> None:
     card = tool_card(root, "getStockPrice")
     check_card(card, "error", ['"symbol": "ACME"'], [])
-    expect(card.locator(":scope > .mn-error-slot .mn-error")).to_contain_text(
+    expect(body(card).locator(":scope > .mn-error-slot .mn-error")).to_contain_text(
         "Stock service unavailable for ACME: upstream timeout after 5000ms"
     )
     expect_text(root, "Sorry, I could not complete that lookup.")
@@ -178,7 +188,11 @@ def agent_as_tool(root: Any) -> None:
     card = top_tools(root)
     check_card(card, "done", ['"prompt": "Get the 3-day forecast for Paris."'], ['"subAgentToolResults"'])
     expect(card.locator(":scope > .mn-card-head .mn-name")).to_have_text("agent-researcher")
-    nested = card.locator(":scope > .mn-children > details.mn-run-nested")
+    # the raw result repeats the run drawn above: it is only under a folded "Raw result"
+    raw = body(card).locator(":scope > .mn-raw-result details.mn-raw")
+    expect(raw).not_to_have_attribute("open", "")
+    expect(raw.locator("pre")).to_contain_text('"subAgentThreadId"')
+    nested = body(card).locator(":scope > .mn-children > details.mn-run-nested")
     expect(nested).to_have_count(1)
     expect(nested).to_have_attribute("open", "")
     expect(nested.locator(":scope > summary .mn-run-label")).to_have_text("researcher")
@@ -190,7 +204,7 @@ def agent_as_tool(root: Any) -> None:
     forecast = nested.locator(":scope > .mn-parts > .mn-tool")
     check_card(forecast, "done", ['"city": "Paris"', '"days": 3'], ['"conditions": "partly cloudy"'])
     expect(forecast.locator(":scope > .mn-card-head .mn-name")).to_have_text("getForecast")
-    outputs = forecast.locator(":scope > .mn-outputs-field")
+    outputs = body(forecast).locator(":scope > .mn-outputs-field")
     expect(outputs.locator("summary")).to_have_text("Outputs (3)")
     expect(outputs.locator("li")).to_have_count(3)
     expect(outputs.locator("li").first).to_contain_text("forecast-progress")
@@ -203,7 +217,7 @@ def workflow_steps(scope: Any, city_report: str) -> None:
     expect(steps.locator(":scope > .mn-card-head .mn-badge")).to_have_text(["success", "success"])
     for index in range(2):
         expect(steps.nth(index)).to_have_attribute("data-step-status", "success")
-    report = steps.nth(1).locator(":scope > .mn-children > .mn-run-nested")
+    report = steps.nth(1).locator(":scope > .mn-card-body > .mn-children > .mn-run-nested")
     expect(report.locator(":scope > summary .mn-run-label")).to_have_text("reporter")
     expect(report.locator(".mn-text")).to_have_text(city_report)
 
@@ -216,7 +230,7 @@ def workflow_as_tool(root: Any) -> None:
         ['"city": "London"'],
         ['"report": "London: light rain, around 12 °C. Pack a light jacket."'],
     )
-    nested = card.locator(":scope > .mn-children > .mn-run-nested")
+    nested = body(card).locator(":scope > .mn-children > .mn-run-nested")
     expect(nested.locator(":scope > summary .mn-run-label")).to_have_text("weatherReport")
     expect(nested.locator(":scope > .mn-workflow .mn-name")).to_have_text("weatherReport")
     expect(nested.locator(":scope > .mn-workflow .mn-badge")).to_have_text("success")
@@ -241,6 +255,8 @@ def structured_output(root: Any) -> None:
     )
     expect(tree.locator(".mn-tree-row", has_text="confidence")).to_contain_text("0.87")
     expect(tree.locator("summary").first).to_have_text("{ 5 keys }")
+    # drawn once: the run's text is the same JSON, and is not shown beside the tree
+    expect(texts(root)).to_be_hidden()
 
 
 def sources_files(root: Any) -> None:

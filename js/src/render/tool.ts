@@ -3,7 +3,7 @@
  * approval buttons, and the nested run of an agent or workflow used as a tool.
  */
 import { h, isolated, slot } from "../dom";
-import { str, summarizeArgs, summarizeText } from "../format";
+import { obj, str, summarizeArgs, summarizeText } from "../format";
 import type { NodeData, Send } from "../types";
 import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
 import type { NodeRenderer } from "./context";
@@ -75,12 +75,14 @@ function argsSummary(tool: NodeData, status: string): string {
 }
 
 /** The folded line's `→ {temp: 21}`, `→ error: message` or `→ declined: reason`. */
-export function outcomeSummary(tool: NodeData, status: string): string {
+function outcomeSummary(tool: NodeData, status: string, nested: boolean): string {
   if (status === "denied") {
     const reason = str(tool.denied_reason);
     return reason ? `→ declined: ${summarizeText(reason)}` : "→ declined";
   }
-  return outcomeLine(tool.error, tool.result);
+  // a sub-agent's result is {text, subAgentThreadId, ...}: its text says what came out
+  const text = nested ? str(obj(tool.result)?.text) : null;
+  return outcomeLine(tool.error, text ?? tool.result);
 }
 
 export const renderTool: NodeRenderer = (ctx, node) => {
@@ -147,7 +149,7 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       );
       outputs.update(tool.outputs);
       foldArgs.textContent = argsSummary(tool, toolStatus);
-      foldOutcome.textContent = outcomeSummary(tool, toolStatus);
+      foldOutcome.textContent = outcomeSummary(tool, toolStatus, nested);
       // a finished call folds to one line; one holding a sub-run stays open: that run is the story
       fold.setDefault(LIVE.has(toolStatus) || nested);
     },
