@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import math
 from typing import Any
 
 import pytest
@@ -190,3 +192,113 @@ def test_shown_view_updates_only_its_transcript(
     assert was_update
     assert set(updated) == {"text/html"}
     assert "Three tips for clean Python" in updated["text/html"]
+
+
+# ---- when batches leave (wire.FlushPolicy), and the view's own traits ---------------------------
+
+
+def simulate_policy(
+    interval: float, chars: int, count: int, overhead: int = 120
+) -> list[tuple[float, int, int]]:
+    """Feed ``count`` chunks of ``chars`` characters every ``interval`` s through a FlushPolicy driven
+    as StreamView drives it (send when due, else a timer that only moves earlier); return the
+    messages sent as (time, size, text characters), a message costing ``overhead`` bytes plus its text."""
+    from mastra_notebook.widget.wire import FlushPolicy
+
+    policy = FlushPolicy()
+    sent: list[tuple[float, int, int]] = []
+    text = 0
+    timer = math.inf
+
+    def send(at: float) -> None:
+        nonlocal text, timer
+        sent.append((at, overhead + text, text))
+        policy.sent(at, overhead + text, text)
+        text, timer = 0, math.inf
+
+    for i in range(count):
+        now = i * interval
+        if text and timer <= now:
+            send(timer)
+        text += chars
+        due = policy.on_change(now, text)
+        if due <= now:
+            send(now)
+        else:
+            timer = min(timer, due)
+    if text:
+        send(timer)
+    return sent
+
+
+def test_a_chunk_after_a_quiet_moment_leaves_at_once() -> None:
+    sent = simulate_policy(interval=1 / 20, chars=6, count=100)  # 20 chunks a second
+    assert len(sent) == 100
+    assert all(abs(at - i / 20) < 1e-9 for i, (at, _, _) in enumerate(sent))
+
+
+# The byte budget holds once text comes fast enough to pay a message's overhead within MAX_WAIT
+# (here 120 / 0.5 / 0.2 s = 1,200 characters a second); below that, latency wins.
+@pytest.mark.parametrize(("rate", "byte_budget"), [(50, False), (250, True), (2000, True)])
+def test_under_load_batches_keep_to_40_messages_and_1_5_bytes_per_byte(rate: int, byte_budget: bool) -> None:
+    from mastra_notebook.widget.wire import MAX_WAIT, MIN_GAP
+
+    sent = simulate_policy(interval=1 / rate, chars=6, count=rate * 4)
+    times = [at for at, _, _ in sent]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= MIN_GAP - 1e-9  # at most 40 a second
+    text = sum(chars for _, _, chars in sent)
+    assert text == rate * 4 * 6
+    ratio = sum(size for _, size, _ in sent) / text
+    assert (ratio <= 1.5 + 120 / text) is byte_budget  # (the first message goes at once)
+    assert max(gaps) <= MAX_WAIT + 1 / rate + 1e-9  # and nothing waits long
+
+
+def test_a_fed_chunk_is_sent_at_once_then_a_burst_is_coalesced(recording_comm: RecordingComm) -> None:
+    view = mn.view()
+    delta = {"type": "text-delta", "payload": {"id": "t", "text": "hi "}}
+    view.feed(delta)
+    assert [m["t"] for m in recording_comm.custom()] == ["ops"]  # no timer, no wait
+    for _ in range(50):
+        view.feed(delta)
+    assert len(recording_comm.custom()) == 1  # a burst waits for the next batch
+    view.end()
+    assert browser_state(recording_comm.custom()) == replay(view.run.snapshot())
+
+
+def test_max_height_is_a_css_length(recording_comm: RecordingComm) -> None:
+    assert mn.view().max_height == "70vh"
+    assert mn.view(max_height=480).max_height == "480px"
+    assert mn.view(max_height="30em").max_height == "30em"
+    assert mn.view(max_height=None).max_height == ""
+    assert StreamView(max_height=12.5).max_height == "12.5px"
+    with pytest.raises(ValueError, match="positive"):
+        mn.view(max_height=0)
+    with pytest.raises(TypeError, match="CSS length"):
+        mn.view(max_height=True)
+    view = mn.view()
+    assert view.queued is False
+    assert {"max_height", "queued", "subtitle"} <= set(view.keys)  # synced to the browser
+
+
+def test_the_header_line_of_a_prompt() -> None:
+    from mastra_notebook.widget.streamview import first_line
+
+    assert first_line("\n  What is the weather?\nIn Paris.") == "What is the weather?"
+    messages = [
+        {"role": "user", "content": "first question"},
+        {"role": "assistant", "content": "an answer"},
+        {"role": "user", "content": [{"type": "image"}, {"type": "text", "text": "and now?\nmore"}]},
+    ]
+    assert first_line(messages) == "and now?"
+    assert first_line({"role": "user"}) == ""
+    assert first_line(None) == ""
+    assert first_line("x" * 500) == "x" * 199 + "…"
+
+
+def test_a_client_view_shows_its_prompt_and_takes_max_height() -> None:
+    client = mn.MastraClient("http://127.0.0.1:9")  # nothing listens: the view ends in error
+    view = client.agent("weather").stream("Weather in Paris?\nThanks", max_height=None)
+    assert view.subtitle == "Weather in Paris?"
+    assert view.max_height == ""
+    view.wait(10)

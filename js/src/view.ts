@@ -2,14 +2,21 @@
  * The DOM of a store: a `.mn-root` with the header and the node tree. `apply` updates only the
  * nodes a change touched (and creates the elements of new children) and returns the ids of the
  * nodes that ran out of time (`budgetMs`) and want another frame.
+ *
+ * With a `maxHeight` the root is its own scroll box (the header sticks at its top). While the run
+ * streams the view follows the newest content, until the reader scrolls up; then a "Jump to latest"
+ * button brings it back.
  */
 import { h } from "./dom";
 import { str } from "./format";
 import { rendererFor } from "./render";
-import type { NodeView, RenderCtx, Traits } from "./render/context";
+import { DEFAULT_TRAITS, type NodeView, type RenderCtx, type Traits } from "./render/context";
 import { Header } from "./render/header";
 import { type Change, ROOT_ID, type Store } from "./store";
 import type { Send } from "./types";
+
+/** How near the end (px) still counts as at the end (rounding, a last line half shown). */
+const END_SLACK_PX = 24;
 
 export class View {
   readonly root: HTMLElement;
@@ -18,8 +25,15 @@ export class View {
   private readonly views = new Map<string, NodeView>();
   private readonly shownChildren = new Map<string, number>();
   private readonly ctx: RenderCtx;
-  private traits: Traits = { title: "", streaming: false, canApprove: false };
+  private traits: Traits = DEFAULT_TRAITS;
   private deadline = Infinity;
+  private readonly jump = h("button", "mn-btn mn-jump", ["Jump to latest ↓"], {
+    type: "button",
+    title: "Follow the newest content again",
+  });
+  private readonly jumpBar = h("div", "mn-jump-bar", [this.jump]);
+  private following = true;
+  private lastScrollTop = 0;
 
   constructor(
     host: HTMLElement,
@@ -30,9 +44,20 @@ export class View {
     this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline };
     this.header = new Header(send);
     this.header.update(this.traits);
-    this.root = h("div", "mn-root", [this.header.el, this.body]);
+    this.root = h("div", "mn-root", [this.header.el, this.body, this.jumpBar]);
+    this.jumpBar.hidden = true;
+    this.root.addEventListener("scroll", this.onScroll, { passive: true });
+    this.jump.addEventListener("click", () => {
+      this.following = true;
+      this.scrollToEnd();
+    });
     host.append(this.root);
     this.markApplied();
+  }
+
+  /** Whether the view follows the newest content (while streaming, until the reader scrolls up). */
+  get followsTail(): boolean {
+    return this.following;
   }
 
   /** A control in the header (e.g. the inspector toggle). */
@@ -57,8 +82,14 @@ export class View {
 
   setTraits(traits: Partial<Traits>): void {
     const approvalChanged = traits.canApprove !== undefined && traits.canApprove !== this.traits.canApprove;
+    const started = traits.streaming === true && !this.traits.streaming;
     this.traits = { ...this.traits, ...traits };
     this.header.update(this.traits);
+    if (this.root.style.maxHeight !== this.traits.maxHeight) this.root.style.maxHeight = this.traits.maxHeight;
+    // An invalid length is dropped by the style: then the view is not bounded.
+    this.root.classList.toggle("mn-bounded", this.root.style.maxHeight !== "");
+    if (started) this.following = true;
+    this.afterChange();
     if (!approvalChanged) return;
     for (const [id, view] of this.views) {
       const node = this.store.get(id);
@@ -85,14 +116,58 @@ export class View {
       if (view.update(node) === true) more.add(id);
       this.syncChildren(id, view, done, more);
     }
+    if (change.reset || change.ids.has(ROOT_ID) || this.store.get(ROOT_ID)?.status === "suspended") {
+      this.header.updateRun(this.store.get(ROOT_ID), this.awaitingApproval());
+    }
     this.markApplied();
+    this.afterChange();
     return more;
   }
 
   destroy(): void {
+    this.header.destroy();
+    this.root.removeEventListener("scroll", this.onScroll);
     this.root.remove();
     this.views.clear();
   }
+
+  /** A tool of the run waits for approval (looked for only while the run is suspended). */
+  private awaitingApproval(): boolean {
+    if (this.store.get(ROOT_ID)?.status !== "suspended") return false;
+    for (const id of this.views.keys()) {
+      const node = this.store.get(id);
+      if (node?.kind === "tool" && node.status === "awaiting-approval") return true;
+    }
+    return false;
+  }
+
+  /** Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. */
+  private afterChange(): void {
+    const live = this.traits.streaming && this.root.classList.contains("mn-bounded");
+    if (live && this.following) this.scrollToEnd();
+    const away = live && !this.following && !this.atEnd();
+    if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
+  }
+
+  private scrollToEnd(): void {
+    const target = this.root.scrollHeight - this.root.clientHeight;
+    if (target > this.root.scrollTop) this.root.scrollTop = target;
+    this.lastScrollTop = this.root.scrollTop;
+    this.jumpBar.hidden = true;
+  }
+
+  private atEnd(): boolean {
+    return this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight <= END_SLACK_PX;
+  }
+
+  /** The reader scrolled: up stops following, back to the end follows again. */
+  private readonly onScroll = (): void => {
+    const top = this.root.scrollTop;
+    if (this.atEnd()) this.following = true;
+    else if (top < this.lastScrollTop - 1) this.following = false;
+    this.lastScrollTop = top;
+    this.afterChange();
+  };
 
   private markApplied(): void {
     this.root.dataset.status = str(this.store.get(ROOT_ID)?.status) ?? "";

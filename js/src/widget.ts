@@ -1,6 +1,6 @@
 /**
  * anywidget entry. `render` shows a live run: it applies `_final` (if any), says hello, applies
- * incoming messages to the store at once and updates the DOM at most once per animation frame.
+ * incoming messages to the store at once and updates the DOM in animation frames (js/src/schedule.ts).
  * `mountStatic` renders a snapshot with no kernel (standalone HTML export, replay).
  */
 import type { Traits } from "./render/context";
@@ -8,6 +8,7 @@ import { Inspector } from "./inspector";
 import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
 import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
+import { browserClock, type Clock, FRAME_BUDGET, FrameScheduler, MAX_GAP_MS } from "./schedule";
 import { View } from "./view";
 
 /** The part of the anywidget model this view uses. */
@@ -32,27 +33,26 @@ function parseSnapshot(value: unknown): SnapshotMsg | null {
   return parsed?.t === "snapshot" ? parsed : null;
 }
 
-/** Live views update the DOM at most this often (ms); a static mount renders at once. */
-const LIVE_FRAME_INTERVAL_MS = 100;
-
-const requestFrame: (callback: () => void) => unknown =
-  typeof requestAnimationFrame === "function" ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
+/** The synced traits the view reads. */
+const TRAITS = ["title", "subtitle", "streaming", "queued", "can_approve", "max_height"];
 
 /**
- * Merges store changes and applies them to the view in an animation frame, at most once every
- * `minIntervalMs` (each update also costs the page a layout and a paint: 10 updates a second still
- * read as live, and cost the browser a tenth of what a Markdown output updated per chunk costs).
+ * Merges store changes and applies them to the view when its scheduler says: a frame after a quiet
+ * moment, about a tenth of the main thread under load (a static mount: `flush()` at once, and what
+ * ran out of time in the next frames).
  */
 class FrameBatcher {
   private pending: Change | null = null;
-  private scheduled = false;
   private stopped = false;
-  private lastFlush = -Infinity;
+  private readonly scheduler: FrameScheduler;
 
   constructor(
     private readonly view: View,
-    private readonly minIntervalMs = 0,
-  ) {}
+    clock: Clock = browserClock,
+    maxGapMs = MAX_GAP_MS,
+  ) {
+    this.scheduler = new FrameScheduler(() => this.flush(), clock, FRAME_BUDGET, maxGapMs);
+  }
 
   add(change: Change): void {
     if (!this.pending || change.reset) {
@@ -60,16 +60,10 @@ class FrameBatcher {
     } else {
       for (const id of change.ids) this.pending.ids.add(id);
     }
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    const wait = this.lastFlush + this.minIntervalMs - performance.now();
-    if (wait > 0) setTimeout(() => requestFrame(() => this.flush()), wait);
-    else requestFrame(() => this.flush());
+    this.scheduler.request();
   }
 
   flush(): void {
-    this.scheduled = false;
-    this.lastFlush = performance.now();
     const change = this.pending;
     this.pending = null;
     if (!change || this.stopped) return;
@@ -79,10 +73,12 @@ class FrameBatcher {
 
   stop(): void {
     this.stopped = true;
+    this.scheduler.stop();
   }
 }
 
-function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
+/** Renders a live view of `model` into `el`; `clock` drives its updates (tests pass fake timers). */
+export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = browserClock): () => void {
   const send = (msg: OutMsg) => {
     try {
       model.send(msg);
@@ -92,7 +88,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   };
   const store = new Store(send);
   const view = new View(el, store, send);
-  const batcher = new FrameBatcher(view, LIVE_FRAME_INTERVAL_MS);
+  const batcher = new FrameBatcher(view, clock);
   const unsubscribe = store.subscribe((change) => batcher.add(change));
   const replayBar = new ReplayBar(send);
   view.addBar(replayBar.el);
@@ -104,8 +100,11 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   const readTraits = () => {
     const traits: Traits = {
       title: String(model.get("title") ?? ""),
+      subtitle: String(model.get("subtitle") ?? ""),
       streaming: model.get("streaming") === true,
+      queued: model.get("queued") === true,
       canApprove: model.get("can_approve") === true,
+      maxHeight: String(model.get("max_height") ?? ""),
     };
     view.setTraits(traits);
   };
@@ -128,7 +127,7 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   }
   model.on("msg:custom", onMessage);
   model.on("change:_final", onFinal);
-  for (const trait of ["title", "streaming", "can_approve"]) model.on(`change:${trait}`, readTraits);
+  for (const trait of TRAITS) model.on(`change:${trait}`, readTraits);
   model.on("change:replay", readReplay);
   store.hello();
 
@@ -137,12 +136,16 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
     unsubscribe();
     model.off("msg:custom", onMessage);
     model.off("change:_final", onFinal);
-    for (const trait of ["title", "streaming", "can_approve"]) model.off(`change:${trait}`, readTraits);
+    for (const trait of TRAITS) model.off(`change:${trait}`, readTraits);
     model.off("change:replay", readReplay);
     replayBar.destroy();
     inspector.destroy();
     view.destroy();
   };
+}
+
+function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
+  return renderView(model, el);
 }
 
 export interface StaticOptions {
@@ -163,7 +166,7 @@ export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: Static
   const store = new Store();
   const view = new View(el, store, () => {}, opts.budgetMs);
   view.setTraits({ title: opts.title ?? "" });
-  const batcher = new FrameBatcher(view);
+  const batcher = new FrameBatcher(view, browserClock, 0);
   store.subscribe((change) => {
     batcher.add(change);
     batcher.flush(); // at once; what did not fit in the budget follows in the next frames

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import widget, { mountStatic } from "../src/widget";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Clock } from "../src/schedule";
+import widget, { mountStatic, renderView } from "../src/widget";
 import { FakeModel, add, append, nextFrame, opsMsg, root, set, snapshot, nextUpdate } from "./helpers";
 
 function setup(traits: Record<string, unknown> = {}) {
@@ -22,7 +23,7 @@ describe("widget render", () => {
     expect(model.sent).toEqual([{ t: "hello" }]);
   });
 
-  it("batches DOM updates (one per frame, at most one per 100 ms) and sets data-status / data-seq", async () => {
+  it("merges the messages of a frame into one DOM update and sets data-status / data-seq", async () => {
     const { model, el, rootEl } = setup();
     model.receive(snapshot(0, [root()]));
     model.receive(opsMsg(1, [add("root", "t1", "text", { text: "" })]));
@@ -33,8 +34,6 @@ describe("widget render", () => {
     expect(rootEl()?.dataset.seq).toBe("201");
     expect(rootEl()?.dataset.status).toBe("running");
     model.receive(opsMsg(202, [set("root", "status", "finished")]));
-    await nextFrame();
-    expect(rootEl()?.dataset.status).toBe("running"); // too soon after the last update
     await nextUpdate();
     expect(rootEl()?.dataset.status).toBe("finished");
   });
@@ -130,5 +129,191 @@ describe("mountStatic", () => {
     expect(handle.root.dataset.seq).toBe("3");
     handle.destroy();
     expect(el.childElementCount).toBe(0);
+  });
+});
+
+/** Frames every 16 ms on vitest's fake timers (updates cost no time: every change is "after a quiet moment"). */
+const fakeClock: Clock = {
+  now: () => Date.now(),
+  frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
+  after: (ms, callback) => void setTimeout(callback, ms),
+};
+
+function fakeSetup(traits: Record<string, unknown> = {}) {
+  vi.useFakeTimers({ now: 1_000_000 });
+  const model = new FakeModel(traits);
+  const el = document.createElement("div");
+  document.body.append(el);
+  const cleanup = renderView(model, el, fakeClock);
+  const rootEl = el.querySelector<HTMLElement>(".mn-root") as HTMLElement;
+  const header = rootEl.querySelector<HTMLElement>(".mn-header") as HTMLElement;
+  const stat = (key: string) => header.querySelector<HTMLElement>(`[data-stat="${key}"]`) as HTMLElement;
+  const frame = () => vi.advanceTimersByTime(17);
+  return { model, el, rootEl, header, stat, frame, cleanup };
+}
+
+describe("live updates", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("after a quiet moment each change is drawn in the next frame (no fixed wait)", () => {
+    const { model, el, frame } = fakeSetup();
+    model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
+    frame();
+    for (let i = 0; i < 5; i++) {
+      vi.advanceTimersByTime(50); // 20 chunks a second
+      model.receive(opsMsg(2 + i, [append("t1", "text", `w${i} `)]));
+      frame();
+      expect(el.querySelector('[data-node-id="t1"]')?.textContent).toContain(`w${i}`);
+    }
+  });
+});
+
+describe("header", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows the id, the prompt's first line, and a badge for each state", () => {
+    const { model, header, frame } = fakeSetup({ title: "agent weather", subtitle: "What is the weather?", queued: true, streaming: true });
+    const badge = () => header.querySelector<HTMLElement>(".mn-state") as HTMLElement;
+    expect(header.querySelector(".mn-title")?.textContent).toBe("agent weather");
+    expect(header.querySelector(".mn-subtitle")?.textContent).toBe("What is the weather?");
+    expect(badge().textContent).toBe("queued");
+    model.set("queued", false);
+    expect(badge().textContent).toBe("starting");
+    model.receive(snapshot(1, [root()]));
+    frame();
+    expect(badge().textContent).toBe("streaming");
+    expect(header.dataset.state).toBe("streaming");
+    const states: [string, boolean, string][] = [
+      ["suspended", true, "waiting for approval"],
+      ["suspended", false, "suspended"],
+      ["finished", false, "finished"],
+      ["error", false, "error"],
+      ["aborted", false, "stopped"],
+      ["tripwire", false, "tripwire"],
+    ];
+    let seq = 1;
+    for (const [status, approval, label] of states) {
+      seq += 1;
+      const tool = add("root", "c1", "tool", { tool_name: "pay", status: approval ? "awaiting-approval" : "done" });
+      model.receive(snapshot(seq, [root({ status }), tool]));
+      frame();
+      expect(badge().textContent).toBe(label);
+    }
+  });
+
+  it("counts the elapsed time while streaming, then shows tokens, time to first token and the duration", () => {
+    const { model, stat, frame } = fakeSetup({ streaming: true });
+    const start = Date.now();
+    model.receive(snapshot(1, [root({ started_at: start })]));
+    frame();
+    expect(stat("elapsed").textContent).toBe("0 s");
+    expect(stat("tokens").hidden).toBe(true);
+    expect(stat("cost").hidden).toBe(true); // a slot until costs exist
+    vi.advanceTimersByTime(3000); // no message: the counter ticks by itself
+    expect(stat("elapsed").textContent).toBe("3 s");
+    const usage = { input_tokens: 1200, output_tokens: 34, total_tokens: 1234 };
+    model.receive(opsMsg(2, [set("root", "first_token_at", start + 800), set("root", "usage", usage)]));
+    frame();
+    expect(stat("ttft").textContent).toBe("first token 800 ms");
+    expect(stat("tokens").textContent).toBe("1,234 tokens");
+    model.receive(opsMsg(3, [set("root", "status", "finished"), set("root", "finished_at", start + 4500)]));
+    model.set("streaming", false);
+    frame();
+    expect(stat("elapsed").textContent).toBe("4.5 s");
+    vi.advanceTimersByTime(5000);
+    expect(stat("elapsed").textContent).toBe("4.5 s"); // stopped ticking
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps Stop in the header while streaming", () => {
+    const { model, header } = fakeSetup({ streaming: true });
+    const stop = header.querySelector<HTMLButtonElement>("button.mn-stop");
+    expect(stop?.hidden).toBe(false);
+    stop?.click();
+    expect(model.sent).toContainEqual({ t: "stop" });
+    expect(stop?.textContent).toBe("Stopping…");
+  });
+});
+
+/** jsdom has no layout: give the root a scroll box of `client` px showing `content` px of content. */
+function fakeScrollBox(el: HTMLElement, size: { content: number; client: number }) {
+  let top = 0;
+  Object.defineProperty(el, "scrollHeight", { get: () => size.content, configurable: true });
+  Object.defineProperty(el, "clientHeight", { get: () => size.client, configurable: true });
+  Object.defineProperty(el, "scrollTop", {
+    get: () => top,
+    set: (v: number) => {
+      top = Math.max(0, Math.min(v, size.content - size.client));
+    },
+    configurable: true,
+  });
+  return {
+    scrollTo(v: number) {
+      el.scrollTop = v;
+      el.dispatchEvent(new Event("scroll"));
+    },
+  };
+}
+
+describe("bounded height", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("takes max_height as the root's max-height; an empty one leaves the view unbounded", () => {
+    const { model, rootEl } = fakeSetup({ max_height: "70vh" });
+    expect(rootEl.style.maxHeight).toBe("70vh");
+    expect(rootEl.classList.contains("mn-bounded")).toBe(true);
+    model.set("max_height", "480px");
+    expect(rootEl.style.maxHeight).toBe("480px");
+    model.set("max_height", "");
+    expect(rootEl.style.maxHeight).toBe("");
+    expect(rootEl.classList.contains("mn-bounded")).toBe(false);
+  });
+
+  it("follows the newest content while streaming, stops when the reader scrolls up, jumps back", () => {
+    const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
+    const size = { content: 400, client: 400 };
+    const box = fakeScrollBox(rootEl, size);
+    const jumpBar = rootEl.querySelector<HTMLElement>(".mn-jump-bar") as HTMLElement;
+    model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
+    frame();
+    let seq = 1;
+    const grow = () => {
+      size.content += 300;
+      seq += 1;
+      model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
+      frame();
+    };
+    grow();
+    expect(rootEl.scrollTop).toBe(300); // at the end
+    grow();
+    expect(rootEl.scrollTop).toBe(600);
+    expect(jumpBar.hidden).toBe(true);
+
+    box.scrollTo(200); // the reader scrolls up
+    grow();
+    expect(rootEl.scrollTop).toBe(200); // left where the reader is
+    expect(jumpBar.hidden).toBe(false);
+
+    jumpBar.querySelector<HTMLButtonElement>("button.mn-jump")?.click();
+    expect(rootEl.scrollTop).toBe(size.content - size.client);
+    expect(jumpBar.hidden).toBe(true);
+    grow();
+    expect(rootEl.scrollTop).toBe(size.content - size.client); // following again
+
+    box.scrollTo(100);
+    box.scrollTo(size.content - size.client); // scrolling back down to the end follows again
+    grow();
+    expect(rootEl.scrollTop).toBe(size.content - size.client);
+    expect(jumpBar.hidden).toBe(true);
+
+    box.scrollTo(0);
+    model.set("streaming", false); // the run ended: no more following, no button
+    expect(jumpBar.hidden).toBe(true);
   });
 });

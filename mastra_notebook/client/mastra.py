@@ -21,7 +21,7 @@ import orjson
 
 from ..core.framing import aiter_records
 from ..core.result import ToolCall
-from ..widget.streamview import Breather, StreamView
+from ..widget.streamview import DEFAULT_MAX_HEIGHT, Breather, StreamView, css_length, first_line
 
 if TYPE_CHECKING:
     from ..widget.gallery import Gallery
@@ -190,7 +190,7 @@ class LiveView(StreamView):
     """A StreamView fed by a Mastra server, which can continue its run (approve, decline, resume)."""
 
     def __init__(self, client: MastraClient, base_path: str, *, title: str, prompt: Any = None) -> None:
-        super().__init__(title=title, can_approve=True)
+        super().__init__(title=title, can_approve=True, subtitle=first_line(prompt))
         self.prompt = prompt  # what was asked (kept for batches and DataFrames)
         self._client = client
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
@@ -381,11 +381,13 @@ class Agent:
     def __repr__(self) -> str:
         return f"<Agent {self.id!r} at {self.client.base_url}>"
 
-    def stream(self, prompt_or_messages: Any, **options: Any) -> LiveView:
+    def stream(
+        self, prompt_or_messages: Any, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT, **options: Any
+    ) -> LiveView:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``)."""
-        return self._view(prompt_or_messages).post(
-            f"{self.path}/stream", self._body(prompt_or_messages, options)
-        )
+        view = self._view(prompt_or_messages)
+        view.max_height = css_length(max_height)  # the view's own height limit, not a Mastra option
+        return view.post(f"{self.path}/stream", self._body(prompt_or_messages, options))
 
     def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Gallery:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
@@ -418,10 +420,18 @@ class Workflow:
     def __repr__(self) -> str:
         return f"<Workflow {self.id!r} at {self.client.base_url}>"
 
-    def stream(self, input_data: Any = None, *, run_id: str | None = None, **options: Any) -> WorkflowView:
+    def stream(
+        self,
+        input_data: Any = None,
+        *,
+        run_id: str | None = None,
+        max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        **options: Any,
+    ) -> WorkflowView:
         """Start a run (a new run id unless given) and stream it into a new view."""
         run_id = run_id or str(uuid.uuid4())
         view = WorkflowView(self.client, self.path, title=f"workflow {self.id}")
+        view.max_height = css_length(max_height)
         view._cancel_path = f"{self.path}/runs/{run_id}/cancel"
         body = {"inputData": input_data if input_data is not None else {}, **body_options(options)}
         view.run.adopt_run_id(run_id)

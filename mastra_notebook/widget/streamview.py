@@ -31,9 +31,11 @@ from ..core.run import Run
 from ..core.tree import Op
 from ..core.values import capped
 from .transcript import render_html
-from .wire import FLUSH_INTERVAL, OpBatch, message
+from .wire import FlushPolicy, OpBatch, message
 
 _STATIC = Path(__file__).parent.parent / "static"
+DEFAULT_MAX_HEIGHT = "70vh"  # a taller view scrolls inside itself
+_ENVELOPE = 40  # bytes of the comm's own wrapping of a custom message ({"method": "custom", ...})
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
 
 
@@ -68,13 +70,19 @@ class StreamView(anywidget.AnyWidget):
     streaming = traitlets.Bool(False).tag(sync=True)
     can_approve = traitlets.Bool(False).tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
+    subtitle = traitlets.Unicode("").tag(sync=True)  # a line under the title: what was asked
+    queued = traitlets.Bool(False).tag(sync=True)  # waiting for its turn (a gallery tile not started)
+    max_height = traitlets.Unicode(DEFAULT_MAX_HEIGHT).tag(sync=True)  # CSS length; "" for no limit
 
-    def __init__(self, *, title: str = "", **kwargs: Any) -> None:
-        super().__init__(title=title, **kwargs)
+    def __init__(
+        self, *, title: str = "", max_height: str | float | None = DEFAULT_MAX_HEIGHT, **kwargs: Any
+    ) -> None:
+        super().__init__(title=title, max_height=css_length(max_height), **kwargs)
         self._batch = OpBatch()
         self._seq = 0
-        self._last_flush = 0.0
+        self._policy = FlushPolicy()
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_due = math.inf
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Future[Any] | concurrent.futures.Future[Any] | None = None
         self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
@@ -124,6 +132,7 @@ class StreamView(anywidget.AnyWidget):
             self._run.feed(self._recording.items[self._fed])
         finally:
             touched, self._touching = self._touching, None
+            self._schedule()
         parts = touched - self._run_nodes  # a run's own fields (usage, timing) change with most chunks
         del self._touched[self._fed :]
         self._touched.append(sorted(parts or touched))
@@ -251,20 +260,34 @@ class StreamView(anywidget.AnyWidget):
         if self._touching is not None:
             self._touching.add(op[2]["id"] if op[0] == "add" else op[1])
         self._batch.add(op)
-        since = time.monotonic() - self._last_flush
-        if since >= FLUSH_INTERVAL:
+        if self._touching is None:  # not inside a feed (which schedules once, after its chunk)
+            self._schedule()
+
+    def _schedule(self) -> None:
+        """The batch changed: send it now or set the timer, as the flush policy says."""
+        if not len(self._batch):
+            return
+        now = time.monotonic()
+        due = self._policy.on_change(now, self._batch.text_chars)
+        if due <= now:
             self._flush()
-        elif self._timer is None and self._loop is not None and _on_loop(self._loop):
-            self._timer = self._loop.call_later(FLUSH_INTERVAL - since, self._flush)
+        elif due < self._timer_due and self._loop is not None and _on_loop(self._loop):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self._loop.call_at(self._loop.time() + (due - now), self._flush)
+            self._timer_due = due
 
     def _flush(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._last_flush = time.monotonic()
+            self._timer_due = math.inf
         if len(self._batch):
             self._seq += 1
-            self.send(message("ops", self._seq, self._batch.take()))
+            text_chars = self._batch.text_chars
+            msg = message("ops", self._seq, self._batch.take())
+            self.send(msg)
+            self._policy.sent(time.monotonic(), _ENVELOPE + len(orjson.dumps(msg)), text_chars)
         if self._inspected is not None and self._inspected < self._fed:
             self._send_chunk_list(self._inspected)
 
@@ -370,12 +393,49 @@ class StreamView(anywidget.AnyWidget):
         return f"<StreamView {self.title or 'run'}: {result.status}, {len(result.text):,} characters>"
 
 
-def view(source: Any = None, delay: float = 0.0, *, title: str = "") -> StreamView:
-    """A StreamView consuming ``source`` in the background (or fed by hand when ``source`` is None)."""
-    widget = StreamView(title=title or (Path(source).name if isinstance(source, (str, Path)) else ""))
+def view(
+    source: Any = None,
+    delay: float = 0.0,
+    *,
+    title: str = "",
+    max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+) -> StreamView:
+    """A StreamView consuming ``source`` in the background (or fed by hand when ``source`` is None).
+
+    ``max_height``: a taller view scrolls inside itself (a CSS length, or pixels; None: no limit).
+    """
+    name = Path(source).name if isinstance(source, (str, Path)) else ""
+    widget = StreamView(title=title or name, max_height=max_height)
     if source is not None:
         widget.consume(source, delay=delay)
     return widget
+
+
+def css_length(value: str | float | None) -> str:
+    """``max_height`` as the browser takes it: pixels for a number, "" for no limit."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise TypeError(f"max_height must be a CSS length, a number of pixels or None, not {value!r}")
+    if isinstance(value, str):
+        return value.strip()
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"max_height must be a positive number of pixels, not {value!r}")
+    return f"{value:g}px"
+
+
+def first_line(prompt: Any, limit: int = 200) -> str:
+    """The first line of what was asked (a string, or the last user message's text), for a header."""
+    text = prompt if isinstance(prompt, str) else ""
+    if isinstance(prompt, (list, tuple)):
+        users = [m for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
+        content = users[-1].get("content") if users else None
+        if isinstance(content, list):  # content parts: the first text part
+            texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+            content = texts[0] if texts else None
+        text = content if isinstance(content, str) else ""
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _ms(value: float) -> float | None:

@@ -3,9 +3,24 @@ import type { NodeData, Send } from "../types";
 
 export interface Traits {
   title: string;
+  /** A line under the title (the first line of the prompt). */
+  subtitle: string;
   streaming: boolean;
+  /** Waiting for its turn (a gallery tile not started yet). */
+  queued: boolean;
   canApprove: boolean;
+  /** A CSS length: a taller view scrolls inside itself; "" for no limit. */
+  maxHeight: string;
 }
+
+export const DEFAULT_TRAITS: Traits = {
+  title: "",
+  subtitle: "",
+  streaming: false,
+  queued: false,
+  canApprove: false,
+  maxHeight: "",
+};
 
 export interface RenderCtx {
   store: Store;

@@ -1,16 +1,73 @@
+/**
+ * The view's header, sticky at the top of the view's scroll box: the agent or workflow id and the
+ * first line of the prompt, a status badge (a live elapsed counter while streaming), tokens, time to
+ * first token, a cost slot, the controls (the inspector toggle) and Stop (while the run streams).
+ */
 import { h } from "../dom";
-import type { Send } from "../types";
+import { formatDuration, formatInt, num, obj, span, str } from "../format";
+import type { NodeData, Send } from "../types";
 import type { Traits } from "./context";
 
-/** The title line and the Stop button (shown while the run streams; sends `{"t": "stop"}`). */
+/** What the badge says, by state; `data-state` on the header and on the badge is the key. */
+const STATE_LABELS: Record<string, string> = {
+  queued: "queued",
+  starting: "starting",
+  streaming: "streaming",
+  running: "running",
+  approval: "waiting for approval",
+  suspended: "suspended",
+  finished: "finished",
+  error: "error",
+  aborted: "stopped",
+  tripwire: "tripwire",
+  incomplete: "incomplete",
+};
+const STATE_TONES: Record<string, string> = {
+  streaming: "active",
+  starting: "active",
+  approval: "warn",
+  suspended: "warn",
+  finished: "ok",
+  error: "error",
+  tripwire: "error",
+  aborted: "warn",
+  incomplete: "warn",
+};
+
+/** The header's state word, from the traits and the root run. */
+export function headerState(traits: Traits, run: NodeData | undefined, awaitingApproval: boolean): string {
+  if (traits.queued) return "queued";
+  const status = str(run?.status);
+  if (!status) return traits.streaming ? "starting" : "";
+  if (status === "running") return traits.streaming ? "streaming" : "running";
+  if (status === "suspended" && awaitingApproval) return "approval";
+  return status;
+}
+
+/** A start time further back than this is a recording's clock, not this run's. */
+const DAY_MS = 86_400_000;
+
 export class Header {
   readonly el = h("div", "mn-header");
   private readonly title = h("span", "mn-title");
+  private readonly subtitle = h("span", "mn-subtitle");
+  private readonly badge = h("span", "mn-badge mn-state");
+  private readonly elapsed = h("span", "mn-head-stat", [], { "data-stat": "elapsed" });
+  private readonly tokens = h("span", "mn-head-stat", [], { "data-stat": "tokens" });
+  private readonly ttft = h("span", "mn-head-stat", [], { "data-stat": "ttft" });
+  private readonly cost = h("span", "mn-head-stat", [], { "data-stat": "cost" });
+  private readonly controls = h("span", "mn-head-controls");
   private readonly stop = h("button", "mn-btn mn-stop", ["Stop"], { type: "button", title: "Stop the run" });
-  private controls = 0;
+  private traits: Traits | null = null;
+  private run: NodeData | undefined;
+  private awaitingApproval = false;
+  private seenRunning: number | null = null;
+  private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(send: Send) {
-    this.el.append(this.title, this.stop);
+    const heading = h("span", "mn-heading", [this.title, this.subtitle]);
+    const stats = h("span", "mn-head-stats", [this.badge, this.elapsed, this.tokens, this.ttft, this.cost]);
+    this.el.append(heading, stats, this.controls, this.stop);
     this.stop.addEventListener("click", () => {
       send({ t: "stop" });
       this.stop.disabled = true;
@@ -19,19 +76,98 @@ export class Header {
   }
 
   update(traits: Traits): void {
-    this.title.textContent = traits.title;
+    this.traits = traits;
+    setText(this.title, traits.title);
+    setText(this.subtitle, traits.subtitle);
+    this.subtitle.title = traits.subtitle; // the whole line on hover when it is cut
+    this.subtitle.hidden = !traits.subtitle;
     if (this.stop.hidden !== !traits.streaming) {
       this.stop.hidden = !traits.streaming;
       this.stop.disabled = false;
       this.stop.textContent = "Stop";
     }
-    this.el.hidden = !traits.title && !traits.streaming && this.controls === 0;
+    this.render();
   }
 
-  /** Adds a control (the inspector toggle) at the end of the header, which then always shows. */
-  addControl(el: HTMLElement): void {
-    this.controls += 1;
-    this.el.append(el);
-    this.el.hidden = false;
+  /** The root run changed (`awaitingApproval`: a tool of the run waits for an answer). */
+  updateRun(run: NodeData | undefined, awaitingApproval: boolean): void {
+    this.run = run;
+    this.awaitingApproval = awaitingApproval;
+    this.render();
   }
+
+  /** Adds a control (the inspector toggle) before Stop. */
+  addControl(el: HTMLElement): void {
+    this.controls.append(el);
+  }
+
+  destroy(): void {
+    this.tick(false);
+  }
+
+  private render(): void {
+    const traits = this.traits;
+    if (!traits) return;
+    const run = this.run;
+    const state = headerState(traits, run, this.awaitingApproval);
+    this.el.dataset.state = state;
+    this.badge.dataset.state = state;
+    this.badge.hidden = !state;
+    setText(this.badge, STATE_LABELS[state] ?? state);
+    this.badge.className = `mn-badge mn-state mn-tone-${STATE_TONES[state] ?? "muted"}`;
+
+    const live = state === "streaming";
+    if (live && this.seenRunning === null) this.seenRunning = Date.now();
+    this.tick(live);
+    this.showElapsed();
+
+    const usage = obj(run?.usage);
+    const total = num(usage?.total_tokens) ?? sum(num(usage?.input_tokens), num(usage?.output_tokens));
+    show(this.tokens, total === null ? null : `${formatInt(total)} tokens`);
+    this.tokens.title = usage
+      ? `in ${formatInt(num(usage.input_tokens) ?? 0)}, out ${formatInt(num(usage.output_tokens) ?? 0)}`
+      : "";
+    const ttft = span(run?.started_at, run?.first_token_at);
+    show(this.ttft, ttft === null ? null : `first token ${formatDuration(ttft)}`);
+    const usd = num(obj(run?.cost)?.total_usd);
+    show(this.cost, usd === null ? null : `$${usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(2)}`);
+  }
+
+  private showElapsed(): void {
+    const run = this.run;
+    const ended = span(run?.started_at, run?.finished_at);
+    if (ended !== null) {
+      show(this.elapsed, formatDuration(ended));
+    } else if (this.ticker !== null) {
+      const now = Date.now();
+      const started = num(run?.started_at);
+      // A recording's own timestamps may be from another day: count from when this view saw it start.
+      const from = started !== null && now - started >= 0 && now - started < DAY_MS ? started : this.seenRunning;
+      show(this.elapsed, from === null ? null : `${Math.floor((now - from) / 1000)} s`);
+    } else {
+      show(this.elapsed, null);
+    }
+  }
+
+  /** A one-second ticker for the elapsed counter, only while the run streams. */
+  private tick(on: boolean): void {
+    if (on && this.ticker === null) this.ticker = setInterval(() => this.showElapsed(), 1000);
+    if (!on && this.ticker !== null) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+  }
+}
+
+function sum(a: number | null, b: number | null): number | null {
+  return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+}
+
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function show(el: HTMLElement, text: string | null): void {
+  el.hidden = text === null;
+  if (text !== null) setText(el, text);
 }

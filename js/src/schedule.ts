@@ -1,0 +1,82 @@
+/**
+ * When a live view touches the DOM. After a quiet moment a change is drawn in the next animation
+ * frame; under load updates are spaced so they take about `budget` of the main thread: each update's
+ * cost (the change applied, then the page's style, layout and paint) is measured, and the next one
+ * starts no sooner than cost / budget after the last one started (at most `maxGapMs` later).
+ */
+
+/** The timers the scheduler uses (injected: tests drive them with fake timers). */
+export interface Clock {
+  now(): number;
+  /** Runs `callback` before the next paint. */
+  frame(callback: () => void): void;
+  /** Runs `callback` as a task after `ms` (0: after what is queued, the next paint included). */
+  after(ms: number, callback: () => void): void;
+}
+
+export const browserClock: Clock = {
+  now: () => performance.now(),
+  frame:
+    typeof requestAnimationFrame === "function"
+      ? (callback) => void requestAnimationFrame(() => callback())
+      : (callback) => void setTimeout(callback, 16),
+  after: (ms, callback) => void setTimeout(callback, ms),
+};
+
+/** Main-thread share live updates may take under load. */
+export const FRAME_BUDGET = 0.1;
+/** The longest a change waits for its update under load (ms): slower than this no longer reads as live. */
+export const MAX_GAP_MS = 250;
+/** Weight of the newest measurement in the running cost estimate. */
+const COST_WEIGHT = 0.3;
+
+export class FrameScheduler {
+  private cost = 0;
+  private lastStart = -Infinity;
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly update: () => void,
+    private readonly clock: Clock = browserClock,
+    private readonly budget = FRAME_BUDGET,
+    private readonly maxGapMs = MAX_GAP_MS,
+  ) {}
+
+  /** The estimated cost of one update (ms). */
+  get updateCost(): number {
+    return this.cost;
+  }
+
+  /** Time between the starts of two updates under load (ms). */
+  get gap(): number {
+    return Math.min(this.cost / this.budget, this.maxGapMs);
+  }
+
+  /** Something changed: schedule an update (one at a time). */
+  request(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    const wait = this.lastStart + this.gap - this.clock.now();
+    if (wait > 0) this.clock.after(wait, () => this.clock.frame(this.run));
+    else this.clock.frame(this.run);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private readonly run = (): void => {
+    this.scheduled = false;
+    if (this.stopped) return;
+    const start = this.clock.now();
+    this.lastStart = start;
+    this.update();
+    // A task queued in the frame runs after its paint: the update's whole cost, rendering included.
+    this.clock.after(0, () => this.measured(this.clock.now() - start));
+  };
+
+  private measured(ms: number): void {
+    this.cost = this.cost === 0 ? ms : (1 - COST_WEIGHT) * this.cost + COST_WEIGHT * ms;
+  }
+}
