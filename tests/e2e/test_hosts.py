@@ -153,10 +153,13 @@ def test_view_holds_in_a_bare_host(host: str, browser: Any, page_file: Path) -> 
             assert weight >= 600, (name, weight)
             assert size >= styles["body"], (name, size)
         sizes = [size for _, _, size in styles["headings"]]
-        assert sizes == sorted(sizes, reverse=True) and sizes[0] > styles["body"] * 1.3, sizes
-        assert styles["ul"][0] == "disc" and styles["ul"][1] > 0, styles["ul"]
+        assert sizes == sorted(sizes, reverse=True), sizes
+        assert sizes[0] > styles["body"] * 1.3, sizes
+        assert styles["ul"][0] == "disc", styles["ul"]
+        assert styles["ul"][1] > 0, styles["ul"]
         assert styles["nested"] == "circle"
-        assert styles["ol"][0] == "decimal" and styles["ol"][1] > 0, styles["ol"]
+        assert styles["ol"][0] == "decimal", styles["ol"]
+        assert styles["ol"][1] > 0, styles["ol"]
         assert styles["li"] == "list-item"
         assert styles["strong"] >= 600
         assert styles["link"] == "underline"

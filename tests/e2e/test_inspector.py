@@ -67,7 +67,7 @@ def open_inspector(root: Any) -> Any:
 
 @pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
 def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> None:
-    name = "inspector-" + theme.split()[-1].lower()
+    name = "inspector-" + theme.rsplit(maxsplit=1)[-1].lower()
     cells = [f"import mastra_notebook as mn\nv = mn.replay({str(NESTED)!r}, autoplay=False)\nv", "1 + 1"]
     open_notebook(page, lab.notebook(name, cells))
     page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme)
@@ -104,7 +104,9 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     nested_path = panel.locator(".mn-chunks .mn-chunk-path[title='agent-researcher']").first
     assert nested_path.text_content() == "agent-researcher"
     assert nested_path.bounding_box()["height"] < 30
-    lefts = rows.evaluate_all("rows => rows.map(r => [...r.children].slice(0, 5).map(c => Math.round(c.offsetLeft)))")
+    lefts = rows.evaluate_all(
+        "rows => rows.map(r => [...r.children].slice(0, 5).map(c => Math.round(c.offsetLeft)))"
+    )
     assert all(left == lefts[0] for left in lefts), "every row has the same columns"
 
     # a click on the researcher's text: its chunks highlighted, the first scrolled into view in the panel
@@ -118,7 +120,8 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     assert root.evaluate(SCROLLS) == scrolls, "the page and the notebook did not scroll"
     box, first = panel.bounding_box(), hits.first.bounding_box()
     head = panel.locator(".mn-inspector-top").bounding_box()
-    assert head["y"] + head["height"] <= first["y"] + 1 and first["y"] + first["height"] <= box["y"] + box["height"] + 1
+    assert head["y"] + head["height"] <= first["y"] + 1, "below the panel's sticky head"
+    assert first["y"] + first["height"] <= box["y"] + box["height"] + 1, "above the panel's bottom"
     for cell_name in ("type", "path", "i"):
         ratio = hits.first.locator(f".mn-chunk-{cell_name}").evaluate(CONTRAST)
         assert ratio >= 4.5, (cell_name, ratio)
@@ -142,7 +145,9 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     if root.locator(".mn-inspector").get_attribute("data-state") == "closed":
         root.locator("button.mn-inspect").click()
     page.wait_for_function(
-        "el => el.querySelector('.mn-inspector').dataset.state === 'no-kernel'", arg=root.element_handle(), timeout=15_000
+        "el => el.querySelector('.mn-inspector').dataset.state === 'no-kernel'",
+        arg=root.element_handle(),
+        timeout=15_000,
     )
     assert "No kernel answers" in root.locator(".mn-inspector").inner_text()
     assert root.locator(".mn-chunks .mn-chunk").count() == 0
