@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import pydoc
 import re
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.client.mastra import LiveView, WorkflowView
 from mastra_notebook.core.transcript import render_html
+from mastra_notebook.widget.gallery import Gallery
 
 from .conftest import RecordingComm, fixture_path
 
@@ -220,3 +222,54 @@ def test_a_suspended_workflow_step_shows_the_resume_call() -> None:
     decision = view.result.workflow.steps[0].decision
     assert decision is not None
     assert decision.action == "resume"
+
+
+def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
+    recording_comm: RecordingComm,
+) -> None:
+    client = mn.MastraClient("http://127.0.0.1:9")
+    gallery = Gallery(concurrency=1)
+    started: list[str] = []
+    queued_then: list[list[bool]] = []
+    views = []
+    for prompt in ("What is the weather in Paris?\nThanks", "And in Lisbon?"):
+        view = LiveView(client, "/api/agents/weather", title="agent weather", prompt=prompt)
+
+        async def work(view: LiveView = view, prompt: str = prompt) -> None:
+            while len(views) < 2:  # both tiles added
+                await asyncio.sleep(0.001)
+            started.append(prompt)
+            queued_then.append([v.queued for v in views])
+            view.feed(
+                {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "Sunny"}}
+            )
+            view.feed({"type": "finish", "runId": "r", "from": "AGENT",
+                       "payload": {"output": {"usage": {"inputTokens": 3, "outputTokens": 4, "totalTokens": 7}}}})  # fmt: skip
+
+        views.append(view)
+        gallery.add(view, work)
+    assert [v.title for v in views] == ["What is the weather in Paris?", "And in Lisbon?"]
+    assert views[0].subtitle == "agent weather"
+    assert views[0].max_height == "360px"
+    results = gallery.wait(10)
+    assert started == ["What is the weather in Paris?\nThanks", "And in Lisbon?"]
+    assert queued_then == [[False, True], [False, False]]  # the second waited for the first
+    assert [r.status for r in results] == ["finished", "finished"]
+    assert not any(v.queued for v in views)
+    assert gallery.counts() == {"queued": 0, "running": 0, "done": 2, "error": 0}
+    assert gallery.summary() == "2 done · 14 tokens (2 runs, 1 at a time)"
+    assert "2 done · 14 tokens" in gallery._progress.value
+
+
+def test_gallery_summary_counts_errors_and_escapes() -> None:
+    gallery = Gallery(concurrency=2)
+    view = mn.StreamView(title="<script>")
+    gallery.add(view, _fail)
+    gallery.wait(10)
+    assert gallery.counts()["error"] == 1
+    assert "1 error" in gallery.summary()
+    assert "<script>" not in gallery._progress.value
+
+
+async def _fail() -> None:
+    raise ValueError("boom")

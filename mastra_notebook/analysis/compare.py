@@ -131,7 +131,7 @@ class Comparison:
     def _repr_html_(self) -> str:
         head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
         body = "".join(
-            f'<tr><th style="{_CELL}">{escape(what)}</th>'
+            f'<tr><th style="{_CELL};white-space:nowrap">{escape(what)}</th>'
             + "".join(f'<td style="{_CELL}">{escape(cell)}</td>' for cell in cells)
             + "</tr>"
             for what, cells in self.rows()

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Generator
+from html import escape
 from typing import Any
 
 import ipywidgets
 
 from ..core.result import RunResult
-from .streamview import StreamView
+from .streamview import StreamView, first_line
 
-_TILE = ipywidgets.Layout(
-    max_height="320px", overflow="auto", border="1px solid var(--jp-border-color2, #ccc)"
-)
+TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)
+_TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
 
 
 class Gallery:
@@ -34,28 +34,52 @@ class Gallery:
         self.widget = ipywidgets.VBox([self._progress, self._grid])
 
     def add(self, view: StreamView, work: Callable[[], Awaitable[None]]) -> None:
-        """Queue ``view``; ``work()`` fills it once a slot is free."""
+        """Queue ``view``; ``work()`` fills it once a slot is free. The tile's title is its prompt."""
         view.layout = _TILE
+        view.max_height = TILE_HEIGHT
+        prompt = first_line(getattr(view, "prompt", None))
+        if prompt:
+            view.subtitle, view.title = view.title, prompt
+        view.queued = True
         view.observe(lambda _change: self._show_progress(), names="streaming")
         self.views.append(view)
         self._grid.children = (*self._grid.children, view)
-        view.start(lambda: self._limited(work))
+        view.start(lambda: self._limited(view, work))
         self._show_progress()
 
-    async def _limited(self, work: Callable[[], Awaitable[None]]) -> None:
+    async def _limited(self, view: StreamView, work: Callable[[], Awaitable[None]]) -> None:
         if self._semaphore is None:  # made on the loop that runs the streams
             self._semaphore = asyncio.Semaphore(self.concurrency)
-        async with self._semaphore:
-            await work()
+        try:
+            async with self._semaphore:
+                view.queued = False
+                self._show_progress()
+                await work()
+        finally:
+            view.queued = False  # stopped while queued
+
+    def counts(self) -> dict[str, int]:
+        """How many runs are queued, running, done (finished) and not finished (error, aborted...)."""
+        counts = {"queued": 0, "running": 0, "done": 0, "error": 0}
+        for view in self.views:
+            if view.queued:
+                counts["queued"] += 1
+            elif view.streaming:
+                counts["running"] += 1
+            else:
+                counts["done" if view.result.status == "finished" else "error"] += 1
+        return counts
+
+    def summary(self) -> str:
+        """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens" (a cost joins it when known)."""
+        counts = self.counts()
+        parts = [f"{counts[key]} {key}" for key in ("done", "running", "queued", "error") if counts[key]]
+        tokens = sum(view.result.usage.total_tokens for view in self.views)
+        limit = f" ({len(self.views)} runs, {self.concurrency} at a time)"
+        return " · ".join([*parts, f"{tokens:,} tokens"]) + limit
 
     def _show_progress(self) -> None:
-        done = sum(view._ended.is_set() for view in self.views)
-        statuses = [view.result.status for view in self.views if view._ended.is_set()]
-        failed = sum(status != "finished" for status in statuses)
-        note = f", {failed} not finished" if failed else ""
-        self._progress.value = (
-            f"<b>{done} / {len(self.views)}</b> runs done{note} (at most {self.concurrency} at a time)"
-        )
+        self._progress.value = f'<div class="mn-gallery-summary"><b>{escape(self.summary())}</b></div>'
 
     @property
     def results(self) -> list[RunResult]:
@@ -80,5 +104,5 @@ class Gallery:
         return self.widget._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
-        done = sum(view._ended.is_set() for view in self.views)
+        done = sum(not view.streaming for view in self.views)
         return f"<Gallery of {len(self.views)} runs, {done} done>"

@@ -34,7 +34,10 @@ def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_c
         city = prompt.removeprefix("What is the weather in ").removesuffix("?")
         assert result.tool_calls[0].args == {"city": city}
     assert most_at_once <= 4
-    assert "20 / 20</b> runs done" in batch._progress.value
+    assert batch.counts() == {"queued": 0, "running": 0, "done": 20, "error": 0}
+    assert batch.summary().startswith("20 done · ")
+    assert [view.title for view in batch.views] == prompts  # each tile titled by its prompt
+    assert not any(view.queued for view in batch.views)
     frame = mn.to_dataframe(batch)
     assert list(frame["prompt"]) == prompts
     assert (frame["tool_call_count"] == 1).all()

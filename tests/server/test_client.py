@@ -137,7 +137,31 @@ def test_approve_from_the_widget_button(client: mn.MastraClient) -> None:
     view = client.agent("approver").stream("Delete record abc-123")
     call_id = view.wait(60).tool_calls[0].tool_call_id
     view._on_browser_message(view, {"t": "approve", "tool_call_id": call_id}, [])
-    assert view.wait(60).tool_calls[0].status == "done"
+    view.approve()  # the notebook's next cell, after the click: nothing more is sent
+    result = view.wait(60)
+    (call,) = result.tool_calls
+    assert call.status == "done"
+    assert call.decision is not None
+    assert (call.decision.action, call.decision.by) == ("approve", "view")
+    assert result.human_wait == call.decision.waited
+    assert result.status == "finished"
+
+
+def test_python_decision_leaves_the_wait_out_of_tool_time(
+    client: mn.MastraClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    view = client.agent("approver").stream("Delete record abc-123")
+    view.wait(60)
+    time.sleep(1.0)  # a person reading the card
+    view.approve()
+    view.approve()
+    assert "already approved from Python: nothing sent" in capsys.readouterr().out
+    call = view.wait(60).tool_calls[0]
+    assert call.decision is not None
+    assert call.decision.waited is not None
+    assert call.decision.waited >= 1.0
+    assert call.tool_time is not None
+    assert call.tool_time < call.decision.waited
 
 
 def test_decline_with_a_reason(client: mn.MastraClient) -> None:

@@ -1,0 +1,134 @@
+"""Issue 9 in a real JupyterLab with the real Mastra server: the gallery's tiles, compare's word
+diff, and approvals decided by a click and then by a cell (light and dark screenshots)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    assert_no_rate_limit,
+    cell,
+    cell_output_text,
+    open_notebook,
+    run_cell,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_status,
+)
+
+pytestmark = pytest.mark.e2e
+
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+PROMPTS = ["What is the weather in Paris?", "And in Lisbon?", "Berlin, please", "Tokyo?"]
+
+
+def set_theme(page: Any, theme: str) -> None:
+    page.evaluate(
+        f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{THEMES[theme]}'}})"
+    )
+    page.wait_for_function(
+        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
+    )
+    page.wait_for_timeout(300)
+
+
+def cells(url: str, *code: str) -> list[str]:
+    return [f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})", *code]
+
+
+def test_gallery_and_compare_layouts(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
+    notebook = cells(
+        mastra_url,
+        f"batch = client.agent('weather').stream_many({PROMPTS!r}, concurrency=2, max_steps=3)\nbatch",
+        "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
+        "mn.compare(batch.views[0], batch.views[1], labels=['Paris', 'Lisbon'])",
+    )
+    open_notebook(page, lab.notebook("gallery-compare", notebook))
+    run_cells(page, 0, 1)
+    gallery = cell(page, 1)
+    tiles = gallery.locator(".mn-root")
+    expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
+    run_cell(page, 2)
+    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
+    assert cell_output_text(page, 2).split("DONE", 1)[1].count("finished") == len(PROMPTS)
+    for index, prompt in enumerate(PROMPTS):
+        tile = tiles.nth(index)
+        assert wait_status(tile, "finished") == "finished"
+        expect(tile).to_contain_text(prompt)  # titled by its prompt
+        expect(tile.locator("button.mn-stop")).to_be_hidden()
+        answer = tile.locator(".mn-run-root > .mn-parts > .mn-text").last
+        answer.wait_for()
+        # the answer in view without scrolling: inside the tile's own visible box
+        box, shown = tile.bounding_box(), answer.bounding_box()
+        assert box is not None
+        assert shown is not None
+        assert shown["y"] + min(shown["height"], 20) <= box["y"] + box["height"] + 1, (prompt, box, shown)
+        assert shown["y"] >= box["y"] - 1, (prompt, box, shown)
+        assert box["height"] <= 380  # bounded tiles
+    summary = gallery.locator(".mn-gallery-summary")
+    expect(summary).to_contain_text(f"{len(PROMPTS)} done")
+    expect(summary).to_contain_text("tokens")
+
+    run_cell(page, 3)
+    diff = cell(page, 3).locator(".mn-word-diff")
+    expect(diff).to_be_visible(timeout=30_000)
+    expect(diff.locator("ins").first).to_be_visible()
+    expect(diff.locator("del").first).to_be_visible()
+    assert diff.evaluate("el => getComputedStyle(el).textAlign") in ("left", "start")
+    for theme in THEMES:
+        set_theme(page, theme)
+        screenshot(gallery.locator(".jp-OutputArea").first, f"gallery-{theme}", max_height=2400)
+        screenshot(cell(page, 3).locator(".jp-OutputArea").first, f"compare-{theme}", max_height=2400)
+    set_theme(page, "light")
+    assert_no_rate_limit(page)
+    assert not page_events.errors
+
+
+def test_approval_click_then_cell(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
+    notebook = cells(
+        mastra_url,
+        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        "v.approve()  # after the click: a note, not an error",
+        "r = v.wait(60)\nc = r.tool_calls[0]\nprint('RESULT', r.status, c.status, c.decision.action, c.decision.by)",
+        'trip = client.agent("suspender").stream("Plan a trip for me")\ntrip',
+    )
+    open_notebook(page, lab.notebook("approval-click-then-cell", notebook))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    assert wait_status(root, "suspended", "finished", "error") == "suspended"
+    expect(card.locator(".mn-continue-code")).to_have_text(
+        'view.approve("call_delete_1")  or  view.decline("call_delete_1", reason="...")'
+    )
+    card.locator("button.mn-approve").click()
+    run_cell(page, 2)
+    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text(
+        "already approved in the view: nothing sent", timeout=30_000
+    )
+    expect(cell(page, 2).locator(".jp-OutputArea-output-error, [data-mime-type*='error']")).to_have_count(0)
+    assert wait_status(root, "finished", "error", timeout=30_000) == "finished"
+    expect(card.locator(".mn-decision")).to_contain_text("Approved in the view")
+    expect(card.locator(".mn-decision")).to_contain_text("for a person")
+    run_cell(page, 3)
+    expect(cell(page, 3).locator(".jp-OutputArea-output")).to_contain_text("RESULT", timeout=30_000)
+    assert cell_output_text(page, 3).split("RESULT", 1)[1].split() == ["finished", "done", "approve", "view"]
+
+    run_cell(page, 4)
+    trip = view_root(page, 4)
+    assert wait_status(trip, "suspended", "finished", "error") == "suspended"
+    asking = trip.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="askUser"))
+    expect(asking.locator(".mn-suspended")).to_contain_text("Which city")
+    expect(asking.locator(".mn-continue-code")).to_contain_text("view.resume(")
+    for theme in THEMES:
+        set_theme(page, theme)
+        screenshot(root, f"approval-decided-{theme}")
+        screenshot(trip, f"suspended-resume-hint-{theme}")
+    set_theme(page, "light")
+    assert not page_events.errors
