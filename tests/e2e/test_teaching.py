@@ -118,7 +118,10 @@ def test_compare_two_runs(lab: Lab, page: Any) -> None:
     assert "stocks" in text
     assert "getWeather" in text
     assert "Stock service unavailable" in text
-    assert table.locator("table.diff").count() == 1
+    diff = table.locator(".mn-word-diff")
+    assert diff.count() == 1
+    assert diff.locator("del").count() >= 1  # a word-level diff: what changed is marked, as words
+    assert diff.locator("ins").count() >= 1
     screenshot(table, "compare")
 
 
@@ -140,7 +143,7 @@ def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
         timeout=60_000,
     )
     assert roots.count() == 6
-    assert "6 / 6" in cell(page, 0).inner_text()
+    assert "6 done" in cell(page, 0).locator(".mn-gallery-summary").inner_text()
     run_cells(page, 1)
     table = cell_output_text(page, 1)
     assert table.count("finished") == 6
