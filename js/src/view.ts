@@ -17,6 +17,9 @@ import type { Send } from "./types";
 
 /** How near the end (px) still counts as at the end (rounding, a last line half shown). */
 const END_SLACK_PX = 24;
+/** Input by which a reader scrolls (a pointer down: the scrollbar), and how long its scrolling lasts. */
+const USER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+const USER_SCROLL_MS = 1000;
 
 export class View {
   readonly root: HTMLElement;
@@ -34,6 +37,7 @@ export class View {
   private readonly jumpBar = h("div", "mn-jump-bar", [this.jump]);
   private following = true;
   private lastScrollTop = 0;
+  private userInputAt = -Infinity;
 
   constructor(
     host: HTMLElement,
@@ -47,6 +51,7 @@ export class View {
     this.root = h("div", "mn-root", [this.header.el, this.body, this.jumpBar]);
     this.jumpBar.hidden = true;
     this.root.addEventListener("scroll", this.onScroll, { passive: true });
+    for (const event of USER_SCROLL_EVENTS) this.root.addEventListener(event, this.onUserInput, { passive: true });
     this.jump.addEventListener("click", () => {
       this.following = true;
       this.scrollToEnd();
@@ -127,6 +132,7 @@ export class View {
   destroy(): void {
     this.header.destroy();
     this.root.removeEventListener("scroll", this.onScroll);
+    for (const event of USER_SCROLL_EVENTS) this.root.removeEventListener(event, this.onUserInput);
     this.root.remove();
     this.views.clear();
   }
@@ -160,11 +166,19 @@ export class View {
     return this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight <= END_SLACK_PX;
   }
 
-  /** The reader scrolled: up stops following, back to the end follows again. */
+  private readonly onUserInput = (): void => {
+    this.userInputAt = performance.now();
+  };
+
+  /**
+   * The view scrolled: up by the reader stops following, back to the end follows again. Only the
+   * reader's own scrolling counts: a resize, a theme's new fonts or scroll anchoring move it too.
+   */
   private readonly onScroll = (): void => {
     const top = this.root.scrollTop;
+    const byReader = performance.now() - this.userInputAt < USER_SCROLL_MS;
     if (this.atEnd()) this.following = true;
-    else if (top < this.lastScrollTop - 1) this.following = false;
+    else if (byReader && top < this.lastScrollTop - 1) this.following = false;
     this.lastScrollTop = top;
     this.afterChange();
   };

@@ -252,7 +252,14 @@ function fakeScrollBox(el: HTMLElement, size: { content: number; client: number 
     configurable: true,
   });
   return {
+    /** The reader scrolls (a wheel, then the scroll). */
     scrollTo(v: number) {
+      el.dispatchEvent(new Event("wheel"));
+      el.scrollTop = v;
+      el.dispatchEvent(new Event("scroll"));
+    },
+    /** The view moves without the reader (a resize, scroll anchoring). */
+    moved(v: number) {
       el.scrollTop = v;
       el.dispatchEvent(new Event("scroll"));
     },
@@ -295,6 +302,11 @@ describe("bounded height", () => {
     expect(rootEl.scrollTop).toBe(600);
     expect(jumpBar.hidden).toBe(true);
 
+    box.moved(300); // moved up, not by the reader: still following
+    grow();
+    expect(rootEl.scrollTop).toBe(size.content - size.client);
+
+    vi.advanceTimersByTime(2000);
     box.scrollTo(200); // the reader scrolls up
     grow();
     expect(rootEl.scrollTop).toBe(200); // left where the reader is

@@ -1,0 +1,141 @@
+"""The sticky header and the bounded height in a real JupyterLab: a long run scrolls inside its view,
+follows its newest text, stops following when the reader scrolls up, jumps back; max_height=None;
+the header of a live agent (prompt line, streaming badge, elapsed counter, Stop); light and dark."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Lab, PageEvents, open_notebook, run_cells, screenshot, view_root, wait_status
+from tests.e2e.test_live import ENDED, live_cells, wait_text
+
+pytestmark = pytest.mark.e2e
+
+LONG_TEXT = Path(__file__).resolve().parents[1] / "fixtures" / "long-text.jsonl"
+
+GEOMETRY = """el => {
+    const header = el.querySelector('.mn-header').getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return {top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight, viewport: window.innerHeight,
+            headerTop: header.top, boxTop: box.top, boxHeight: box.height,
+            bounded: el.classList.contains('mn-bounded')};
+}"""
+AT_END = "el => el.scrollHeight - el.scrollTop - el.clientHeight <= 30"
+
+
+def theme(page: Any, dark: bool) -> None:
+    label = "JupyterLab Dark" if dark else "JupyterLab Light"
+    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
+    page.wait_for_function(
+        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
+    )
+    page.wait_for_timeout(300)
+
+
+def header_visible(page: Any, root: Any) -> bool:
+    """The header's middle is on screen and not covered (what a reader can click)."""
+    return bool(
+        root.evaluate(
+            """el => {
+                const header = el.querySelector('.mn-header');
+                const r = header.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+                return r.top >= 0 && r.bottom <= window.innerHeight && header.contains(hit);
+            }"""
+        )
+    )
+
+
+def test_a_long_run_scrolls_inside_its_view_follows_the_tail_and_jumps_back(
+    lab: Lab, page: Any, page_events: PageEvents
+) -> None:
+    cells = ["import mastra_notebook as mn", f"mn.view({str(LONG_TEXT)!r}, delay=0.004)"]
+    open_notebook(page, lab.notebook("header-long", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    wait_text(root, 12_000)
+    handle = root.element_handle()
+    page.wait_for_function(AT_END, arg=handle, timeout=10_000)  # following the newest text
+    geometry = root.evaluate(GEOMETRY)
+    assert geometry["bounded"]
+    assert geometry["client"] <= 0.7 * geometry["viewport"] + 2  # 70vh by default
+    assert geometry["height"] > geometry["client"] + 1000  # taller than its box: scrolled inside it
+    assert abs(geometry["headerTop"] - geometry["boxTop"]) <= 2  # the header stays at the top
+    assert geometry["top"] > 1000
+    assert header_visible(page, root)
+    expect(root.locator(".mn-header .mn-state")).to_have_text("streaming")
+    expect(root.locator(".mn-header button.mn-stop")).to_be_visible()
+
+    # The reader scrolls up: the view stays where they are and offers to jump back.
+    box = root.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -800)
+    page.wait_for_timeout(300)
+    left_at = root.evaluate("el => el.scrollTop")
+    wait_text(root, wait_text(root, 0) + 1500)  # more text came meanwhile
+    assert abs(root.evaluate("el => el.scrollTop") - left_at) <= 2
+    jump = root.locator("button.mn-jump")
+    expect(jump).to_be_visible()
+    assert header_visible(page, root)
+    screenshot(root, "header-scrolled-up-light")
+    theme(page, dark=True)
+    screenshot(root, "header-scrolled-up-dark")
+    theme(page, dark=False)
+
+    jump.click()
+    page.wait_for_function(AT_END, arg=handle, timeout=5_000)
+    expect(jump).to_be_hidden()
+    wait_text(root, wait_text(root, 0) + 1500)
+    page.wait_for_function(AT_END, arg=handle, timeout=5_000)  # following again
+
+    assert wait_status(root, *ENDED) == "finished"
+    expect(root.locator(".mn-header .mn-state")).to_have_text("finished")
+    expect(root.locator(".mn-header button.mn-stop")).to_be_hidden()
+    expect(root.locator('.mn-header [data-stat="tokens"]')).to_have_text("54,001 tokens")
+    assert not page_events.errors
+
+
+def test_max_height_none_leaves_the_view_at_its_full_height(lab: Lab, page: Any) -> None:
+    cells = ["import mastra_notebook as mn", f"mn.view({str(LONG_TEXT)!r}, max_height=None)"]
+    open_notebook(page, lab.notebook("header-unbounded", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    assert wait_status(root, *ENDED) == "finished"
+    # The markdown is drawn a frame's budget at a time: wait until it is all there.
+    root.page.wait_for_function("el => el.getBoundingClientRect().height > 3 * window.innerHeight",
+                                arg=root.element_handle(), timeout=20_000)  # fmt: skip
+    geometry = root.evaluate(GEOMETRY)
+    assert not geometry["bounded"]
+    assert geometry["height"] <= geometry["client"] + 1  # nothing to scroll inside
+    expect(root.locator("button.mn-jump")).to_be_hidden()
+
+
+def test_the_header_of_a_live_agent(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
+    prompt = "deltas=300 delay=20"
+    cells = live_cells(mastra_url, f'v = client.agent("slow").stream("{prompt}\\nsecond line")\nv')
+    open_notebook(page, lab.notebook("header-live", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    header = root.locator(".mn-header")
+    expect(header.locator(".mn-title")).to_have_text("agent slow")
+    expect(header.locator(".mn-subtitle")).to_have_text(prompt)  # the first line of the prompt
+    expect(header.locator(".mn-state")).to_have_text("streaming")
+    expect(header.locator("button.mn-stop")).to_be_visible()
+    elapsed = header.locator('[data-stat="elapsed"]')
+    expect(elapsed).to_have_text("2 s", timeout=5_000)  # counts by itself
+    screenshot(header, "header-live-light")
+    theme(page, dark=True)
+    screenshot(header, "header-live-dark")
+    screenshot(root, "header-live-view-dark")
+    theme(page, dark=False)
+    assert wait_status(root, *ENDED) == "finished"
+    expect(header.locator(".mn-state")).to_have_text("finished")
+    expect(header.locator('[data-stat="tokens"]')).to_have_text(re.compile(r"^[\d,]+ tokens$"))
+    expect(header.locator('[data-stat="ttft"]')).to_contain_text("first token")
+    screenshot(root, "header-live-finished-light")
+    assert not page_events.errors
