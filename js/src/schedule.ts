@@ -1,8 +1,9 @@
 /**
- * When a live view touches the DOM. After a quiet moment a change is drawn in the next animation
- * frame; under load updates are spaced so they take about `budget` of the main thread: each update's
- * cost (the change applied, then the page's style, layout and paint) is measured, and the next one
- * starts no sooner than cost / budget after the last one started (at most `maxGapMs` later).
+ * When a live view touches the DOM. After a quiet moment (no change for `QUIET_MS`) a change is
+ * drawn in the next animation frame; under load updates are spaced so they take about `budget` of
+ * the main thread: each update's cost (the change applied, then the page's style, layout and paint)
+ * is measured, and the next one starts no sooner than cost / budget after the last one started (at
+ * most `maxGapMs` later).
  */
 
 /** The timers the scheduler uses (injected: tests drive them with fake timers). */
@@ -10,7 +11,7 @@ export interface Clock {
   now(): number;
   /** Runs `callback` before the next paint. */
   frame(callback: () => void): void;
-  /** Runs `callback` as a task after `ms` (0: after what is queued, the next paint included). */
+  /** Runs `callback` as a task after `ms`. */
   after(ms: number, callback: () => void): void;
 }
 
@@ -27,12 +28,19 @@ export const browserClock: Clock = {
 export const FRAME_BUDGET = 0.1;
 /** The longest a change waits for its update under load (ms): slower than this no longer reads as live. */
 export const MAX_GAP_MS = 250;
+/**
+ * A change this long after the previous one follows a quiet moment and is drawn in the next frame
+ * whatever the last update cost (20 chunks a second come 50 ms apart; under load the kernel sends
+ * every 25 ms or more often).
+ */
+export const QUIET_MS = 40;
 /** Weight of the newest measurement in the running cost estimate. */
 const COST_WEIGHT = 0.3;
 
 export class FrameScheduler {
   private cost = 0;
   private lastStart = -Infinity;
+  private lastRequest = -Infinity;
   private scheduled = false;
   private stopped = false;
 
@@ -55,9 +63,12 @@ export class FrameScheduler {
 
   /** Something changed: schedule an update (one at a time). */
   request(): void {
+    const now = this.clock.now();
+    const quiet = now - this.lastRequest >= QUIET_MS;
+    this.lastRequest = now;
     if (this.scheduled || this.stopped) return;
     this.scheduled = true;
-    const wait = this.lastStart + this.gap - this.clock.now();
+    const wait = quiet ? 0 : this.lastStart + this.gap - now;
     if (wait > 0) this.clock.after(wait, () => this.clock.frame(this.run));
     else this.clock.frame(this.run);
   }
@@ -72,7 +83,8 @@ export class FrameScheduler {
     const start = this.clock.now();
     this.lastStart = start;
     this.update();
-    // A task queued in the frame runs after its paint: the update's whole cost, rendering included.
+    // A task queued in the frame runs after its paint: the update's whole cost, rendering included
+    // (and whatever the page queued meanwhile: an estimate on the safe side).
     this.clock.after(0, () => this.measured(this.clock.now() - start));
   };
 
