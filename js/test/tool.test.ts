@@ -91,3 +91,12 @@ describe("tool card", () => {
     expect(nodeEl(el, "x3").textContent).toContain("deep text");
   });
 });
+
+describe("tool card time", () => {
+  it("leaves out the time a person spent deciding", () => {
+    const { el } = mount([
+      tool("approved", { status: "done", started_at: 1000, ended_at: 9000, decision: { action: "approve", by: "view", at: 8500, waited_ms: 7500 } }),
+    ]);
+    expect(nodeEl(el, "approved").querySelector(".mn-duration")?.textContent).toBe("500 ms");
+  });
+});

@@ -1,6 +1,6 @@
 /** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
 import { h } from "../dom";
-import { formatDuration, list, obj, prettyJson, span, str, summarizeText, summarizeValue } from "../format";
+import { formatDuration, list, num, obj, prettyJson, span, str, summarizeText, summarizeValue } from "../format";
 import type { NodeData } from "../types";
 import { jsonBlock, jsonPre } from "./json";
 
@@ -41,9 +41,12 @@ export function errorBox(error: unknown): HTMLElement | null {
 }
 
 /** `1.2 s` from the node's started_at/ended_at, or "" while unknown. */
+/** How long a tool call or step took, without the time a person spent deciding on it. */
 export function nodeDuration(node: NodeData, endField = "ended_at"): string {
   const ms = span(node.started_at, node[endField]);
-  return ms === null ? "" : formatDuration(ms);
+  if (ms === null) return "";
+  const waited = num(obj(node.decision)?.waited_ms) ?? 0;
+  return formatDuration(Math.max(0, ms - waited));
 }
 
 const MAX_OUTPUTS = 200;
