@@ -337,23 +337,42 @@ class RunState:
 
     def new_call(self, payload: dict[str, Any], *, status: str, orphan: bool = False) -> Node:
         call_id = str(payload.get("toolCallId", ""))
-        node = self.calls[call_id] = self.add(
-            "tool",
-            tool_call_id=call_id,
-            tool_name=str(payload.get("toolName") or ""),
-            status=status,
-            args_text="",
-            args=None,
-            result=None,
-            error=None,
-            outputs=[],
-            started_at=now_ms(),
-            ended_at=None,
+        node = self.calls[call_id] = self.add_tool(
+            call_id,
+            str(payload.get("toolName") or ""),
+            status,
             provider_executed=payload.get("providerExecuted") is True,
             orphan=orphan,
         )
         self.step.calls.append(node)
         return node
+
+    def add_tool(
+        self,
+        call_id: str,
+        name: str,
+        status: str,
+        args: Any = None,
+        *,
+        provider_executed: bool = False,
+        orphan: bool = False,
+    ) -> Node:
+        """A tool card: a call of this run, or a primitive a network runs."""
+        return self.add(
+            "tool",
+            tool_call_id=call_id,
+            tool_name=name,
+            status=status,
+            args_text="",
+            args=args,
+            result=None,
+            error=None,
+            outputs=[],
+            started_at=now_ms(),
+            ended_at=None,
+            provider_executed=provider_executed,
+            orphan=orphan,
+        )
 
     def grow_args(self, node: Node, delta: str) -> None:
         """Streaming arguments: the text grows at once; its parse follows at a bounded rate (again
@@ -447,20 +466,11 @@ class RunState:
             name = payload.get("agentId") or payload.get("workflowId") or payload.get("toolName") or kind
             args = payload.get("args")
             prompt = args.get("prompt") if isinstance(args, dict) else None
-            node = self.executions[key] = self.add(
-                "tool",
-                tool_call_id=key,
-                tool_name=str(name) if kind == "tool" else f"{kind}-{name}",
-                status="running",
-                args={"prompt": prompt} if prompt is not None else args,
-                args_text="",
-                result=None,
-                error=None,
-                outputs=[],
-                started_at=now_ms(),
-                ended_at=None,
-                provider_executed=False,
-                orphan=False,
+            node = self.executions[key] = self.add_tool(
+                key,
+                str(name) if kind == "tool" else f"{kind}-{name}",
+                "running",
+                {"prompt": prompt} if prompt is not None else args,
             )
         return node
 
