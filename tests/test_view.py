@@ -174,8 +174,13 @@ def test_shown_view_updates_only_its_transcript(
         def update(self, bundle: dict[str, Any], raw: bool = False) -> None:
             shown.append((bundle, True))
 
-    def fake_display(bundle: dict[str, Any], raw: bool = False, display_id: bool = False) -> Handle | None:
+    metadatas: list[Any] = []
+
+    def fake_display(
+        bundle: dict[str, Any], raw: bool = False, display_id: bool = False, metadata: Any = None
+    ) -> Handle | None:
         shown.append((bundle, False))
+        metadatas.append(metadata)
         return Handle() if display_id else None
 
     monkeypatch.setattr("IPython.display.display", fake_display)
@@ -184,6 +189,8 @@ def test_shown_view_updates_only_its_transcript(
     (widget, _), (transcript, _) = shown
     assert "application/vnd.jupyter.widget-view+json" in widget
     assert "text/html" not in widget
+    assert widget["text/plain"] == "<StreamView run: its transcript follows>"  # no status to go stale
+    assert metadatas[0] is not None  # anywidget's metadata travels with the widget (Colab needs it)
     assert "Three tips" not in transcript["text/html"]
     for item in mn.read_chunks(fixture_path("plain-text")):
         view.feed(item)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import math
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,7 @@ class ReplayView(StreamView):
             self._player = asyncio.get_running_loop().create_task(self._play())
         except RuntimeError:  # a plain script: play on the private background loop
             self._player = asyncio.run_coroutine_threadsafe(self._play(), _private_loop())
+        self._task = self._player  # what wait() and await wait for: the playback
         self._publish(playing=True)
 
     async def _play(self) -> None:
@@ -89,6 +91,11 @@ class ReplayView(StreamView):
                 self._advance()
         finally:
             self._publish(playing=False)
+
+    def _wait_ended(self, timeout: float | None) -> None:
+        """Wait for the playback; a pause ends the wait where the view stopped."""
+        with contextlib.suppress(asyncio.CancelledError, concurrent.futures.CancelledError):
+            super()._wait_ended(timeout)
 
     def pause(self) -> None:
         if self._player is not None:

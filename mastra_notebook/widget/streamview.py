@@ -86,6 +86,8 @@ class StreamView(anywidget.AnyWidget):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Future[Any] | concurrent.futures.Future[Any] | None = None
         self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
+        self._unpublished = False  # the run ended; its final state not yet sent again from a cell
+        self._shell: Any = None  # the IPython shell whose cells this view watches, once shown
         self._ended = threading.Event()
         self._recording = Recording()  # every chunk as it arrived: for save(), replay and the inspector
         self._touched: list[list[str]] = []  # per fed chunk: the view nodes it changed
@@ -165,6 +167,7 @@ class StreamView(anywidget.AnyWidget):
             self.stop()
             with contextlib.suppress(BaseException):
                 self._wait_ended(5.0)
+        self._publish_final()
         return self.result
 
     def _wait_ended(self, timeout: float | None) -> None:
@@ -188,6 +191,7 @@ class StreamView(anywidget.AnyWidget):
             yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
         elif task is not None:
             yield from asyncio.shield(task).__await__()
+        self._publish_final()
         return self.result
 
     # ---- continuing a run (a live client view overrides these) -------------------------------------
@@ -348,10 +352,36 @@ class StreamView(anywidget.AnyWidget):
         final = self._snapshot()
         self._final = orjson.dumps(final).decode()
         self.streaming = False
-        if self._displays:  # a shown view: bring its saved-notebook transcript up to date
+        self._update_transcripts()
+        self._unpublished = True
+
+    def _update_transcripts(self) -> None:
+        """A shown view: bring its saved-notebook transcript up to date."""
+        if self._displays:
             transcript = self._transcript()
             for handle in self._displays:
                 handle.update(transcript, raw=True)
+
+    def _publish_final(self) -> None:
+        """Send the final state and transcript again, from the cell running now.
+
+        A background stream's messages carry the parent of the cell that started it, and headless
+        executors (nbclient, ``jupyter execute``, ``nbconvert --execute``) record only the messages
+        of the cell now executing: what ``wait()`` returns, or a run that ended during a later cell,
+        must also be written in that cell's context to reach the saved notebook.
+        """
+        if not self._ended.is_set() or not self._unpublished:
+            return
+        self._unpublished = False
+        self.send_state(["_final", "streaming"])
+        self._update_transcripts()
+
+    def _after_cell(self, _result: Any = None) -> None:
+        """IPython's ``post_run_cell``: a run that ended during (or before) this cell is saved with it."""
+        if self._ended.is_set():
+            self._publish_final()
+            with contextlib.suppress(ValueError, AttributeError):
+                self._shell.events.unregister("post_run_cell", self._after_cell)
 
     # ---- display --------------------------------------------------------------------------------
 
@@ -365,12 +395,27 @@ class StreamView(anywidget.AnyWidget):
         the widget's CSS hides the transcript wherever the widget itself shows."""
         from IPython.display import display
 
-        widget: Any = super()._repr_mimebundle_() or {}
-        if isinstance(widget, tuple):  # (data, metadata)
-            widget = widget[0]
-        display(widget, raw=True)  # type: ignore[no-untyped-call]
+        bundle: Any = super()._repr_mimebundle_() or {}
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # Colab needs the metadata
+        # text/plain is saved with the notebook: a status here would be frozen at "running"
+        data = {
+            **data,
+            "text/plain": f"<{type(self).__name__} {self.title or 'run'}: its transcript follows>",
+        }
+        display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
         handle = display(self._transcript(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
+        self._watch_cells()
+
+    def _watch_cells(self) -> None:
+        """Once shown in IPython: after each cell, save the run if it ended (see ``_publish_final``)."""
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        if shell is None or self._shell is shell:
+            return
+        self._shell = shell
+        shell.events.register("post_run_cell", self._after_cell)
 
     def to_html(self, path: str | Path | None = None) -> str:
         """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""

@@ -1,0 +1,96 @@
+"""Notebooks executed headless (nbclient, as `jupyter execute` and `nbconvert --execute` do) are saved
+as their runs ended: the transcript and the saved widget state hold the final run, however it is
+awaited. Headless executors record only the messages of the cell now executing."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TOOL_CALL = FIXTURES / "tool-call.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def execute(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(
+        notebook,
+        timeout=60,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
+    path = tmp_path / "saved.ipynb"
+    nbformat.write(notebook, path)
+    return nbformat.read(path, as_version=4)
+
+
+def transcript(notebook: Any, cell: int) -> str:
+    htmls = [o["data"]["text/html"] for o in notebook.cells[cell].outputs if "text/html" in o.get("data", {})]
+    assert len(htmls) == 1, notebook.cells[cell].outputs
+    return str(htmls[0])
+
+
+def widget_states(notebook: Any) -> list[dict[str, Any]]:
+    states = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return [s["state"] for s in states.values() if s["model_name"] == "AnyModel" or "_final" in s["state"]]
+
+
+def final_status(state: dict[str, Any]) -> str:
+    final = json.loads(state["_final"])
+    (root,) = [op[2] for op in final["ops"] if op[0] == "add" and op[1] is None]
+    return str(root["status"])
+
+
+CASES = {
+    "awaited in its own cell": [
+        f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv.wait()\nv"
+    ],
+    "wait() in a later cell": [
+        f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv",
+        "r = v.wait()",
+    ],
+    "await in a later cell": [
+        f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv",
+        "r = await v",
+    ],
+    "a replay awaited": [
+        f"import mastra_notebook as mn\nv = mn.replay({str(TOOL_CALL)!r}, speed=50)\nv",
+        "r = v.wait()",
+    ],
+    "never awaited, finished before the save": [
+        f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r})\nv",
+        "import asyncio\nawait asyncio.sleep(1.0)  # the loop is free: the run ends during this cell",
+    ],
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_headless_notebook_is_saved_as_its_run_ended(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notebook = execute(CASES[case], tmp_path, monkeypatch)
+    html = transcript(notebook, 0)
+    assert "finished" in html, html[-600:]
+    assert "running" not in html
+    assert "Here is what I found" in html
+    assert "getWeather" in html
+    (state,) = widget_states(notebook)
+    assert state["streaming"] is False
+    assert final_status(state) == "finished"
+
+
+def test_the_saved_text_plain_is_no_stale_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    notebook = execute(CASES["wait() in a later cell"], tmp_path, monkeypatch)
+    plain = [o["data"]["text/plain"] for o in notebook.cells[0].outputs if "text/plain" in o.get("data", {})]
+    assert plain
+    assert all("running" not in text and "0 characters" not in text for text in plain), plain
