@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +96,36 @@ def test_the_saved_text_plain_is_no_stale_status(tmp_path: Path, monkeypatch: py
     plain = [o["data"]["text/plain"] for o in notebook.cells[0].outputs if "text/plain" in o.get("data", {})]
     assert plain
     assert all("running" not in text and "0 characters" not in text for text in plain), plain
+
+
+def run_cli(command: list[str], cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Execute a notebook with a Jupyter command line, as a user would, and read the saved file."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    path = tmp_path / "run.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path)
+    bin_dir = Path(sys.executable).parent
+    done = subprocess.run(
+        [str(bin_dir / command[0]), *command[1:], str(path)],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return nbformat.read(path, as_version=4)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize(
+    "command",
+    [["jupyter-execute", "--inplace"], ["jupyter-nbconvert", "--to", "notebook", "--execute", "--inplace"]],
+    ids=["jupyter execute", "nbconvert --execute"],
+)
+def test_the_jupyter_command_lines_save_the_run_as_it_ended(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notebook = run_cli(command, CASES["wait() in a later cell"], tmp_path, monkeypatch)
+    html = transcript(notebook, 0)
+    assert "finished" in html
+    assert "Here is what I found" in html
