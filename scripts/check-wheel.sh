@@ -9,7 +9,7 @@ wheel=$(ls "$out"/dist/*.whl)
 .venv/bin/python - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-for needed in ("mastra_notebook/static/widget.js", "mastra_notebook/static/widget.css"):
+for needed in ("mastra_notebook/static/widget.js", "mastra_notebook/static/widget.css", "mastra_notebook/py.typed"):
     assert needed in names, f"{needed} missing from the wheel"
 print(f"wheel ok: {len(names)} files, bundle included")
 PY
@@ -22,5 +22,7 @@ assert result.text == 'ok', result
 from pathlib import Path
 assert (Path(mn.__file__).parent / 'static' / 'widget.js').stat().st_size > 10_000
 mn.StreamView()  # the widget loads its bundle
+from importlib.metadata import version
+assert version('mastra-notebook') == mn.__version__, (version('mastra-notebook'), mn.__version__)  # one source
 print('clean-venv import ok', mn.__version__)
 ")
