@@ -99,6 +99,8 @@ def stop_server(proc: subprocess.Popen, timeout: float = 10) -> None:
 
 def main() -> None:
     port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("PORT", "0"))
+    # SIGTERM (a demo script or a service manager stopping us) ends like Ctrl+C: the server stops too
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     proc, url = start_server(port)
     print(url, flush=True)
     try:
