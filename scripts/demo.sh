@@ -21,4 +21,14 @@ echo "==> Mastra server at $url"
 export MASTRA_BASE_URL="$url"
 root_flag=()
 [ "$(id -u)" = 0 ] && root_flag=(--ServerApp.allow_root=True)  # JupyterLab refuses root otherwise
-.venv/bin/jupyter lab "${root_flag[@]}" examples/quickstart.ipynb "$@"
+
+# The notebooks run in a copy (.demo/, git-ignored): what they write and how they are saved stays out
+# of examples/. A copy made before is kept, with whatever you changed in it.
+mkdir -p .demo
+cp -rn examples/. .demo/
+(cd .demo && exec ../.venv/bin/jupyter lab "${root_flag[@]}" quickstart.ipynb "$@") &
+lab=$!
+trap 'kill $lab $server 2>/dev/null || true' EXIT  # however this script ends: Ctrl+C, SIGTERM, or JupyterLab quitting
+trap 'exit 130' INT
+trap 'exit 143' TERM
+wait $lab
