@@ -7,8 +7,6 @@ connection or a read timeout ends the view with a clear message, keeping every c
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import functools
 import os
 import ssl
@@ -21,6 +19,7 @@ import orjson
 
 from ..core.framing import aiter_records
 from ..core.result import ToolCall
+from ..widget.loops import Work, schedule
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, Breather, StreamView, css_length, first_line
 
 if TYPE_CHECKING:
@@ -195,7 +194,7 @@ class LiveView(StreamView):
         self._client = client
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self._cancel_path: str | None = None
-        self._cancelling: asyncio.Task[None] | concurrent.futures.Future[None] | None = None  # kept: not GC'd
+        self._cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
 
     def post(self, path: str, body: dict[str, Any]) -> LiveView:
         """POST ``body`` and stream the answer into this view, in the background."""
@@ -234,12 +233,7 @@ class LiveView(StreamView):
         POST in the background on the view's loop (Stop is handled on the kernel's loop: no wait)."""
         loop = self._loop
         if self._cancel_path is not None and not self._ended.is_set() and loop is not None:
-            if _running_loop() is loop:
-                self._cancelling = loop.create_task(self._cancel_workflow(self._cancel_path))
-            else:  # a plain script: the view streams on a private loop in its own thread
-                self._cancelling = asyncio.run_coroutine_threadsafe(
-                    self._cancel_workflow(self._cancel_path), loop
-                )
+            self._cancelling = schedule(self._cancel_workflow(self._cancel_path), loop)
         super().stop()
 
     async def _cancel_workflow(self, path: str) -> None:
@@ -337,13 +331,6 @@ class LiveView(StreamView):
 
 _PAST = {"approve": "approved", "decline": "declined", "resume": "resumed"}
 _BY = {"view": "in the view", "python": "from Python"}
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 class WorkflowView(LiveView):

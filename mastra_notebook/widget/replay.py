@@ -15,7 +15,8 @@ import traitlets
 
 from ..core.recording import Recording
 from ..core.run import Run
-from .streamview import StreamView, _private_loop
+from .loops import Work, schedule
+from .streamview import StreamView
 from .wire import message
 
 UNTIMED_GAP_MS = 40.0  # the pace of a recording that carries no arrival times
@@ -31,7 +32,7 @@ class ReplayView(StreamView):
         super().__init__(title=title)
         self._recording = recording
         self.speed = speed
-        self._player: asyncio.Task[None] | concurrent.futures.Future[None] | None = None
+        self._player: Work | None = None
         self._paced: list[float] = []  # the replay timeline of an untimed recording (ms, speed 1)
         self._publish(playing=False)
 
@@ -77,10 +78,7 @@ class ReplayView(StreamView):
             return
         if self._fed >= self.total:
             self.seek(0)
-        try:
-            self._player = asyncio.get_running_loop().create_task(self._play())
-        except RuntimeError:  # a plain script: play on the private background loop
-            self._player = asyncio.run_coroutine_threadsafe(self._play(), _private_loop())
+        self._player = schedule(self._play())  # in a plain script, on the private background loop
         self._task = self._player  # what wait() and await wait for: the playback
         self._publish(playing=True)
 

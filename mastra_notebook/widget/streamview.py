@@ -30,6 +30,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.tree import Op
 from ..core.values import capped
+from .loops import private_loop, run_nested, running_loop, schedule
 from .transcript import render_html
 from .wire import FlushPolicy, OpBatch, message
 
@@ -114,8 +115,7 @@ class StreamView(anywidget.AnyWidget):
         if not self.streaming:
             self.streaming = True
         if self._loop is None:  # fed from a cell: the kernel's loop sends what is left after the last feed
-            with contextlib.suppress(RuntimeError):
-                self._loop = asyncio.get_running_loop()
+            self._loop = running_loop()
         self._take(item)
 
     def save(self, path: str | Path) -> Path:
@@ -181,7 +181,7 @@ class StreamView(anywidget.AnyWidget):
         # pure-Python class, and a task made before that is no instance of it.
         elif task is not None and not task.done():
             try:
-                _run_nested(task, timeout)
+                run_nested(task, timeout)
             except (TimeoutError, asyncio.TimeoutError):
                 raise TimeoutError(f"the stream did not end within {timeout} s") from None
 
@@ -216,12 +216,8 @@ class StreamView(anywidget.AnyWidget):
         """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
         self.streaming = True
         self._ended.clear()
-        try:
-            self._loop = asyncio.get_running_loop()
-            self._task = self._loop.create_task(self._guarded(work))
-        except RuntimeError:  # no running loop: a plain script
-            self._loop = _private_loop()
-            self._task = asyncio.run_coroutine_threadsafe(self._guarded(work), self._loop)
+        self._loop = running_loop() or private_loop()  # the kernel's, or a plain script's background one
+        self._task = schedule(self._guarded(work), self._loop)
 
     async def _guarded(self, work: Callable[[], Awaitable[None]]) -> None:
         """Nothing raises out of a background task unseen: a failure ends the run in error."""
@@ -275,7 +271,7 @@ class StreamView(anywidget.AnyWidget):
         due = self._policy.on_change(now, self._batch.text_chars)
         if due <= now:
             self._flush()
-        elif due < self._timer_due and self._loop is not None and _on_loop(self._loop):
+        elif due < self._timer_due and self._loop is not None and running_loop() is self._loop:
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = self._loop.call_at(self._loop.time() + (due - now), self._flush)
@@ -502,37 +498,3 @@ class Breather:
 async def _aiter(items: Iterable[Any]) -> AsyncIterator[Any]:
     for item in items:
         yield item
-
-
-# ---- event loops ---------------------------------------------------------------------------------
-
-_PRIVATE_LOOP: asyncio.AbstractEventLoop | None = None
-_PRIVATE_LOCK = threading.Lock()
-
-
-def _private_loop() -> asyncio.AbstractEventLoop:
-    """One daemon-thread loop for plain scripts, so streams still run in the background."""
-    global _PRIVATE_LOOP  # noqa: PLW0603 - one loop per process, made on first use
-    with _PRIVATE_LOCK:
-        if _PRIVATE_LOOP is None:
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="mastra-notebook", daemon=True).start()
-            _PRIVATE_LOOP = loop
-        return _PRIVATE_LOOP
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
-def _run_nested(task: asyncio.Future[Any], timeout: float | None) -> None:
-    """Wait for ``task`` from code that runs inside its (already running) loop, as a cell does."""
-    loop = task.get_loop()
-    if loop.is_running():
-        import nest_asyncio2
-
-        nest_asyncio2.apply(loop)
-    loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))
