@@ -138,17 +138,38 @@ def dismiss_dialog(events: PageEvents, dialog: Any) -> None:
         dialog.dismiss()
 
 
+@contextlib.contextmanager
+def watched_page(
+    browser: Any, name: str, *, width: int = 1280, events: PageEvents | None = None, full_page: bool = False
+) -> Iterator[tuple[Any, PageEvents]]:
+    """A page of its own: dialogs dismissed and page errors kept (``PageEvents``), and a screenshot
+    ``test-artifacts/<name>.png`` when it closes. For a test, or for a module's shared notebook."""
+    events = events or PageEvents()
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
+    page.on("pageerror", lambda error: events.errors.append(str(error)))
+    try:
+        yield page, events
+    finally:
+        ARTIFACTS.mkdir(exist_ok=True)
+        with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+        context.close()
+
+
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dismiss_dialog(page_events, dialog))
-    page.on("pageerror", lambda error: page_events.errors.append(str(error)))
-    yield page
-    ARTIFACTS.mkdir(exist_ok=True)
-    with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
-        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
+    with watched_page(browser, request.node.name, events=page_events, full_page=True) as (page, _):
+        yield page
+
+
+def printed_json(page: Any, index: int, marker: str = "RESULTS") -> Any:
+    """What cell ``index`` printed as ``<marker> <json>``: Python's own reading, to compare the page with."""
+    output = cell_output_text(page, index, timeout=120_000)
+    match = re.search(rf"{marker} (\{{.*\}})", output, re.S)
+    assert match, f"cell {index} printed: {output[:2000]}"
+    return json.loads(match.group(1))
 
 
 def open_notebook(page: Any, url: str) -> None:

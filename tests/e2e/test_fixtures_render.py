@@ -7,8 +7,6 @@ of the expectations. Each view's element is screenshotted into ``test-artifacts/
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,18 +16,17 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
-    ARTIFACTS,
     Lab,
     PageEvents,
     assert_no_rate_limit,
     cell,
-    cell_output_text,
-    dismiss_dialog,
     open_notebook,
+    printed_json,
     run_all,
     screenshot,
     view_root,
     wait_status,
+    watched_page,
 )
 
 pytestmark = pytest.mark.e2e
@@ -62,30 +59,17 @@ class Rendered:
 
 @pytest.fixture(scope="module")
 def rendered(lab: Lab, browser: Any) -> Iterator[Rendered]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    events = PageEvents()
-    page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
-    page.on("pageerror", lambda error: events.errors.append(str(error)))
     cells = ["import mastra_notebook as mn"]
     cells += [f"mn.view({str(FIXTURES / f'{name}.jsonl')!r})" for name in NAMES]
     cells.append(REPORT_CELL)
-    try:
+    with watched_page(browser, "test_fixtures_render") as (page, events):
         open_notebook(page, lab.notebook("fixtures", cells))
         run_all(page)
-        output = cell_output_text(page, len(cells) - 1, timeout=120_000)
-        match = re.search(r"RESULTS (\{.*\})", output, re.S)
-        assert match, f"the report cell printed: {output[:2000]}"
-        results = json.loads(match.group(1))
+        results = printed_json(page, len(cells) - 1)
         assert sorted(results) == NAMES
         for index in range(1, len(NAMES) + 1):  # every view has caught up with its run
             wait_status(view_root(page, index), *ENDED)
         yield Rendered(page, events, results)
-    finally:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / "test_fixtures_render.png"))
-        context.close()
 
 
 # ---- what each fixture must show ------------------------------------------------------------------

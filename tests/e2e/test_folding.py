@@ -8,7 +8,6 @@ Screenshots (light and dark, folded and open) go to ``test-artifacts/folding-*.p
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,16 +16,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
-    ARTIFACTS,
     Lab,
     PageEvents,
     assert_no_rate_limit,
-    dismiss_dialog,
     open_notebook,
     run_all,
     screenshot,
     view_root,
     wait_status,
+    watched_page,
 )
 
 pytestmark = pytest.mark.e2e
@@ -61,24 +59,14 @@ class Views:
 
 @pytest.fixture(scope="module")
 def views(lab: Lab, browser: Any) -> Iterator[Views]:
-    context = browser.new_context(viewport={"width": 1100, "height": 1000})
-    page = context.new_page()
-    events = PageEvents()
-    page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
-    page.on("pageerror", lambda error: events.errors.append(str(error)))
     paths = {name: FIXTURES / f"{name}.jsonl" for name in NAMES[:4]} | _bidi_fixtures(lab.root)
     cells = ["import mastra_notebook as mn"] + [f"mn.view({str(paths[name])!r})" for name in NAMES]
-    try:
+    with watched_page(browser, "test_folding", width=1100) as (page, events):
         open_notebook(page, lab.notebook("folding", cells))
         run_all(page)
         for index in range(1, len(NAMES) + 1):
             wait_status(view_root(page, index), "finished")
         yield Views(page, events)
-    finally:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / "test_folding.png"))
-        context.close()
 
 
 def head(card: Any) -> Any:

@@ -7,9 +7,6 @@ Screenshots land in ``test-artifacts/provider-<name>-<theme>.png``.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,14 +15,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
-    ARTIFACTS,
     Lab,
-    cell_output_text,
     open_notebook,
+    printed_json,
     run_all,
     screenshot,
     view_root,
     wait_status,
+    watched_page,
 )
 
 pytestmark = pytest.mark.e2e
@@ -66,25 +63,15 @@ print("RESULTS " + json.dumps({name: _report(v.wait(60)) for name, v in sorted(_
 
 @pytest.fixture(scope="module")
 def rendered(lab: Lab, browser: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
     cells = ["import mastra_notebook as mn"]
     cells += [f"mn.view({str(PROVIDERS / f'{name}.jsonl')!r})" for name in NAMES]
     cells += [DEEP_CELL, REPORT_CELL]
-    try:
+    with watched_page(browser, "test_providers_render") as (page, _):
         open_notebook(page, lab.notebook("providers", cells))
         run_all(page)
-        output = cell_output_text(page, len(cells) - 1, timeout=120_000)
-        match = re.search(r"RESULTS (\{.*\})", output, re.S)
-        assert match, f"the report cell printed: {output[:2000]}"
-        results = json.loads(match.group(1))
+        results = printed_json(page, len(cells) - 1)
         assert sorted(results) == sorted([*NAMES, "deep"])
         yield page, results
-    finally:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / "test_providers_render.png"))
-        context.close()
 
 
 def root_of(page: Any, name: str) -> Any:
