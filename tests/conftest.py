@@ -19,7 +19,7 @@ def fixture_path(name: str) -> Path:
     return path if path.suffix else FIXTURES / f"{name}.jsonl"
 
 
-VOLATILE = {"run_id", "started_at", "first_token_at", "finished_at"}
+VOLATILE = {"run_id", "started_at", "first_token_at", "finished_at", "timing", "last_token_at", "called_at"}
 
 
 def comparable(value: Any, volatile: set[str] = VOLATILE) -> Any:

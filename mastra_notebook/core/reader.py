@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from .cost import run_cost
 from .result import (
     BackgroundTask,
     Decision,
@@ -26,7 +27,8 @@ from .result import (
     Workflow,
     WorkflowStep,
 )
-from .state import RunState
+from .state import RunState, StepState
+from .timing import Interval, StepTiming, run_timing, step_timing
 from .tree import Node
 
 
@@ -87,6 +89,7 @@ def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
         provider_executed=bool(get("provider_executed")),
         orphan=bool(get("orphan")),
         started_at=_time(get("started_at")),
+        called_at=_time(get("called_at")),
         finished_at=_time(get("ended_at")),
     )
 
@@ -109,13 +112,29 @@ def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
     )
 
 
-def _steps(state: RunState, calls: dict[str, ToolCall]) -> list[Step]:
+def _streaming_spans(step: StepState, end: Any) -> list[Interval]:
+    """When each part of a step streamed: text and reasoning from their start to their end chunk (which
+    comes with the last delta), tool arguments until the call. A part left open ends with the step."""
+    spans = []
+    for node in (*step.texts, *step.reasoning, *step.calls):
+        start = node.fields.get("started_at")
+        stop = node.fields.get("called_at" if node.kind == "tool" else "ended_at")
+        stop = stop if isinstance(stop, (int, float)) else end
+        if isinstance(start, (int, float)) and isinstance(stop, (int, float)) and stop >= start:
+            spans.append((float(start), float(stop)))
+    return spans
+
+
+def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], list[StepTiming]]:
     """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished."""
-    steps = []
+    steps, timings = [], []
     for step in state.steps:
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
         text = "".join(node.text("text") for node in step.texts)
+        spans = _streaming_spans(step, get("ended_at", state.node.fields.get("finished_at")))
+        usage = _usage(get("usage"))
+        timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
         steps.append(
             Step(
                 index=get("index"),
@@ -124,14 +143,18 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> list[Step]:
                 reasoning_text="".join(node.text("text") for node in step.reasoning),
                 tool_calls=[calls[node.id] for node in step.calls if node.id in calls],
                 finish_reason=get("finish_reason"),
-                usage=_usage(get("usage")),
+                usage=usage,
                 warnings=list(get("warnings") or ()),
                 model_id=get("model_id"),
                 provider=get("provider"),
                 response_id=get("response_id"),
+                started_at=_time(get("started_at", min((s for s, _ in spans), default=None))),
+                first_token_at=_time(min((s for s, _ in spans), default=None)),
+                last_token_at=_time(max((e for _, e in spans), default=None)),
+                finished_at=_time(get("ended_at")),
             )
         )
-    return steps
+    return steps, timings
 
 
 def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # one branch per node kind
@@ -194,9 +217,9 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
             steps=workflow_steps,
             result=workflow_state.get("result"),
         )
-    steps = _steps(state, calls)
+    steps, step_timings = _steps(state, calls)
     tripwire = get("tripwire")
-    return RunResult(
+    result = RunResult(
         run_id=get("run_id"),
         agent_id=get("agent_id"),
         status=get("status"),
@@ -223,3 +246,6 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
         first_token_at=_time(get("first_token_at")),
         finished_at=_time(get("finished_at")),
     )
+    result.timing = run_timing(result, step_timings)
+    result.cost = run_cost(result)
+    return result

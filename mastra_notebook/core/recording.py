@@ -16,8 +16,9 @@ from typing import Any
 from . import values
 from .chunks import InvalidChunk, coerce, is_chunk, unwrap
 from .ingest import records
+from .state import TIME_KEY
 
-TIME_KEY = "mnReceivedMs"
+__all__ = ["TIME_KEY", "Recording", "describe"]
 
 
 def _line(item: Any, at_ms: float) -> bytes:

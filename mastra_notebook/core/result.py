@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, WrapSerializer
 
+from .cost import Cost
+from .timing import Timing
 from .values import capped, depth_marker
 
 Status = Literal["running", "finished", "error", "aborted", "tripwire", "suspended", "incomplete"]
@@ -95,14 +97,17 @@ class ToolCall(_Result):
     provider_executed: bool = False  # run by the provider (web search, code execution), not by Mastra
     orphan: bool = False  # its output or result came without the call itself in this stream
     started_at: datetime | None = None
+    called_at: datetime | None = None  # its arguments complete (streamed by the model before): it runs
     finished_at: datetime | None = None
 
     @property
     def tool_time(self) -> float | None:
-        """Seconds the tool itself took: from the call to its end, less the time a person decided."""
-        if self.started_at is None or self.finished_at is None:
+        """Seconds the tool itself took: from the call (its arguments complete) to its end, less the
+        time a person decided."""
+        start = self.called_at or self.started_at
+        if start is None or self.finished_at is None:
             return None
-        return (self.finished_at - self.started_at).total_seconds() - _waited(self.decision)
+        return (self.finished_at - start).total_seconds() - _waited(self.decision)
 
     def __repr__(self) -> str:
         decided = f", {self.decision.action} by {self.decision.by}" if self.decision else ""
@@ -124,6 +129,10 @@ class Step(_Result):
     model_id: str | None = None
     provider: str | None = None
     response_id: str | None = None
+    started_at: datetime | None = None
+    first_token_at: datetime | None = None  # its streaming span: first to last delta of its parts
+    last_token_at: datetime | None = None
+    finished_at: datetime | None = None
 
 
 class Source(_Result):
@@ -223,6 +232,8 @@ class RunResult(_Result):
     started_at: datetime | None = None
     first_token_at: datetime | None = None
     finished_at: datetime | None = None
+    timing: Timing = Field(default_factory=Timing)  # time to first token, tokens/s, tool time, total
+    cost: Cost = Field(default_factory=Cost)  # USD, per step and in all, from genai-prices
 
     @property
     def duration(self) -> float | None:

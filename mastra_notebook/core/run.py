@@ -7,6 +7,7 @@ A sub-agent or workflow that a tool streams is a nested run under its tool call,
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import values
@@ -14,27 +15,49 @@ from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
 from .reader import read_result
 from .result import RunResult
-from .state import RunState
+from .state import RECEIVED_MS, TIME_KEY, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 
 
 class Run:
     """A pure accumulator: ``feed`` chunks, read ``result`` at any moment. No widget, no I/O."""
 
-    def __init__(self, *, on_op: Sink | None = None) -> None:
+    def __init__(self, *, on_op: Sink | None = None, epoch_ms: float | None = None) -> None:
         self.tree = Tree()
         self.tree.sink = on_op
         self.state = RunState.root(self.tree)
+        # Recorded times (ms since a recording's first chunk) are placed after ``epoch_ms``: by default
+        # the moment the first timed chunk is fed. ``_last_ms``: the latest recorded arrival.
+        self.epoch_ms = epoch_ms
+        self._last_ms: float | None = None
         self._version = 0
         self._cached: tuple[int, RunResult] | None = None
 
     # ---- feeding ------------------------------------------------------------------------------
 
-    def feed(self, item: Any) -> None:
+    def feed(self, item: Any, received_ms: float | None = None) -> None:
         """Fold one chunk in: a dict, the JSON text of one chunk (str, bytes, bytearray, memoryview),
-        a parsed chunk, or an InvalidChunk. Never raises: what cannot be a chunk is kept in ``invalid``."""
-        self._version += 1
+        a parsed chunk, or an InvalidChunk. Never raises: what cannot be a chunk is kept in ``invalid``.
+
+        ``received_ms``: when it arrived, in ms since the recording's first chunk (a recording's own
+        ``mnReceivedMs`` serves when it has one); else it arrives now."""
         chunk = coerce(item)
+        if received_ms is None and type(chunk) is dict:
+            received_ms = chunk.get(TIME_KEY)
+        if received_ms is None or type(received_ms) not in (int, float) or math.isnan(received_ms):
+            self._feed(item, chunk)
+            return
+        if self.epoch_ms is None:
+            self.epoch_ms = now_ms() - received_ms
+        self._last_ms = self.epoch_ms + received_ms
+        token = RECEIVED_MS.set(self._last_ms)
+        try:
+            self._feed(item, chunk)
+        finally:
+            RECEIVED_MS.reset(token)
+
+    def _feed(self, item: Any, chunk: dict[str, Any] | InvalidChunk) -> None:
+        self._version += 1
         if type(chunk) is not dict or "type" not in chunk:
             self._not_a_chunk(item, chunk)
             return
@@ -64,10 +87,15 @@ class Run:
         self.state.fail(info)
 
     def end(self) -> None:
-        """The stream ended. A run still running is ``suspended`` (waiting for a human) or ``incomplete``."""
+        """The stream ended. A run still running is ``suspended`` (waiting for a human) or ``incomplete``.
+        A recorded stream ends at its last chunk's time."""
         self._version += 1
-        for state in reversed(self.state.nested()):
-            state.end()
+        token = RECEIVED_MS.set(self._last_ms)
+        try:
+            for state in reversed(self.state.nested()):
+                state.end()
+        finally:
+            RECEIVED_MS.reset(token)
 
     def mark_aborted(self, message: str = "stopped by the user") -> None:
         """The client stopped the stream: no ``abort`` chunk will come, so say it here."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +26,17 @@ VIEW_DEPTH = 16  # nested runs deeper than this hold their data but are not draw
 ARGS_REPARSE_GROWTH = 1.25  # streaming args are parsed again once they grew by a quarter: linear cost
 
 
+TIME_KEY = "mnReceivedMs"  # a recording's key for a chunk's arrival (ms since its first chunk)
+
+# The arrival time of the chunk being folded, when it is known from a recording (epoch ms); else the
+# clock's. A replay or a saved recording then reads the same times at any speed.
+RECEIVED_MS: ContextVar[float | None] = ContextVar("received_ms", default=None)
+
+
 def now_ms() -> float:
-    return time.time() * 1000
+    """When the chunk being folded arrived: its recorded time, or now (epoch milliseconds)."""
+    received = RECEIVED_MS.get()
+    return time.time() * 1000 if received is None else received
 
 
 def _literal(value: Any) -> str:
@@ -203,7 +213,16 @@ class RunState:
 
     def start_step(self, warnings: Any) -> None:
         """A model step begins: ids seen before it name parts of earlier steps."""
-        step = StepState(node=self.add("step", index=len(self.steps) + 1, finish_reason=None, usage=None))
+        step = StepState(
+            node=self.add(
+                "step",
+                index=len(self.steps) + 1,
+                finish_reason=None,
+                usage=None,
+                started_at=now_ms(),
+                ended_at=None,
+            )
+        )
         self.steps.append(step)
         self.open_step = step
         self.open_texts.clear()
@@ -218,7 +237,9 @@ class RunState:
         step = self.open_step
         if step is None:
             step, self.loose = self.loose, StepState()
-            step.node = self.add("step", index=len(self.steps) + 1, finish_reason=None, usage=None)
+            step.node = self.add(
+                "step", index=len(self.steps) + 1, finish_reason=None, usage=None, ended_at=None
+            )
             self.steps.append(step)
         self.open_step = None
         self.open_texts.clear()
@@ -230,6 +251,7 @@ class RunState:
         for name, value in fields.items():
             self.set(step.node, name, value)
         self.set(step.node, "usage", usage)
+        self.set(step.node, "ended_at", now_ms())
         self.set(self.node, "steps", len(self.steps))
         self.set(self.node, "usage", values.add_usage(self.usage_done, self.usage_open))
 
@@ -261,8 +283,9 @@ class RunState:
             flows_on = texts and texts[-1] is last and len(self.text_nodes) > self.attempt_start
             if last is not None and flows_on and text_id not in self.closed_texts:
                 node = last
+                self.set(node, "ended_at", None)  # the part streams on
             else:
-                node = self.add("text", text="")
+                node = self.add("text", text="", started_at=now_ms(), ended_at=None)
                 self.text_nodes.append(node)
                 texts.append(node)
             self.open_texts[text_id] = node
@@ -276,8 +299,12 @@ class RunState:
         return node
 
     def close_text(self, text_id: str) -> Node | None:
+        """A text part ends; its end chunk comes with its last delta, so it times the part."""
         self.closed_texts.add(text_id)
-        return self.open_texts.pop(text_id, None)
+        node = self.open_texts.pop(text_id, None)
+        if node is not None:
+            self.set(node, "ended_at", now_ms())
+        return node
 
     def reasoning_part(self, reasoning_id: str) -> Node:
         node = self.open_reasoning.get(reasoning_id)
@@ -396,6 +423,8 @@ class RunState:
 
     def call_status(self, node: Node, status: str) -> None:
         self.set(node, "status", status)
+        if node.fields.get("called_at") is None and status != "streaming-args":
+            self.set(node, "called_at", now_ms())  # the arguments are complete: the tool runs
         if status in TERMINAL_TOOL_STATUSES:
             self.set(node, "ended_at", now_ms())
             self.human_done(node)

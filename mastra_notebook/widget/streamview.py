@@ -131,7 +131,7 @@ class StreamView(anywidget.AnyWidget):
         """Fold the next recorded chunk into the run, noting which view nodes it changed."""
         self._touching = set()
         try:
-            self._run.feed(self._recording.items[self._fed])
+            self._run.feed(self._recording.items[self._fed], self._received_ms(self._fed))
         finally:
             touched, self._touching = self._touching, None
             self._schedule()
@@ -139,6 +139,10 @@ class StreamView(anywidget.AnyWidget):
         del self._touched[self._fed :]
         self._touched.append(sorted(parts or touched))
         self._fed += 1
+
+    def _received_ms(self, index: int) -> float | None:
+        """When chunk ``index`` arrived, for the run's times: None for now (a replay: its recorded time)."""
+        return None
 
     def end(self) -> None:
         """The stream ended: settle the status, send the final state, update the transcript."""

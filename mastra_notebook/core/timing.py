@@ -1,0 +1,87 @@
+"""Timing figures a user can trust: time to first token, tokens per second over each step's streaming
+span only, tool time without the time a person spent deciding, and the total.
+
+All times are the chunks' arrival times (``state.now_ms``): a replay or a read recording uses the
+recorded times, so these figures are the same at any replay speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:  # result.py holds Timing as a field: no import at run time
+    from .result import RunResult
+
+Interval = tuple[float, float]  # epoch milliseconds, start and end
+
+
+class StepTiming(BaseModel):
+    """One model step: how long its parts streamed, and how fast."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int
+    streaming: float | None = None  # seconds its text, reasoning and tool arguments streamed (union)
+    output_tokens: int | None = None
+    tokens_per_second: float | None = None  # output tokens over the streaming span only
+
+
+class Timing(BaseModel):
+    """The run's figures, in seconds. ``None`` where the stream did not tell (no first token, say)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    started_at: datetime | None = None
+    first_token_at: datetime | None = None
+    finished_at: datetime | None = None
+    time_to_first_token: float | None = None
+    total: float | None = None  # from the first chunk to the end
+    tool_time: float = 0.0  # the tools' own time (from their call to their end), less human waits
+    human_wait: float = 0.0  # people approving, declining or resuming: in neither of the above
+    tokens_per_second: float | None = None  # all steps' output tokens over their streaming spans
+    steps: list[StepTiming] = Field(default_factory=list)
+
+
+def union_ms(intervals: Iterable[Interval]) -> float:
+    """Milliseconds covered by the intervals, each moment counted once (parts stream in parallel)."""
+    covered, reach = 0.0, float("-inf")
+    for start, end in sorted(intervals):
+        if end <= reach:
+            continue
+        covered += end - max(start, reach)
+        reach = end
+    return covered
+
+
+def step_timing(index: int, output_tokens: int | None, spans: list[Interval]) -> StepTiming:
+    """A step's streaming span is the union of its parts' spans: not the tools' execution between them."""
+    streaming = union_ms(spans) / 1000 if spans else None
+    rate = output_tokens / streaming if streaming and output_tokens else None
+    return StepTiming(index=index, streaming=streaming, output_tokens=output_tokens, tokens_per_second=rate)
+
+
+def _seconds(start: datetime | None, end: datetime | None) -> float | None:
+    return (end - start).total_seconds() if start is not None and end is not None else None
+
+
+def run_timing(result: RunResult, steps: list[StepTiming]) -> Timing:
+    """The run's figures from its result (read without timing) and its steps' streaming spans."""
+    tool_times = [call.tool_time for call in result.tool_calls]
+    timed = [step for step in steps if step.tokens_per_second is not None]
+    streaming = sum(step.streaming or 0.0 for step in timed)
+    tokens = sum(step.output_tokens or 0 for step in timed)
+    return Timing(
+        started_at=result.started_at,
+        first_token_at=result.first_token_at,
+        finished_at=result.finished_at,
+        time_to_first_token=_seconds(result.started_at, result.first_token_at),
+        total=_seconds(result.started_at, result.finished_at),
+        tool_time=sum(max(time, 0.0) for time in tool_times if time is not None),
+        human_wait=result.human_wait,
+        tokens_per_second=tokens / streaming if streaming else None,
+        steps=steps,
+    )
