@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
 from typing import Any
 
 from .core.chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
@@ -9,7 +10,10 @@ from .core.ingest import aread_chunks, collect, read_chunks
 from .core.result import Decision, RunResult, ToolCall, Usage
 from .core.run import Run
 
-__version__ = "0.1.0"
+try:  # one source, js/package.json, written into the installed metadata by the build
+    __version__ = _metadata.version("mastra-notebook")
+except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "StreamView": "widget.streamview",

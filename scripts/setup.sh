@@ -19,8 +19,8 @@ echo "==> Python venv in .venv/"
 echo "==> widget bundle (js/ -> mastra_notebook/static/)"
 (cd js && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
 
-echo "==> mastra_notebook, its test tools and its checks"
-SKIP_JUPYTER_BUILDER=1 .venv/bin/python -m pip install -q -e ".[test,dev]"
+echo "==> mastra_notebook, its test tools and its checks (dependency groups: pip >= 25.1)"
+SKIP_JUPYTER_BUILDER=1 .venv/bin/python -m pip install -q -e . --group test --group dev
 
 echo "==> the bundled Mastra server (server/)"
 (cd server && npm ci --no-audit --no-fund --loglevel=error)
