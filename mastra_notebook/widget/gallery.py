@@ -100,7 +100,12 @@ class Gallery:
         for view in self.views:
             view.stop()
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # ipywidgets 7 draws a widget through _ipython_display_ (8: _repr_mimebundle_)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
         return self.widget._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
