@@ -249,7 +249,7 @@ def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
         views.append(view)
         gallery.add(view, work)
     assert [v.title for v in views] == ["What is the weather in Paris?", "And in Lisbon?"]
-    assert views[0].subtitle == "agent weather"
+    assert views[0].subtitle == "#0 · agent weather"  # its index in the batch, then what runs it
     assert views[0].max_height == "360px"
     results = gallery.wait(10)
     assert started == ["What is the weather in Paris?\nThanks", "And in Lisbon?"]

@@ -8,13 +8,9 @@ from ..core.result import RunResult
 from .compare import as_result
 
 
-def _seconds(start: Any, end: Any) -> float | None:
-    return None if start is None or end is None else (end - start).total_seconds()
-
-
 def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
     """The facts of one run as a flat dict."""
-    usage = result.usage
+    usage, timing = result.usage, result.timing
     return {
         "prompt": prompt,
         "status": result.status,
@@ -26,8 +22,13 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "output_tokens": usage.output_tokens,
         "total_tokens": usage.total_tokens,
         "reasoning_tokens": usage.reasoning_tokens,
-        "duration_s": result.duration,
-        "time_to_first_token_s": _seconds(result.started_at, result.first_token_at),
+        "duration_s": timing.total,
+        "time_to_first_token_s": timing.time_to_first_token,
+        "tokens_per_second": timing.tokens_per_second,  # over the steps' streaming spans only
+        "tool_time_s": timing.tool_time,  # without the time people spent deciding
+        "human_wait_s": timing.human_wait,
+        "cost_usd": result.cost.total_usd,  # None for a model genai-prices does not know
+        "cost_reason": result.cost.reason,
         "steps": len(result.steps),
         "finish_reason": result.finish_reason,
         "error": result.error.message if result.error else None,
@@ -36,11 +37,19 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
 
 
 def to_dataframe(runs: Any) -> Any:
-    """One row per run (prompt, status, text, tool calls, tokens, durations) from a batch, or a list
-    of views, RunResults or recordings."""
+    """One row per run (prompt, status, text, tool calls, tokens, timing, cost) from a batch, or a list
+    of views, RunResults or recordings.
+
+    A batch gives the rows so far, at once: one per prompt, in prompt order, each as far as its run
+    got (status ``queued`` or ``running`` until it ends). Call it again for more."""
     try:
         import pandas as pd
     except ImportError as error:
         raise ImportError("to_dataframe needs pandas: pip install 'mastra-notebook[pandas]'") from error
-    items = list(getattr(runs, "views", runs))
-    return pd.DataFrame([row(as_result(item), getattr(item, "prompt", None)) for item in items])
+    items = list(getattr(runs, "tiles", runs))
+    rows = [row(as_result(item), getattr(item, "prompt", None)) for item in items]
+    for item, facts in zip(items, rows, strict=True):
+        status = getattr(item, "status", None)  # a batch's tile: queued and running are its own words
+        if isinstance(status, str):
+            facts["status"] = status
+    return pd.DataFrame(rows)

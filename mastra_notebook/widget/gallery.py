@@ -1,113 +1,568 @@
-"""Many runs at once with bounded concurrency, shown as a gallery of live mini views."""
+"""Many runs at once with bounded concurrency, shown as a paged gallery of live mini views.
+
+Built for evaluation scale (hundreds of prompts): a tile has a live widget only while it is on the
+page or its run streams (or waits for a person). A run that ended keeps its RunResult, its
+recording and its reducer state (no widget); its view is closed once it is off the page, and drawn
+again from what it kept when the reader pages back. So the kernel holds at most ``page_size`` plus
+``concurrency`` widgets, and the page at most ``page_size`` tiles, whatever the batch's size.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+from collections import deque
 from collections.abc import Awaitable, Callable, Generator
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 import ipywidgets
+import orjson
 
+from ..core.recording import Recording
 from ..core.result import RunResult
+from ..core.run import Run
+from .loops import private_loop, run_nested, running_loop
 from .streamview import StreamView, first_line
+from .wire import message
 
 TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)
+PAGE_SIZE = 48  # tiles on a page: the page's DOM stays bounded (about 50 live views at most)
 _TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
+
+Work = Callable[[], Awaitable[None]]
+Start = Callable[[], tuple[StreamView, Work]]  # makes a tile's view and the work that streams into it
+
+# What the gallery shows: (label, key). A filter is applied when chosen or when paging, so tiles do
+# not move under the reader; tiles that come to match a status filter join at its end.
+FILTERS = [
+    ("all, in prompt order", "all"),
+    ("errors first", "errors-first"),
+    ("errors only", "error"),
+    ("running", "running"),
+    ("queued", "queued"),
+    ("done", "done"),
+]
+_FILTER_KEYS = {key for _, key in FILTERS}
+
+
+@dataclass(slots=True)
+class Kept:
+    """What a run that ended keeps in place of its widget."""
+
+    run: Run
+    recording: Recording
+    touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
+
+
+class EndedView(StreamView):
+    """The view of a run that ended, drawn at once from what its tile kept (a tile paged back to)."""
+
+    def __init__(self, kept: Kept, *, title: str, subtitle: str) -> None:
+        final = orjson.dumps(message("snapshot", 0, kept.run.snapshot())).decode()
+        super().__init__(title=title, subtitle=subtitle, max_height=TILE_HEIGHT, _final=final)
+        self.layout = _TILE
+        self._batch.take()  # ops of the fresh run the base made: the kept run replaces it
+        self._run = kept.run
+        kept.run.tree.sink = self._on_op
+        self._recording = kept.recording
+        self._touched = kept.touched
+        self._fed = len(kept.recording)
+        self._ended.set()
+
+    @staticmethod
+    def keep(view: StreamView) -> Kept:
+        """What ``view``'s run keeps for when the view is closed."""
+        return Kept(view.run, view._recording, view._touched)
+
+
+class Tile:
+    """One prompt of a batch: queued, then streaming into a live view, then ended.
+
+    ``result`` is the RunResult so far; ``recording`` every chunk received (once ended);
+    ``view`` the tile's widget while it has one (None while queued off-page or ended off-page).
+    """
+
+    def __init__(self, index: int, prompt: Any, start: Start, *, title: str, subtitle: str) -> None:
+        self.index = index
+        self.prompt = prompt
+        self.title = title
+        self.subtitle = subtitle
+        self.view: StreamView | None = None
+        self.kept: Kept | None = None
+        self._start: Start | None = start
+        self._placeholder: ipywidgets.HTML | None = None
+        self._queued_result: RunResult | None = None
+
+    @property
+    def queued(self) -> bool:
+        return self.view is None and self.kept is None
+
+    @property
+    def streaming(self) -> bool:
+        return self.view is not None and self.kept is None and bool(self.view.streaming)
+
+    @property
+    def ended(self) -> bool:
+        """The run ended for good (a run waiting for a person has not: it may go on in its view)."""
+        return self.kept is not None
+
+    @property
+    def status(self) -> str:
+        """``queued``, ``running``, or the run's own status (``finished``, ``error``, ``suspended``...)."""
+        if self.queued:
+            return "queued"
+        return "running" if self.streaming else self.result.status
+
+    @property
+    def group(self) -> str:
+        """The summary's word for it: queued, running, done (finished) or error (any other end)."""
+        if self.queued or self.streaming:
+            return self.status
+        return "done" if self.result.status == "finished" else "error"
+
+    @property
+    def result(self) -> RunResult:
+        if self.kept is not None:
+            return self.kept.run.result
+        if self.view is not None:
+            return self.view.result
+        if self._queued_result is None:
+            self._queued_result = Run().result
+        return self._queued_result
+
+    @property
+    def recording(self) -> Recording | None:
+        return self.kept.recording if self.kept is not None else None
+
+    def save(self, path: Any) -> Any:
+        """Save the run's chunks as JSONL (see ``StreamView.save``)."""
+        if self.view is not None:
+            return self.view.save(path)
+        return (self.recording or Recording()).save(path)
+
+    def __repr__(self) -> str:
+        return f"<Tile #{self.index} {self.title!r}: {self.status}>"
 
 
 class Gallery:
-    """Views that run at most ``concurrency`` at a time. Show it for the gallery; ``wait()`` for results."""
+    """Runs that stream at most ``concurrency`` at a time, shown ``page_size`` tiles a page.
 
-    def __init__(self, concurrency: int = 4) -> None:
+    Show it for the gallery (summary, filter, pager, jump box); ``wait()`` or ``await`` for the
+    results in prompt order; ``tiles[i]`` for one run; ``jump(i or "prompt text")``,
+    ``show("errors-first")``, ``next_page()``/``previous_page()`` from Python as from the controls.
+    """
+
+    def __init__(self, concurrency: int = 4, *, page_size: int | None = None) -> None:
+        page_size = PAGE_SIZE if page_size is None else page_size
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
         self.concurrency = concurrency
-        self.views: list[StreamView] = []
-        self._semaphore: asyncio.Semaphore | None = None
+        self.page_size = page_size
+        self.tiles: list[Tile] = []
+        self._queue: deque[Tile] = deque()
+        self._running = 0  # tiles holding a slot of the concurrency limit
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._idle = asyncio.Event()  # set when no tile is queued or streaming
+        self._idle.set()
+        self._quiet = False  # the filter control is being set from Python: no second listing
+        self._filter = "all"
+        self._order: list[Tile] = []  # the tiles the filter lists, in its order
+        self._offset = 0  # the position in that list of the page's first tile
+        self._shown: list[Tile] = []
+        self._target: int | None = None  # the slot of the tile jumped to (highlighted)
         self._progress = ipywidgets.HTML()
+        self._pager = ipywidgets.HTML()
+        self._choose = ipywidgets.Dropdown(options=FILTERS, value="all", description="show")
+        self._previous = ipywidgets.Button(description="◀ previous", tooltip="the previous page")
+        self._next = ipywidgets.Button(description="next ▶", tooltip="the next page")
+        self._find = ipywidgets.Text(
+            placeholder="jump to #index or prompt text", continuous_update=False, description="jump"
+        )
+        self._choose.observe(self._on_choose, names="value")
+        self._previous.on_click(lambda _button: self.previous_page())
+        self._next.on_click(lambda _button: self.next_page())
+        self._find.observe(self._on_find, names="value")
+        named = {"filter": self._choose, "previous": self._previous, "next": self._next,
+                 "jump": self._find, "pager": self._pager}  # fmt: skip
+        for name, control in named.items():
+            control.add_class(f"mn-gallery-{name}")
+        controls = ipywidgets.HBox([self._choose, self._previous, self._pager, self._next, self._find])
+        controls.add_class("mn-gallery-controls")
+        self._slots = [ipywidgets.Box() for _ in range(page_size)]
+        for slot in self._slots:
+            slot.add_class("mn-gallery-slot")
+            slot.layout.display = "none"  # until a tile fills it
         self._grid = ipywidgets.GridBox(
+            self._slots,
             layout=ipywidgets.Layout(
                 grid_template_columns="repeat(auto-fill, minmax(360px, 1fr))", grid_gap="8px"
-            )
+            ),
         )
-        self.widget = ipywidgets.VBox([self._progress, self._grid])
-
-    def add(self, view: StreamView, work: Callable[[], Awaitable[None]]) -> None:
-        """Queue ``view``; ``work()`` fills it once a slot is free. The tile's title is its prompt."""
-        view.layout = _TILE
-        view.max_height = TILE_HEIGHT
-        prompt = first_line(getattr(view, "prompt", None))
-        if prompt:
-            view.subtitle, view.title = view.title, prompt
-        view.queued = True
-        view.observe(lambda _change: self._show_progress(), names="streaming")
-        self.views.append(view)
-        self._grid.children = (*self._grid.children, view)
-        view.start(lambda: self._limited(view, work))
+        self._grid.add_class("mn-gallery-grid")
+        self.widget = ipywidgets.VBox([self._progress, controls, self._grid])
+        self.widget.add_class("mn-gallery")
         self._show_progress()
 
-    async def _limited(self, view: StreamView, work: Callable[[], Awaitable[None]]) -> None:
-        if self._semaphore is None:  # made on the loop that runs the streams
-            self._semaphore = asyncio.Semaphore(self.concurrency)
+    # ---- adding runs --------------------------------------------------------------------------
+
+    def submit(self, start: Start, *, prompt: Any = None, title: str = "") -> Tile:
+        """Queue one run: ``start()`` makes its view and the work that streams into it, once a slot
+        is free (no widget exists before). The tile is titled by the prompt's first line, ``title``
+        (what runs it: "agent weather") under it."""
+        tile = self._tile(start, prompt, title)
+        self._enqueue(tile)
+        return tile
+
+    def add(self, view: StreamView, work: Work) -> Tile:
+        """Queue ``view``, made already; ``work()`` fills it once a slot is free."""
+        tile = self._tile(lambda: (view, work), getattr(view, "prompt", None), view.title)
+        self._dress(tile, view)
+        view.queued = True
+        self._enqueue(tile)
+        return tile
+
+    def _tile(self, start: Start, prompt: Any, title: str) -> Tile:
+        index = len(self.tiles)
+        return Tile(index, prompt, start, title=first_line(prompt) or title or f"run {index}",
+                    subtitle=f"#{index} · {title}" if title else f"#{index}")  # fmt: skip
+
+    def _enqueue(self, tile: Tile) -> None:
+        self.tiles.append(tile)
+        self._queue.append(tile)
+        self._idle.clear()
+        loop = self._loop = self._loop or running_loop() or private_loop()
+        if running_loop() is loop:
+            self._arrived(tile)
+        else:  # a plain script: the runs (and the gallery's state) live on the private loop's thread
+            loop.call_soon_threadsafe(self._arrived, tile)
+
+    def _arrived(self, tile: Tile) -> None:
+        self._listed(tile)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Start queued tiles while slots are free (on the loop the runs live on)."""
+        while self._running < self.concurrency and self._queue:
+            self._begin(self._queue.popleft())
+        self._settle()
+
+    def _begin(self, tile: Tile) -> None:
+        start, tile._start = tile._start, None
+        if start is None:  # stopped while queued
+            return
         try:
-            async with self._semaphore:
-                view.queued = False
-                self._show_progress()
-                await work()
+            view, work = start()
+        except Exception as error:  # a bad prompt or option: that tile says why, the others go on
+            run = Run()
+            run.mark_error(f"could not start this run: {type(error).__name__}: {error}")
+            run.end()
+            tile.kept = Kept(run, Recording(), [])
+            self._listed(tile)
+            return
+        self._dress(tile, view)
+        view.queued = False
+        tile.view = view
+        self._running += 1
+        holding = [True]  # the concurrency slot, given back when the first stream ends
+
+        def on_streaming(change: dict[str, Any]) -> None:
+            if change["new"]:  # a run waiting for a person goes on (approve, resume)
+                self._idle.clear()
+                return
+            if holding[0]:
+                holding[0] = False
+                self._running -= 1
+            self._stream_ended(tile)
+
+        view.observe(on_streaming, names="streaming")
+        self._place(tile)
+        view.start(work)
+        self._show_progress()
+
+    def _dress(self, tile: Tile, view: StreamView) -> None:
+        view.layout = _TILE
+        view.max_height = TILE_HEIGHT
+        view.title, view.subtitle = tile.title, tile.subtitle
+
+    def _stream_ended(self, tile: Tile) -> None:
+        view = tile.view
+        if view is not None and view.result.status != "suspended":  # a waiting run may go on: kept live
+            tile.kept = EndedView.keep(view)
+            if tile not in self._shown:
+                self._close_view(tile)
+        self._listed(tile)
+        self._dispatch()
+        self._show_progress()
+
+    def _settle(self) -> None:
+        if not self._queue and not any(t.streaming for t in self.tiles):
+            self._idle.set()
+
+    @staticmethod
+    def _close_view(tile: Tile) -> None:
+        """Close the view of an ended run; its run keeps no reference to it (so it can be freed)."""
+        if tile.view is not None and tile.kept is not None:
+            tile.kept.run.tree.sink = None
+            tile.view.close()
+            tile.view = None
+
+    # ---- what the gallery shows ----------------------------------------------------------------
+
+    def show(self, what: str = "all") -> None:
+        """List the tiles again: ``all`` (prompt order), ``errors-first``, or one status group
+        (``error``, ``running``, ``queued``, ``done``); from the first page."""
+        if what not in _FILTER_KEYS:
+            raise ValueError(f"show() takes one of {', '.join(sorted(_FILTER_KEYS))}, not {what!r}")
+        self._set_filter(what)
+        self._go(0)
+
+    def _set_filter(self, what: str) -> None:
+        self._filter = what
+        self._quiet = True
+        try:
+            self._choose.value = what
         finally:
-            view.queued = False  # stopped while queued
+            self._quiet = False
+        self._order = self._listing()
+
+    def _on_choose(self, change: dict[str, Any]) -> None:
+        if not self._quiet:
+            self.show(change["new"])
+
+    def next_page(self) -> None:
+        """The next page (the list taken again: what a filter matches now)."""
+        self._order = self._listing()
+        if self._offset + self.page_size < len(self._order):
+            self._go(self._offset + self.page_size)
+        else:
+            self._go(self._offset)
+
+    def previous_page(self) -> None:
+        self._order = self._listing()
+        self._go(max(self._offset - self.page_size, 0))
+
+    def jump(self, target: int | str) -> Tile:
+        """Show tile ``target`` (its index, ``"#12"``, or the first prompt containing that text, case
+        aside) first on the page, highlighted. A tile the filter hides shows with the filter at all."""
+        tile = self._find_tile(target)
+        self._order = self._listing()
+        if tile not in self._order:
+            self._set_filter("all")
+        self._go(self._order.index(tile), target=tile)
+        return tile
+
+    @property
+    def page(self) -> list[Tile]:
+        """The tiles on the page now."""
+        return list(self._shown)
+
+    def _find_tile(self, target: int | str) -> Tile:
+        if isinstance(target, str) and target.strip().lstrip("#").isdigit():
+            target = int(target.strip().lstrip("#"))
+        if isinstance(target, int):
+            if not 0 <= target < len(self.tiles):
+                raise IndexError(f"no tile #{target}: the tiles are #0 to #{len(self.tiles) - 1}")
+            return self.tiles[target]
+        needle = target.strip().casefold()
+        for tile in self.tiles:
+            if needle in tile.title.casefold() or needle in str(tile.prompt).casefold():
+                return tile
+        raise LookupError(f"no prompt contains {target!r}")
+
+    def _on_find(self, change: dict[str, Any]) -> None:
+        text = str(change["new"]).strip()
+        if not text:
+            return
+        try:
+            self.jump(text)
+        except (LookupError, ValueError) as error:  # said beside the pager, nothing else changes
+            self._pager.value = self._pager_html(note=str(error).strip("'\""))
+        self._find.value = ""
+
+    def _listing(self) -> list[Tile]:
+        if self._filter == "all":
+            return list(self.tiles)
+        if self._filter == "errors-first":
+            return sorted(self.tiles, key=lambda tile: tile.group != "error")  # stable: prompt order within
+        return [tile for tile in self.tiles if tile.group == self._filter]
+
+    def _listed(self, tile: Tile) -> None:
+        """A tile changed (or is new): one the filter now matches joins the list's end, drawn if the
+        page has room for it; nothing already listed moves."""
+        matches = self._filter in ("all", "errors-first") or tile.group == self._filter
+        if matches and tile not in self._order:
+            self._order.append(tile)
+            if len(self._shown) < self.page_size and self._offset + len(self._shown) == len(self._order) - 1:
+                self._shown.append(tile)
+        self._place(tile)
+        self._pager.value = self._pager_html()
+
+    def _go(self, offset: int, target: Tile | None = None) -> None:
+        """Show the listed tiles from ``offset`` on; close the views of ended runs that leave."""
+        self._offset = max(0, min(offset, max(len(self._order) - 1, 0)))
+        page = self._order[self._offset : self._offset + self.page_size]
+        leaving = [tile for tile in self._shown if tile not in page]
+        self._shown = page
+        for tile in page:
+            self._place(tile)
+        for slot in self._slots[len(page) :]:
+            slot.children = ()
+            slot.layout.display = "none"
+        for tile in leaving:
+            self._retire(tile)
+        if self._target is not None:
+            self._slots[self._target].remove_class("mn-gallery-target")
+            self._target = None
+        if target is not None and target in page:
+            self._target = page.index(target)
+            self._slots[self._target].add_class("mn-gallery-target")
+        self._pager.value = self._pager_html()
+
+    def _place(self, tile: Tile) -> None:
+        """Put the tile's widget in its slot, if it is on the page."""
+        if tile not in self._shown:
+            return
+        slot = self._slots[self._shown.index(tile)]
+        if tile.view is None and tile.kept is not None:  # paged back to: drawn from what it kept
+            tile.view = EndedView(tile.kept, title=tile.title, subtitle=tile.subtitle)
+        widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(tile)
+        if slot.children != (widget,):
+            slot.children = (widget,)
+        slot.layout.display = None
+        if tile.view is not None and tile._placeholder is not None:
+            tile._placeholder.close()
+            tile._placeholder = None
+
+    def _queued_widget(self, tile: Tile) -> ipywidgets.HTML:
+        """A queued tile: its prompt and "queued" (no view, no Stop, until its turn)."""
+        if tile._placeholder is None:
+            tile._placeholder = ipywidgets.HTML(
+                f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}">'
+                f'<div style="font-weight:600"><bdi>{escape(tile.title)}</bdi></div>'
+                f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
+                '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>',
+                layout=ipywidgets.Layout(margin="0"),
+            )
+        return tile._placeholder
+
+    def _retire(self, tile: Tile) -> None:
+        """A tile left the page: its placeholder goes, and the view of an ended run is closed."""
+        if tile._placeholder is not None:
+            tile._placeholder.close()
+            tile._placeholder = None
+        self._close_view(tile)
+
+    def _pager_html(self, note: str = "") -> str:
+        total, shown = len(self._order), len(self._shown)
+        label = {key: label for label, key in FILTERS}[self._filter]
+        if not total:
+            where = f"no tiles ({label})"
+        else:
+            first, last = self._offset + 1, self._offset + shown
+            where = f"{first}\N{EN DASH}{last} of {total}" + ("" if self._filter == "all" else f" ({label})")
+        extra = f' · <span class="mn-gallery-note">{escape(note)}</span>' if note else ""
+        return f'<span class="mn-gallery-where">{escape(where)}</span>{extra}'
+
+    # ---- the summary line ----------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
         """How many runs are queued, running, done (finished) and not finished (error, aborted...)."""
         counts = {"queued": 0, "running": 0, "done": 0, "error": 0}
-        for view in self.views:
-            if view.queued:
-                counts["queued"] += 1
-            elif view.streaming:
-                counts["running"] += 1
-            else:
-                counts["done" if view.result.status == "finished" else "error"] += 1
+        for tile in self.tiles:
+            counts[tile.group] += 1
         return counts
 
+    def totals(self) -> list[str]:
+        """What the runs used so far, as the summary shows it: tokens (a cost joins here)."""
+        tokens = sum(tile.result.usage.total_tokens for tile in self.tiles if not tile.queued)
+        return [f"{tokens:,} tokens"]
+
     def summary(self) -> str:
-        """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens" (a cost joins it when known)."""
+        """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens (7 runs, 4 at a time)"."""
         counts = self.counts()
         parts = [f"{counts[key]} {key}" for key in ("done", "running", "queued", "error") if counts[key]]
-        tokens = sum(view.result.usage.total_tokens for view in self.views)
-        limit = f" ({len(self.views)} runs, {self.concurrency} at a time)"
-        return " · ".join([*parts, f"{tokens:,} tokens"]) + limit
+        limit = f" ({len(self.tiles)} runs, {self.concurrency} at a time)"
+        return " · ".join([*parts, *self.totals()]) + limit
 
     def _show_progress(self) -> None:
         self._progress.value = f'<div class="mn-gallery-summary"><b>{escape(self.summary())}</b></div>'
 
+    # ---- results --------------------------------------------------------------------------------
+
     @property
     def results(self) -> list[RunResult]:
-        return [view.result for view in self.views]
+        """Every run's RunResult so far, in prompt order."""
+        return [tile.result for tile in self.tiles]
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __getitem__(self, index: int) -> Tile:
+        return self.tiles[index]
 
     def wait(self, timeout: float | None = None) -> list[RunResult]:
-        """Block until every run ended; the results in prompt order."""
-        for view in self.views:
-            view.wait(timeout)
+        """Block until no run is queued or streaming; the results in prompt order. Interrupting the
+        kernel stops the batch (queued runs never start) and returns what there is."""
+        idle, loop = self._idle, self._loop
+        try:
+            if loop is not None and not idle.is_set():
+                if running_loop() is loop:
+                    run_nested(asyncio.ensure_future(idle.wait()), timeout)
+                else:
+                    asyncio.run_coroutine_threadsafe(idle.wait(), loop).result(timeout)
+        except (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError):
+            raise TimeoutError(f"the batch did not end within {timeout} s") from None
+        except KeyboardInterrupt:
+            self.stop()
+        self._publish_shown()
         return self.results
 
     def __await__(self) -> Generator[Any, None, list[RunResult]]:
-        for view in self.views:
-            yield from view.__await__()
+        if not self._idle.is_set():
+            yield from self._idle.wait().__await__()
+        self._publish_shown()
         return self.results
 
+    def _publish_shown(self) -> None:
+        """The tiles on the page send their final state from the waiting cell (headless saving)."""
+        for tile in self._shown:
+            if tile.view is not None and not tile.streaming:
+                tile.view.wait(0)
+
     def stop(self) -> None:
-        for view in self.views:
-            view.stop()
+        """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
+        while self._queue:
+            tile = self._queue.popleft()
+            tile._start = None
+            run = Run()
+            run.mark_aborted("stopped before its turn")
+            run.end()
+            tile.kept = Kept(run, Recording(), [])
+            self._listed(tile)
+        for tile in self.tiles:
+            if tile.view is not None:
+                tile.view.stop()
+        self._settle()
+        self._show_progress()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.widget)  # ipywidgets 7 draws a widget through _ipython_display_ (8: _repr_mimebundle_)
+        display(self.widget)  # type: ignore[no-untyped-call]  # ipywidgets 7 draws a widget through _ipython_display_ (8: _repr_mimebundle_)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
         return self.widget._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
-        done = sum(not view.streaming for view in self.views)
-        return f"<Gallery of {len(self.views)} runs, {done} done>"
+        return f"<Gallery of {len(self.tiles)} runs: {self.summary()}>"
+
+
+_QUEUED_STYLE = (
+    "box-sizing:border-box;height:100%;min-height:72px;padding:8px 10px;border:1px dashed "
+    "var(--jp-border-color2,#ccc);border-radius:6px;color:var(--jp-ui-font-color1,inherit);"
+    "background:var(--jp-layout-color1,transparent);overflow:hidden;overflow-wrap:anywhere"
+)

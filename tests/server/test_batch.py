@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -17,11 +18,11 @@ CITIES = ["Paris", "Berlin", "Tokyo", "Lisbon", "Madrid", "Rome", "Oslo", "Vienn
 def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_comm: RecordingComm) -> None:
     prompts = [f"What is the weather in {CITIES[i % 10]}?" for i in range(20)]
 
-    async def scenario() -> tuple[mn.batch.Batch, int]:
+    async def scenario() -> tuple[Any, int]:
         batch = client.agent("weather").stream_many(prompts, concurrency=4)
         most = 0
-        while not all(view._ended.is_set() for view in batch.views):
-            running = sum(view.result.chunk_count > 0 and not view._ended.is_set() for view in batch.views)
+        while not all(tile.ended for tile in batch.tiles):
+            running = sum(tile.result.chunk_count > 0 and not tile.ended for tile in batch.tiles)
             most = max(most, running)
             await asyncio.sleep(0.005)
         await batch
@@ -36,8 +37,8 @@ def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_c
     assert most_at_once <= 4
     assert batch.counts() == {"queued": 0, "running": 0, "done": 20, "error": 0}
     assert batch.summary().startswith("20 done · ")
-    assert [view.title for view in batch.views] == prompts  # each tile titled by its prompt
-    assert not any(view.queued for view in batch.views)
+    assert [tile.title for tile in batch.tiles] == prompts  # each tile titled by its prompt
+    assert not any(tile.queued for tile in batch.tiles)
     frame = mn.to_dataframe(batch)
     assert list(frame["prompt"]) == prompts
     assert (frame["tool_call_count"] == 1).all()
