@@ -376,14 +376,22 @@ class Agent:
         view.max_height = css_length(max_height)  # the view's own height limit, not a Mastra option
         return view.post(f"{self.path}/stream", self._body(prompt_or_messages, options))
 
-    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Gallery:
-        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
+    def stream_many(
+        self, prompts: Iterable[Any], *, concurrency: int = 4, page_size: int | None = None, **options: Any
+    ) -> Gallery:
+        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views,
+        ``page_size`` tiles a page (48)."""
         from ..widget.gallery import Gallery
 
-        batch = Gallery(concurrency)
+        batch = Gallery(concurrency, page_size=page_size)
+        path = f"{self.path}/stream"
+
+        def start(prompt: Any) -> tuple[LiveView, Callable[[], Awaitable[None]]]:
+            view = self._view(prompt)  # made when its turn comes: no widget per queued prompt
+            return view, view.request(path, self._body(prompt, options))
+
         for prompt in prompts:
-            view = self._view(prompt)
-            batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))
+            batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
         return batch
 
     def _view(self, prompt: Any, kind: str = "agent") -> LiveView:
