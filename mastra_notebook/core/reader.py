@@ -87,6 +87,7 @@ def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
         decision=_decision(get("decision")),
         continue_with=get("continue_with"),
         provider_executed=bool(get("provider_executed")),
+        ran_in=get("ran_in"),
         orphan=bool(get("orphan")),
         started_at=_time(get("started_at")),
         called_at=_time(get("called_at")),

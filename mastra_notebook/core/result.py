@@ -95,6 +95,7 @@ class ToolCall(_Result):
     decision: Decision | None = None  # who approved, declined or resumed it, and when
     continue_with: str | None = None  # while it waits: the call that answers it (view.approve(...))
     provider_executed: bool = False  # run by the provider (web search, code execution), not by Mastra
+    ran_in: str | None = None  # "notebook": a client tool (agent.stream(tools=...)) run in the kernel
     orphan: bool = False  # its output or result came without the call itself in this stream
     started_at: datetime | None = None
     called_at: datetime | None = None  # its arguments complete (streamed by the model before): it runs

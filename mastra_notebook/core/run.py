@@ -127,6 +127,16 @@ class Run:
         self._version += 1
         self.state.decide(node, action, by)
 
+    def running_in_notebook(self, tool_call_ids: list[str]) -> None:
+        """The client runs these calls itself (client tools): their cards say so, and the run, whose
+        stream ended with them, goes on."""
+        self._version += 1
+        for call_id in tool_call_ids:
+            node = self.state.calls.get(call_id)
+            if node is not None:
+                self.state.set(node, "ran_in", "notebook")
+        self.state.resume()
+
     def adopt_run_id(self, run_id: str) -> None:
         """The run id is known before any chunk (a workflow run the client created)."""
         if self.state.node.fields.get("run_id") is None:

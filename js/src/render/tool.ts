@@ -122,7 +122,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       el.dataset.toolStatus = toolStatus;
       name.textContent = str(tool.tool_name) ?? "tool";
       status.update(toolStatus, badge);
-      origin.textContent = tool.provider_executed === true ? "run by the provider" : tool.orphan === true ? "call not in this stream" : "";
+      const ranIn = str(tool.ran_in); // a client tool: the notebook ran it
+      origin.textContent = tool.provider_executed === true ? "run by the provider" : ranIn !== null ? `ran in the ${ranIn}` : tool.orphan === true ? "call not in this stream" : "";
       const levels = typeof tool.hidden_levels === "number" ? tool.hidden_levels : 0;
       hidden.textContent = levels > 0 ? `… ${levels} more level${levels === 1 ? "" : "s"} of nested runs (kept in the result, not drawn)` : "";
       hidden.hidden = levels === 0;

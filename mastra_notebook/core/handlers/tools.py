@@ -8,7 +8,17 @@ from typing import Any
 from .. import values
 from ..chunks import unwrap
 from ..state import RunState
+from ..tree import Node
 from .registry import Next, as_dict, on, payload_of
+
+
+def _ran_in(state: RunState, node: Node, payload: dict[str, Any]) -> None:
+    """A chunk a client made for a tool it ran (``ranIn``: "notebook"): the card says where, and the
+    run whose stream ended with the call goes on."""
+    where = payload.get("ranIn")
+    if isinstance(where, str):
+        state.set(node, "ran_in", where)
+        state.resume()
 
 
 @on("tool-call-input-streaming-start")
@@ -52,6 +62,7 @@ def tool_result(state: RunState, chunk: dict[str, Any]) -> Next:
     state.fill_args(node, payload.get("args"))
     if payload.get("providerExecuted") is True:
         state.set(node, "provider_executed", True)
+    _ran_in(state, node, payload)
     state.set(node, "result", payload.get("result"))
     state.call_status(node, "error" if payload.get("isError") else "done")
     return None
@@ -61,6 +72,7 @@ def tool_result(state: RunState, chunk: dict[str, Any]) -> Next:
 def tool_error(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "running")
+    _ran_in(state, node, payload)
     state.set(node, "error", values.error_info(payload.get("error")))
     state.call_status(node, "error")
     return None
@@ -70,6 +82,7 @@ def tool_error(state: RunState, chunk: dict[str, Any]) -> Next:
 def approval(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "awaiting-approval")
+    _ran_in(state, node, payload)
     state.fill_args(node, payload.get("args"))
     state.set(node, "approval", {"resume_schema": payload.get("resumeSchema")})
     state.call_status(node, "awaiting-approval")
@@ -91,6 +104,7 @@ def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
 def denied(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "denied")
+    _ran_in(state, node, payload)
     state.fill_args(node, payload.get("args"))
     reason = as_dict(payload.get("approval")).get("reason")
     state.set(node, "denied_reason", reason if isinstance(reason, str) else None)

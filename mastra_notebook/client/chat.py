@@ -1,0 +1,227 @@
+"""Conversations with an agent: turns on one Mastra memory thread, or history the chat resends.
+
+How a chat knows whether the agent has memory: ``GET /api/agents/:id`` says ``supportsMemory:
+true`` for every agent, so it asks ``GET /api/memory/status?agentId=...``, whose ``result`` is true
+only for an agent configured with memory (``memory=True/False`` overrides the question).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import httpx
+
+from ..core.result import RunResult
+from ..widget.conversation import Conversation
+from ..widget.streamview import StreamView, first_line
+from .tools import step_messages
+
+if TYPE_CHECKING:
+    from .mastra import Agent, LiveView
+
+DEFAULT_RESOURCE = "mastra-notebook"  # Mastra needs a resource (an owner) for every thread
+
+
+class Chat:
+    """``agent.chat(thread=None, resource=None, memory=None, **options)``: ``chat.send(prompt)``.
+
+    With an agent that has memory every turn goes to one thread (``chat.thread``, made up when none
+    is given) through the body's ``memory: {thread, resource}``; without, the chat keeps the history
+    (prompts, answers, tool calls and results) and sends it again with each turn. ``options`` (and
+    ``tools=``) apply to every turn; ``send`` takes more. Shown as a cell's value, the chat draws
+    every turn as one conversation.
+    """
+
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        thread: str | None = None,
+        resource: str | None = None,
+        memory: bool | None = None,
+        **options: Any,
+    ) -> None:
+        self.agent = agent
+        self.memory = has_memory(agent) if memory is None else memory
+        self.resource = resource or DEFAULT_RESOURCE
+        self.thread = thread or (f"chat-{uuid.uuid4()}" if self.memory else None)
+        self.options = options
+        self.prompts: list[Any] = []
+        self.views: list[LiveView] = []
+        self._shown = Conversation(
+            title=f"chat with {agent.id}" + (f" · thread {self.thread}" if self.thread else "")
+        )
+
+    @property
+    def history(self) -> list[RunResult]:
+        """One RunResult per turn, in order."""
+        return [view.result for view in self.views]
+
+    def send(self, prompt: Any, **options: Any) -> LiveView:
+        """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
+        running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
+        if running and not self.memory:
+            raise RuntimeError(f"turn {running[-1]} is still running: wait for it (view.wait()) first")
+        new = _messages(prompt)
+        if self.memory:
+            body_messages, extra = new, {"memory": {"thread": self.thread, "resource": self.resource}}
+        else:
+            body_messages, extra = self._resent() + new, {}
+        view = self.agent.stream(body_messages, **{**self.options, **extra, **options})
+        view.prompt = prompt
+        self.prompts.append(prompt)
+        self.views.append(view)
+        self._shown.add_turn(_prompt_text(prompt), view)
+        return view
+
+    def _resent(self) -> list[dict[str, Any]]:
+        """The conversation so far as messages: each turn's prompt, then what the agent did."""
+        out: list[dict[str, Any]] = []
+        for prompt, view in zip(self.prompts, self.views, strict=True):
+            out += _messages(prompt) + step_messages(view.result.steps)
+        return out
+
+    def fork(self) -> Chat:
+        """A branch of this conversation: the same turns so far, then its own. With memory the
+        thread is cloned on the server (``/api/memory/threads/:id/clone``)."""
+        thread = None
+        if self.memory and self.thread is not None:
+            thread = f"{self.thread}-fork-{uuid.uuid4().hex[:8]}"
+            path = f"/api/memory/threads/{quote(self.thread, safe='')}/clone"
+            query = {"agentId": self.agent.id}
+            _request(self.agent, "POST", path, query, {"newThreadId": thread, "resourceId": self.resource})
+        branch = Chat(self.agent, thread=thread, resource=self.resource, memory=self.memory, **self.options)
+        for prompt, view in zip(self.prompts, self.views, strict=True):
+            branch.prompts.append(prompt)
+            branch.views.append(view)
+            branch._shown.add_turn(_prompt_text(prompt), view)
+        return branch
+
+    def __repr__(self) -> str:
+        where = f"thread {self.thread!r}" if self.thread else "history resent each turn"
+        return f"<Chat with {self.agent.id!r}: {len(self.views)} turns, {where}>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self._shown)  # type: ignore[no-untyped-call]
+
+    @property
+    def widget(self) -> Conversation:
+        """The conversation widget (for frontends that show widgets themselves, e.g. marimo)."""
+        return self._shown
+
+
+def has_memory(agent: Agent) -> bool:
+    """Whether the agent keeps threads (Mastra's memory status for it)."""
+    status = _request(agent, "GET", "/api/memory/status", {"agentId": agent.id})
+    return isinstance(status, dict) and status.get("result") is True
+
+
+def list_threads(agent: Agent, resource: str | None = None) -> list[dict[str, Any]]:
+    """The agent's stored threads (of ``resource`` if given), as Mastra lists them."""
+    query = {"agentId": agent.id, **({"resourceId": resource} if resource else {})}
+    found = _request(agent, "GET", "/api/memory/threads", query)
+    threads = found.get("threads") if isinstance(found, dict) else found
+    return list(threads) if isinstance(threads, list) else []
+
+
+def stored_thread(agent: Agent, thread_id: str, resource: str | None = None) -> Conversation:
+    """A stored thread's messages as a read-only conversation (user turns, then the answers)."""
+    query = {"agentId": agent.id, **({"resourceId": resource} if resource else {})}
+    found = _request(agent, "GET", f"/api/memory/threads/{quote(thread_id, safe='')}/messages", query)
+    messages = found.get("messages") if isinstance(found, dict) else None
+    shown = Conversation(title=f"thread {thread_id} of {agent.id}", read_only=True)
+    prompt: str | None = None
+    answer: StreamView | None = None
+    for message in messages if isinstance(messages, list) else []:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "user":
+            if answer is not None or prompt is not None:
+                shown.add_turn(prompt or "", _ended(answer))
+            prompt, answer = _parts_text(message), None
+        elif message.get("role") == "assistant":
+            answer = answer or StreamView(title=f"agent {agent.id}", subtitle=first_line(prompt or ""))
+            for chunk in _assistant_chunks(message):
+                answer.feed(chunk)
+    if answer is not None or prompt is not None:
+        shown.add_turn(prompt or "", _ended(answer))
+    return shown
+
+
+def _ended(view: StreamView | None) -> StreamView:
+    view = view or StreamView()
+    view.feed({"type": "finish", "payload": {"stepResult": {"reason": "stop"}}})
+    view.end()
+    return view
+
+
+def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content")
+    if isinstance(content, dict) and isinstance(content.get("parts"), list):  # Mastra's stored format 2
+        return [p for p in content["parts"] if isinstance(p, dict)]
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
+
+
+def _parts_text(message: dict[str, Any]) -> str:
+    return "".join(str(p.get("text", "")) for p in _parts(message) if p.get("type") == "text")
+
+
+def _assistant_chunks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored assistant message as the chunks that would have drawn it."""
+    chunks: list[dict[str, Any]] = []
+    for index, part in enumerate(_parts(message)):
+        kind = part.get("type")
+        if kind == "text" and part.get("text"):
+            chunks.append(
+                {
+                    "type": "text-delta",
+                    "payload": {"id": f"{message.get('id')}-{index}", "text": part["text"]},
+                }
+            )
+        elif kind == "tool-invocation" and isinstance(part.get("toolInvocation"), dict):
+            call = part["toolInvocation"]
+            ids = {"toolCallId": call.get("toolCallId"), "toolName": call.get("toolName")}
+            chunks.append({"type": "tool-call", "payload": {**ids, "args": call.get("args")}})
+            if call.get("state") == "result":
+                chunks.append({"type": "tool-result", "payload": {**ids, "result": call.get("result")}})
+    return chunks
+
+
+def _messages(prompt: Any) -> list[dict[str, Any]]:
+    from .mastra import messages
+
+    made = messages(prompt)
+    if not isinstance(made, list):
+        raise TypeError(f"a chat turn is text or messages, not {type(prompt).__name__}")
+    return made
+
+
+def _prompt_text(prompt: Any) -> str:
+    if isinstance(prompt, str):
+        return prompt
+    return first_line(prompt, limit=2000) or str(prompt)
+
+
+def _request(agent: Agent, method: str, path: str, query: dict[str, str], body: Any = None) -> Any:
+    """One JSON request to the agent's server; an HTTP error raises with the server's message."""
+    client = agent.client
+    with httpx.Client(
+        base_url=client.base_url, headers=client.headers, auth=client.auth, timeout=client.timeout
+    ) as http:
+        response = http.request(method, path, params=query, json=body)
+    if response.is_error:
+        try:
+            message = response.json().get("error")
+        except ValueError:
+            message = response.text[:300]
+        raise RuntimeError(f"{method} {path} answered HTTP {response.status_code}: {message}")
+    return response.json()
