@@ -13,6 +13,7 @@ import ssl
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import httpx
 import orjson
@@ -21,12 +22,10 @@ from ..core.framing import aiter_records
 from ..core.result import ToolCall
 from ..widget.loops import Work, schedule
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, Breather, StreamView, css_length, first_line
-from .tools import DEFAULT_MAX_ROUNDS, ToolSession
+from . import catalogue, transport
 
 if TYPE_CHECKING:
-    from ..widget.conversation import Conversation
     from ..widget.gallery import Gallery
-    from .chat import Chat
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
@@ -134,10 +133,14 @@ def _ssl_context() -> ssl.SSLContext:
 
 
 class MastraClient:
-    """``MastraClient(base_url=None, headers=None, timeout=...)``; base URL from ``$MASTRA_BASE_URL``.
+    """``MastraClient(base_url=None, headers=None, token=None, timeout=..., retries=3, backoff_ms=300,
+    max_backoff_ms=5000)``; base URL from ``$MASTRA_BASE_URL``.
 
-    Credentials in the URL (``http://user:password@host``) are sent as HTTP Basic auth and taken out
-    of ``base_url``. Header values (``Authorization``) are sent, never shown.
+    ``token`` is sent as ``Authorization: Bearer <token>``; credentials in the URL
+    (``http://user:password@host``) as HTTP Basic auth, taken out of ``base_url``. Tokens and header
+    values are sent, never shown. A request is retried (``retries`` times, backoff doubling from
+    ``backoff_ms`` to ``max_backoff_ms``) on a failed connection or a 502/503/504, never once a stream
+    has begun: a retry cannot start a second run.
     """
 
     def __init__(
@@ -145,13 +148,20 @@ class MastraClient:
         base_url: str | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        *,
+        token: str | None = None,
+        retries: int = 3,
+        backoff_ms: float = 300,
+        max_backoff_ms: float = 5000,
     ) -> None:
-        url, self.auth = _without_credentials(
+        url, url_auth = _without_credentials(
             base_url or os.environ.get("MASTRA_BASE_URL") or DEFAULT_BASE_URL
         )
         self.base_url = url.rstrip("/")
         self.headers = dict(headers or {})
+        self.auth = transport.authorization(token, url_auth, self.headers)
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        self.retry = transport.Retry(retries, backoff_ms, max_backoff_ms)
 
     def __repr__(self) -> str:
         return f"MastraClient({self.base_url!r})"
@@ -166,20 +176,22 @@ class MastraClient:
         )
 
     def get(self, path: str) -> Any:
-        """A synchronous GET of a JSON API path (``/api/agents``); raises on HTTP errors."""
+        """A synchronous GET of a JSON API path (``/api/agents``), retried as streams are; raises on
+        HTTP errors."""
         with httpx.Client(
             base_url=self.base_url, headers=self.headers, auth=self.auth, timeout=self.timeout
         ) as http:
-            response = http.get(path)
+            response = transport.get(http, path, self.retry)
             response.raise_for_status()
             return response.json()
 
-    def agents(self) -> dict[str, Any]:
-        """The server's agents, by id."""
-        return dict(self.get("/api/agents"))
+    def agents(self) -> catalogue.Agents:
+        """The server's agents, by id; shown as a table (id, name, model, tools, instructions)."""
+        return catalogue.Agents(self.get("/api/agents"), self.base_url)
 
-    def workflows(self) -> dict[str, Any]:
-        return dict(self.get("/api/workflows"))
+    def workflows(self) -> catalogue.Workflows:
+        """The server's workflows, by id; shown as a table (id, name, steps, input, description)."""
+        return catalogue.Workflows(self.get("/api/workflows"), self.base_url)
 
     def agent(self, agent_id: str) -> Agent:
         return Agent(self, agent_id)
@@ -191,6 +203,8 @@ class MastraClient:
 class LiveView(StreamView):
     """A StreamView fed by a Mastra server, which can continue its run (approve, decline, resume)."""
 
+    _decision_route = "tool-call"  # approve-tool-call, decline-tool-call
+
     def __init__(self, client: MastraClient, base_path: str, *, title: str, prompt: Any = None) -> None:
         super().__init__(title=title, can_approve=True, subtitle=first_line(prompt))
         self.prompt = prompt  # what was asked (kept for batches and DataFrames)
@@ -198,7 +212,6 @@ class LiveView(StreamView):
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self._cancel_path: str | None = None
         self._cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
-        self.tools: ToolSession | None = None  # client tools (agent.stream(tools=...)) the run may call
 
     def post(self, path: str, body: dict[str, Any]) -> LiveView:
         """POST ``body`` and stream the answer into this view, in the background."""
@@ -207,40 +220,45 @@ class LiveView(StreamView):
 
     def request(self, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
         """The work of POSTing ``body`` and streaming the answer here (to run when a slot is free)."""
-        return lambda: self._stream_rounds((path, body))
-
-    async def _stream_rounds(self, follow: tuple[str, dict[str, Any]] | None) -> None:
-        """Stream; then, while the agent waits on client tools, run them and stream its continuation
-        (``follow`` None: a client tool was just decided, nothing to post before running it)."""
-        while True:
-            if follow is not None:
-                await self._stream(*follow)
-            follow = await self.tools.next_request(self) if self.tools is not None else None
-            if follow is None:
-                return
+        return lambda: self._stream(path, body)
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:
         run = self.run
+        tried = transport.Attempts()
         try:
-            async with self._client.http() as http, http.stream("POST", path, json=body) as response:
+            async with (
+                self._client.http() as http,
+                transport.stream(http, "POST", path, self._client.retry, tried, json=body) as response,
+            ):
                 if 300 <= response.status_code < 400:  # a redirect page is not a stream
                     run.mark_error(_redirect_message(response), status_code=response.status_code)
                     return
                 if response.status_code >= 400:
                     raw = await _read_bounded(response)
-                    run.mark_error(_server_message(response, raw), status_code=response.status_code)
+                    message = _server_message(response, raw) + tried.suffix()
+                    run.mark_error(message, status_code=response.status_code)
                     return
                 breather = Breather()
                 async for record in aiter_records(response.aiter_bytes()):
                     self._take(record)
                     await breather.breathe()
         except httpx.ConnectError as error:
-            run.mark_error(f"cannot connect to the Mastra server at {self._client.base_url}: {error}")
+            where = f"{self._client.base_url}{tried.suffix()}"
+            run.mark_error(f"cannot connect to the Mastra server at {where}: {error}")
         except httpx.TimeoutException as error:
             kind = type(error).__name__  # ReadTimeout, ConnectTimeout, ...
-            run.mark_error(f"the Mastra server at {self._client.base_url} timed out ({kind})")
-        except (httpx.RemoteProtocolError, httpx.ReadError) as error:  # dropped mid-stream: keep it all
-            run.note("warning", f"the connection to the Mastra server was lost: {error}")
+            run.mark_error(f"the Mastra server at {self._client.base_url} timed out ({kind}){tried.suffix()}")
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as error:
+            if run.result.chunk_count == 0:  # it went before any chunk (on every attempt, if before the head)
+                message = (
+                    f"the Mastra server at {self._client.base_url} closed the connection{tried.suffix()}"
+                )
+                run.mark_error(f"{message}: {error}")
+            else:  # dropped mid-stream: keep it all; nothing is sent again (no second run)
+                run.note(
+                    "warning",
+                    f"the connection to the Mastra server was lost (not retried: the run had begun): {error}",
+                )
 
     def stop(self) -> None:
         """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too, by a
@@ -309,15 +327,12 @@ class LiveView(StreamView):
             return
         body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call.tool_call_id}
         self.run.decide(action, by, tool_call_id=call.tool_call_id)
-        if self.tools is not None and self.tools.decides(call, reason):  # a client tool: the kernel runs it
-            self.start(lambda: self._stream_rounds(None))
-            return
         if action == "resume":
             self.post(f"{self._base_path}/resume-stream", {**body, "resumeData": resume_data})
             return
         if action == "decline" and isinstance(reason, str) and reason:
             body["reason"] = reason
-        self.post(f"{self._base_path}/{action}-tool-call", body)
+        self.post(f"{self._base_path}/{action}-{self._decision_route}", body)
 
     def _waiting_call(self, status: str, tool_call_id: str | None) -> ToolCall | None:
         """The call to answer: the one named, else the latest undecided one with ``status``. None (and
@@ -348,6 +363,13 @@ class LiveView(StreamView):
 
 _PAST = {"approve": "approved", "decline": "declined", "resume": "resumed"}
 _BY = {"view": "in the view", "python": "from Python"}
+
+
+class NetworkView(LiveView):
+    """A live agent-network run: approve and decline (in Python or with the view's buttons) go to
+    ``/approve-network-tool-call`` and ``/decline-network-tool-call``, as client-js sends them."""
+
+    _decision_route = "network-tool-call"
 
 
 class WorkflowView(LiveView):
@@ -386,89 +408,42 @@ class Agent:
         return f"<Agent {self.id!r} at {self.client.base_url}>"
 
     def stream(
-        self,
-        prompt_or_messages: Any,
-        *,
-        tools: Iterable[Any] | Mapping[str, Any] | None = None,
-        tool_timeout: float | None = None,
-        max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
-        max_height: str | float | None = DEFAULT_MAX_HEIGHT,
-        **options: Any,
+        self, prompt_or_messages: Any, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT, **options: Any
     ) -> LiveView:
-        """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``).
-
-        ``tools``: Python functions the agent may call (``[fn, ...]``, ``{name: fn}``, ``mn.tool(...)``),
-        run in the kernel (``tool_timeout`` seconds at most each; ``max_tool_rounds`` model steps that
-        end in them) with their results fed into this same run.
-        """
+        """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``)."""
         view = self._view(prompt_or_messages)
         view.max_height = css_length(max_height)  # the view's own height limit, not a Mastra option
-        body = self._body(prompt_or_messages, options)
-        if tools is not None:
-            body = ToolSession.attach(
-                view, tools, body, f"{self.path}/stream", timeout=tool_timeout, max_rounds=max_tool_rounds
-            )
-        return view.post(f"{self.path}/stream", body)
+        return view.post(f"{self.path}/stream", self._body(prompt_or_messages, options))
 
-    def stream_many(
-        self,
-        prompts: Iterable[Any],
-        *,
-        concurrency: int = 4,
-        tools: Iterable[Any] | Mapping[str, Any] | None = None,
-        tool_timeout: float | None = None,
-        max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
-        page_size: int | None = None,
-        **options: Any,
-    ) -> Gallery:
-        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
-        (``tools`` as for :meth:`stream`, for every prompt), ``page_size`` tiles a page (48)."""
+    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Gallery:
+        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
         from ..widget.gallery import Gallery
 
-        batch = Gallery(concurrency, page_size=page_size)
-        path = f"{self.path}/stream"
-
-        def start(prompt: Any) -> tuple[LiveView, Callable[[], Awaitable[None]]]:
-            view = self._view(prompt)  # made when its turn comes: no widget per queued prompt
-            body = self._body(prompt, options)
-            if tools is not None:
-                body = ToolSession.attach(
-                    view, tools, body, path, timeout=tool_timeout, max_rounds=max_tool_rounds
-                )
-            return view, view.request(path, body)
-
+        batch = Gallery(concurrency)
         for prompt in prompts:
-            batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
+            view = self._view(prompt)
+            batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))
         return batch
 
-    def chat(self, thread: str | None = None, resource: str | None = None, **options: Any) -> Chat:
-        """A conversation (see :class:`~mastra_notebook.client.chat.Chat`): ``chat.send(prompt)``."""
-        from .chat import Chat
-
-        return Chat(self, thread=thread, resource=resource, **options)
-
-    def threads(self, resource: str | None = None) -> list[dict[str, Any]]:
-        """The agent's stored memory threads (of ``resource`` if given), newest first."""
-        from .chat import list_threads
-
-        return list_threads(self, resource)
-
-    def thread(self, thread_id: str, resource: str | None = None) -> Conversation:
-        """A stored thread's messages, drawn as a read-only conversation."""
-        from .chat import stored_thread
-
-        return stored_thread(self, thread_id, resource)
-
-    def _view(self, prompt: Any, kind: str = "agent") -> LiveView:
-        return LiveView(self.client, self.path, title=f"{kind} {self.id}", prompt=prompt)
+    def _view(self, prompt: Any, kind: str = "agent", cls: type[LiveView] = LiveView) -> LiveView:
+        return cls(self.client, self.path, title=f"{kind} {self.id}", prompt=prompt)
 
     def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"messages": messages(prompt), **body_options(options)}
 
     def network(self, prompt_or_messages: Any, **options: Any) -> LiveView:
         """Run the agent as a network (``/network``), streamed into a new view."""
-        view = self._view(prompt_or_messages, kind="network")
+        view = self._view(prompt_or_messages, kind="network", cls=NetworkView)
         return view.post(f"{self.path}/network", self._body(prompt_or_messages, options))
+
+    def info(self) -> catalogue.AgentInfo:
+        """This agent in full, shown as a card: model, memory, tools with their descriptions and
+        schemas, sub-agents, workflows, processors, default options, the whole instructions."""
+        try:  # which agents really have memory (every agent says supportsMemory)
+            memory = bool(self.client.get(f"/api/memory/status?agentId={quote(self.id)}").get("result"))
+        except (httpx.HTTPError, ValueError, AttributeError):
+            memory = None
+        return catalogue.AgentInfo(self.id, self.client.get(self.path), memory)
 
 
 class Workflow:
@@ -496,3 +471,42 @@ class Workflow:
         body = {"inputData": input_data if input_data is not None else {}, **body_options(options)}
         view.run.adopt_run_id(run_id)
         return view.post(f"{self.path}/stream?runId={run_id}", body)
+
+    def runs(self, **filters: Any) -> catalogue.WorkflowRuns:
+        """This workflow's runs, by run id, newest first; shown as a table. Filters as Mastra's
+        (``status="running"``, ``resource_id=...``, ``page``, ``per_page``) in snake_case."""
+        query = httpx.QueryParams({camel(k): v for k, v in filters.items() if v is not None})
+        listed = self.client.get(f"{self.path}/runs" + (f"?{query}" if query else ""))
+        runs = listed.get("runs", []) if isinstance(listed, Mapping) else []
+        by_id = {str(run.get("runId") or run.get("run_id")): run for run in runs if isinstance(run, Mapping)}
+        return catalogue.WorkflowRuns(by_id, f"workflow {self.id}", listed.get("total"))
+
+    def run(self, run_id: str) -> WorkflowRun:
+        """An existing run of this workflow (started here or by anyone else), to watch or inspect."""
+        return WorkflowRun(self, run_id)
+
+
+class WorkflowRun:
+    """``client.workflow(id).run(run_id)``: ``view()`` watches it, ``info()`` is the server's record."""
+
+    def __init__(self, workflow: Workflow, run_id: str) -> None:
+        self.workflow = workflow
+        self.id = run_id
+        self.path = f"{workflow.path}/runs/{quote(run_id)}"
+
+    def __repr__(self) -> str:
+        return f"<WorkflowRun {self.id!r} of {self.workflow.id!r}>"
+
+    def info(self) -> dict[str, Any]:
+        """The server's record of the run: status, result, steps, ... (``GET .../runs/:runId``)."""
+        return dict(self.workflow.client.get(self.path))
+
+    def view(self, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT) -> WorkflowView:
+        """Watch the run (Mastra's observe stream: what it did so far, then live until it ends) in a
+        new view. Stop stops watching; the run itself goes on."""
+        client, workflow = self.workflow.client, self.workflow
+        view = WorkflowView(client, workflow.path, title=f"workflow {workflow.id}")
+        view.subtitle = f"observing run {self.id}"
+        view.max_height = css_length(max_height)
+        view.run.adopt_run_id(self.id)
+        return view.post(f"{workflow.path}/observe?runId={quote(self.id)}", {})

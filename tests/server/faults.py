@@ -1,14 +1,18 @@
 """A deliberately broken HTTP server for the faults a real Mastra server will not show on demand:
 auth refused, a connection dropped mid-stream, a server that stalls, keepalive comments, a redirect,
-an endless error body, workflow cancels that fail or hang."""
+an endless error body, workflow cancels that fail or hang; and a flaky proxy in front of a real
+server (connections refused, 503 answers) for retries."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import socket
+import struct
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 EVENTS = [
     b'{"type":"start","runId":"r1","from":"AGENT","payload":{"id":"fault"}}',
@@ -123,12 +127,22 @@ async def _respond(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -
 @contextmanager
 def fault_server() -> Iterator[str]:
     """A fault server on a free loopback port, for the duration of the block."""
+    with _serving(_handle) as url:
+        yield url
+
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+@contextmanager
+def _serving(handler: Handler) -> Iterator[str]:
+    """``handler`` serving every connection on a free loopback port, from a loop of its own thread."""
     loop = asyncio.new_event_loop()
     started = threading.Event()
     holder: dict[str, asyncio.AbstractServer] = {}
 
     async def serve() -> None:
-        holder["server"] = await asyncio.start_server(_handle, "127.0.0.1", 0)
+        holder["server"] = await asyncio.start_server(handler, "127.0.0.1", 0)
         started.set()
 
     thread = threading.Thread(target=loop.run_forever, daemon=True)
@@ -152,3 +166,68 @@ async def _shutdown(server: asyncio.AbstractServer) -> None:
     for task in handlers:
         task.cancel()
     await asyncio.gather(*handlers, return_exceptions=True)
+
+
+# ---- a flaky network in front of a real server -------------------------------------------------
+
+
+@dataclass
+class Proxy:
+    """A TCP proxy in front of ``target``: its first ``refuse`` connections are reset at once (a
+    refused connection, as near as a listening socket comes), the next ``unavailable`` requests
+    answered 503, and the rest passed through. It counts what it saw."""
+
+    target: str
+    refuse: int = 0
+    unavailable: int = 0
+    url: str = ""
+    connections: int = 0  # every connection the client opened
+    forwarded: int = 0  # connections passed on to the target: what the server saw
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        if self.connections <= self.refuse:
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.transport.abort()  # RST: the client's request goes nowhere
+            return
+        try:
+            if self.connections <= self.refuse + self.unavailable:
+                await _read_request(reader)
+                body = b'{"error":"Service Unavailable: try again"}'
+                writer.write(_answer(b"503 Service Unavailable", body, b"connection: close\r\n"))
+                await writer.drain()
+                return
+            self.forwarded += 1
+            host, port = self.target.removeprefix("http://").split(":")
+            upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+        finally:
+            writer.close()
+
+
+async def _read_request(reader: asyncio.StreamReader) -> bytes:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)  # fmt: skip
+    return head + await reader.readexactly(length)
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while piece := await reader.read(65536):
+            writer.write(piece)
+            await writer.drain()
+    except ConnectionError:
+        pass
+    finally:
+        writer.close()
+
+
+@contextmanager
+def flaky_proxy(target: str, *, refuse: int = 0, unavailable: int = 0) -> Iterator[Proxy]:
+    """A :class:`Proxy` to ``target`` on a free loopback port, for the duration of the block."""
+    proxy = Proxy(target, refuse, unavailable)
+    with _serving(proxy.handle) as url:
+        proxy.url = url
+        yield proxy

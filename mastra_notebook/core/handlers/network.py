@@ -16,15 +16,38 @@ def _kind(chunk: dict[str, Any]) -> str:
     return str(chunk["type"]).split("-", 1)[0]
 
 
+def _primitive(chunk: dict[str, Any]) -> dict[str, Any]:
+    """The payload naming the primitive. A tool's start holds the routing step's input, with the
+    tool's name, call id and arguments inside; its chunks carry the network's runId, shared by every
+    tool it runs, so a tool is known by its call id."""
+    payload = payload_of(chunk)
+    if _kind(chunk) != "tool":
+        return payload
+    args = payload.get("args")
+    inner = args if isinstance(args, dict) and "toolName" in args else payload
+    call_id = inner.get("toolCallId") or payload.get("runId")
+    return {**payload, "runId": call_id, "toolName": inner.get("toolName"), "args": inner.get("args")}
+
+
 @on(*(f"{kind}-execution-start" for kind in _PRIMITIVES))
 def execution_start(state: RunState, chunk: dict[str, Any]) -> Next:
-    state.execution(payload_of(chunk), _kind(chunk))
+    payload, kind = _primitive(chunk), _kind(chunk)
+    waiting = [
+        node
+        for node in state.executions.values()
+        if node.fields.get("tool_name") == payload.get("toolName") and node.fields.get("decision") is not None
+        and node.fields.get("status") in ("awaiting-approval", "suspended")
+    ]  # fmt: skip
+    if kind == "tool" and waiting:  # a decided tool runs again, under a new call id: the same card
+        state.executions[str(payload["runId"])] = waiting[-1]
+        state.call_status(waiting[-1], "running")
+    state.execution(payload, kind)
     return None
 
 
 @on(*(f"{kind}-execution-end" for kind in _PRIMITIVES))
 def execution_end(state: RunState, chunk: dict[str, Any]) -> Next:
-    payload = payload_of(chunk)
+    payload = _primitive(chunk)
     node = state.execution(payload, _kind(chunk))
     state.set(node, "result", payload.get("result"))
     state.call_status(node, "done")
@@ -33,8 +56,9 @@ def execution_end(state: RunState, chunk: dict[str, Any]) -> Next:
 
 @on(*(f"{kind}-execution-{what}" for kind in _PRIMITIVES for what in ("suspended", "approval")))
 def execution_waits(state: RunState, chunk: dict[str, Any]) -> Next:
-    node = state.execution(payload_of(chunk), _kind(chunk))
+    node = state.execution(_primitive(chunk), _kind(chunk))
     state.call_status(node, "suspended" if chunk["type"].endswith("suspended") else "awaiting-approval")
+    state.calls.setdefault(str(node.fields["tool_call_id"]), node)  # for the decision on it
     state.wait_for_human(node)
     return None
 

@@ -1,0 +1,393 @@
+"""What a Mastra server offers, as tables: its agents, its workflows, one agent in full, a workflow's runs.
+
+Each is the server's own JSON kept as a mapping by id (``client.agents()["weather"]["tools"]``), that
+displays as an HTML table in a notebook and as a few short lines in a terminal. Everything the server
+sent is escaped and every label sits in ``<bdi>``, so a name in another script (or a hostile one with
+bidi controls) cannot reorder the row around it. Inline styles only, colours inherited from the
+notebook's theme (translucent greys for rules and muted text), so light and dark themes both read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from html import escape
+from typing import Any
+
+EXCERPT = 160  # characters of instructions or a description shown in a table cell
+MAX_LISTED = 12  # tools or steps listed in one cell; the rest counted
+
+_TABLE = "border-collapse:collapse;margin:4px 0;table-layout:auto;width:auto;max-width:100%"
+_CELL = "text-align:left;vertical-align:top;padding:4px 10px;border-top:1px solid rgba(128,128,128,.35)"
+_HEAD = _CELL + ";font-weight:600;border-top:none;border-bottom:1px solid rgba(128,128,128,.6)"
+_MUTED = "opacity:.75"
+_PRE = "white-space:pre-wrap;margin:4px 0;max-height:24em;overflow:auto;font-size:12px"
+
+
+# ---- reading the server's JSON ------------------------------------------------------------------
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """An entry as a mapping: anything else the server sent reads as empty."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _text(value: Any) -> str:
+    """Instructions as text: a string, a system message, or a list of them."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return _text(value.get("content") if "content" in value else value.get("text"))
+    if isinstance(value, list):
+        return "\n\n".join(t for t in (_text(item) for item in value) if t)
+    return "" if value is None else str(value)
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text`` on one line, cut at ``limit`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def schema(value: Any) -> dict[str, Any] | None:
+    """A JSON schema as Mastra lists it: a string of ``{"json": schema}`` (superjson), or the schema."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if isinstance(value, Mapping) and isinstance(value.get("json"), Mapping):
+        value = value["json"]
+    return dict(value) if isinstance(value, Mapping) else None
+
+
+def fields(value: Any) -> str:
+    """``city: string, days?: integer``: the top-level fields of a JSON schema."""
+    parsed = schema(value)
+    properties = parsed.get("properties") if parsed else None
+    if not isinstance(properties, Mapping):
+        return ""
+    required = set(parsed.get("required") or []) if parsed else set()
+    out = []
+    for name, spec in properties.items():
+        kind = spec.get("type", "any") if isinstance(spec, Mapping) else "any"
+        kind = "|".join(map(str, kind)) if isinstance(kind, list) else str(kind)
+        out.append(f"{name}{'' if name in required else '?'}: {kind}")
+    return ", ".join(out)
+
+
+def model_of(agent: Mapping[str, Any]) -> str:
+    """``provider/model`` as the server names it."""
+    provider, model = agent.get("provider"), agent.get("modelId")
+    return "/".join(str(part) for part in (provider, model) if part)
+
+
+def tools_of(agent: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
+    """``(name, description, needs approval)`` for each tool, sub-agent (``agent-<key>``, as the model
+    calls it) and workflow (``workflow-<key>``) of an agent."""
+    out: list[tuple[str, str, bool]] = []
+    for kind, label in (("tools", ""), ("agents", "agent-"), ("workflows", "workflow-")):
+        entries = agent.get(kind)
+        if not isinstance(entries, Mapping):
+            continue
+        for key, listed in entries.items():
+            entry = _mapping(listed)
+            described = entry.get("description") or (
+                "" if not label else f"the {kind[:-1]} {entry.get('name', key)}"
+            )
+            out.append((f"{label}{key}", str(described or ""), bool(entry.get("requireApproval"))))
+    return out
+
+
+def steps_of(graph: Any) -> list[str]:
+    """A workflow's step graph in order, one label per entry: ``a``, ``a ∥ b`` (parallel), ``a | b``
+    (branches), ``a (loop)``, ``sleep``."""
+    labels = []
+    for entry in graph if isinstance(graph, list) else []:
+        if not isinstance(entry, Mapping):
+            continue
+        kind = entry.get("type")
+        inner = [s.get("step", s) for s in entry.get("steps") or [] if isinstance(s, Mapping)]
+        step = _mapping(entry.get("step"))
+        name = str(step.get("id", kind))
+        if kind == "parallel":
+            labels.append(" ∥ ".join(str(s.get("id", "?")) for s in inner))
+        elif kind == "conditional":
+            labels.append(" | ".join(str(s.get("id", "?")) for s in inner))
+        elif kind in ("loop", "foreach", "dountil", "dowhile"):
+            labels.append(f"{name} ({kind})")
+        elif kind in ("step", "waitForEvent"):
+            labels.append(name + (" ⏸" if step.get("canSuspend") else ""))
+        else:  # sleep, sleepUntil, ...
+            labels.append(str(kind))
+    return labels
+
+
+# ---- HTML pieces ----------------------------------------------------------------------------------
+
+
+def _label(text: Any) -> str:
+    """An untrusted label, escaped and isolated."""
+    return f"<bdi>{escape(str(text))}</bdi>"
+
+
+def _code(text: Any) -> str:
+    return f"<code><bdi>{escape(str(text))}</bdi></code>"
+
+
+def _muted(text: str) -> str:
+    return f'<span style="{_MUTED}">{text}</span>'
+
+
+def _table(heads: Iterable[str], rows: Iterable[Iterable[str]], kind: str) -> str:
+    head = "".join(f'<th style="{_HEAD}">{escape(h)}</th>' for h in heads)
+    body = "".join("<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in row) + "</tr>" for row in rows)
+    return (
+        f'<table class="mn-catalogue" data-kind="{kind}" style="{_TABLE}">'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _caption(text: str) -> str:
+    return f'<div style="font-weight:600;margin:4px 0">{text}</div>'
+
+
+def _listed(items: list[str]) -> str:
+    shown = items[:MAX_LISTED]
+    more = len(items) - len(shown)
+    return "<br>".join(shown) + (f"<br>{_muted(f'+{more} more')}" if more > 0 else "")
+
+
+def _tool_line(name: str, description: str, approval: bool) -> str:
+    line = _code(name)
+    if approval:
+        line += " " + _muted("(needs approval)")
+    if description:
+        line += " " + _muted("— " + _label(excerpt(description, 90)))
+    return line
+
+
+def _json_block(value: Any) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return f'<pre style="{_PRE}">{escape(text)}</pre>'
+
+
+def _empty() -> str:
+    return _muted("—")
+
+
+# ---- the mappings ---------------------------------------------------------------------------------
+
+
+class Catalogue(dict[str, Any]):
+    """Entries by id, as the server listed them, shown as a table; ``source`` says where from."""
+
+    noun = "entries"
+
+    def __init__(self, entries: Mapping[str, Any], source: str = "") -> None:
+        super().__init__(entries)
+        self.source = source
+
+    def _rows(self) -> list[list[str]]:
+        raise NotImplementedError
+
+    heads: tuple[str, ...] = ()
+
+    def _repr_html_(self) -> str:
+        where = f" at {_label(self.source)}" if self.source else ""
+        caption = _caption(f"{len(self)} {self.noun if len(self) != 1 else self.noun[:-1]}{where}")
+        return f"<div>{caption}{_table(self.heads, self._rows(), self.noun)}</div>"
+
+    def _lines(self) -> list[str]:
+        raise NotImplementedError
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """A few short lines in a terminal (the whole JSON stays one ``dict(...)`` away)."""
+        where = f" at {self.source}" if self.source else ""
+        printer.text("\n".join([f"{len(self)} {self.noun}{where}:", *self._lines()]))
+
+
+class Agents(Catalogue):
+    """``client.agents()``: the server's agents by id (``GET /api/agents``)."""
+
+    noun = "agents"
+    heads = ("id", "name", "model", "tools", "instructions")
+
+    def _rows(self) -> list[list[str]]:
+        rows = []
+        for agent_id, listed in self.items():
+            agent = _mapping(listed)
+            tools = [_tool_line(*tool) for tool in tools_of(agent)]
+            name = _label(agent.get("name", agent_id))
+            if agent.get("description"):
+                name += "<br>" + _muted(_label(excerpt(str(agent["description"]), 90)))
+            instructions = excerpt(_text(agent.get("instructions")))
+            rows.append(
+                [
+                    _code(agent_id),
+                    name,
+                    _label(model_of(agent)) or _empty(),
+                    _listed(tools) if tools else _empty(),
+                    _label(instructions) if instructions else _empty(),
+                ]
+            )
+        return rows
+
+    def _lines(self) -> list[str]:
+        lines = []
+        for agent_id, listed in self.items():
+            agent = _mapping(listed)
+            tools = ", ".join(name for name, _, _ in tools_of(agent)) or "no tools"
+            lines.append(f"  {agent_id}  ({model_of(agent) or 'model ?'}; {tools})")
+        return lines
+
+
+class Workflows(Catalogue):
+    """``client.workflows()``: the server's workflows by id (``GET /api/workflows``)."""
+
+    noun = "workflows"
+    heads = ("id", "name", "steps", "input", "description")
+
+    def _rows(self) -> list[list[str]]:
+        rows = []
+        for workflow_id, listed in self.items():
+            workflow = _mapping(listed)
+            steps = [_label(step) for step in steps_of(workflow.get("stepGraph"))]
+            described = excerpt(str(workflow.get("description") or ""))
+            rows.append(
+                [
+                    _code(workflow_id),
+                    _label(workflow.get("name", workflow_id)),
+                    " → ".join(steps) if steps else _empty(),
+                    _label(fields(workflow.get("inputSchema"))) or _empty(),
+                    _label(described) if described else _empty(),
+                ]
+            )
+        return rows
+
+    def _lines(self) -> list[str]:
+        return [
+            f"  {workflow_id}  ({' → '.join(steps_of(w.get('stepGraph'))) if isinstance(w, Mapping) else ''})"
+            for workflow_id, w in self.items()
+        ]
+
+
+class AgentInfo(dict[str, Any]):
+    """``client.agent(id).info()``: one agent in full (``GET /api/agents/:id``), shown as a card:
+    model, memory, every tool with its description and input schema, sub-agents, workflows,
+    processors, default options and the whole instructions."""
+
+    def __init__(self, agent_id: str, details: Mapping[str, Any], memory: bool | None = None) -> None:
+        super().__init__(details)
+        self.id = agent_id
+        self.memory = memory  # from /api/memory/status (supportsMemory is true for every agent)
+
+    def _repr_html_(self) -> str:
+        facts = [
+            ("name", _label(self.get("name", self.id))),
+            ("description", _label(self.get("description") or "") or _empty()),
+            ("model", _label(model_of(self)) or _empty()),
+            ("memory", {True: "yes", False: "no", None: _empty()}[self.memory]),
+        ]
+        for kind, label in (
+            ("inputProcessors", "input processors"),
+            ("outputProcessors", "output processors"),
+        ):
+            entries = self.get(kind) or []
+            names = [
+                _code(p.get("name") or p.get("id")) if isinstance(p, Mapping) else _code(p) for p in entries
+            ]
+            if names:
+                facts.append((label, ", ".join(names)))
+        card = [
+            _caption(f"agent {_code(self.id)}"),
+            _table(("", ""), [[escape(k), v] for k, v in facts], "agent"),
+        ]
+        tools = []
+        for name, listed in _mapping(self.get("tools")).items():
+            tool = _mapping(listed)
+            parsed = schema(tool.get("inputSchema"))
+            full = f"<details><summary>schema</summary>{_json_block(parsed)}</details>" if parsed else ""
+            tools.append(
+                [
+                    _code(name) + (" " + _muted("(needs approval)") if tool.get("requireApproval") else ""),
+                    _label(tool.get("description") or "") or _empty(),
+                    (_label(fields(parsed)) or _empty()) + full,
+                ]
+            )
+        for name, described, _ in tools_of({k: self.get(k) for k in ("agents", "workflows")}):
+            tools.append([_code(name), _label(described), _empty()])
+        card.append(_caption(f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"))
+        if tools:
+            card.append(_table(("tool", "description", "input"), tools, "tools"))
+        if self.get("defaultOptions"):
+            card.append(_caption("default options") + _json_block(self["defaultOptions"]))
+        instructions = _text(self.get("instructions"))
+        card.append(_caption("instructions"))
+        card.append(
+            f'<pre style="{_PRE}"><bdi>{escape(instructions)}</bdi></pre>' if instructions else _empty()
+        )
+        return f'<div class="mn-agent-info">{"".join(card)}</div>'
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        tools = ", ".join(name for name, _, _ in tools_of(self)) or "no tools"
+        instructions = excerpt(_text(self.get("instructions")))
+        printer.text(f"agent {self.id} ({model_of(self) or 'model ?'}; {tools})\n  {instructions}")
+
+
+def _snapshot(run: Mapping[str, Any]) -> Mapping[str, Any]:
+    snapshot = run.get("snapshot")
+    if isinstance(snapshot, str):  # some storages keep it as JSON text
+        try:
+            snapshot = json.loads(snapshot)
+        except ValueError:
+            snapshot = None
+    return snapshot if isinstance(snapshot, Mapping) else {}
+
+
+def run_status(run: Mapping[str, Any]) -> str:
+    return str(run.get("status") or _snapshot(run).get("status") or "?")
+
+
+def run_steps(run: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(step, status)`` for each step the run reached, in order."""
+    context = _snapshot(run).get("context")
+    if not isinstance(context, Mapping):
+        return []
+    return [
+        (str(k), str(v.get("status", "?")))
+        for k, v in context.items()
+        if k != "input" and isinstance(v, Mapping)
+    ]
+
+
+class WorkflowRuns(Catalogue):
+    """``client.workflow(id).runs()``: a workflow's runs by run id, newest first
+    (``GET /api/workflows/:id/runs``); ``total`` is the server's count."""
+
+    noun = "runs"
+    heads = ("run id", "status", "steps", "created", "updated", "resource")
+
+    def __init__(self, entries: Mapping[str, Any], source: str = "", total: int | None = None) -> None:
+        super().__init__(entries, source)
+        self.total = len(self) if total is None else total
+
+    def _rows(self) -> list[list[str]]:
+        rows = []
+        for run_id, listed in self.items():
+            run = _mapping(listed)
+            steps = [f"{_label(step)} {_muted(_label(status))}" for step, status in run_steps(run)]
+            rows.append(
+                [
+                    _code(run_id),
+                    _label(run_status(run)),
+                    _listed(steps) if steps else _empty(),
+                    _label(run.get("createdAt") or "") or _empty(),
+                    _label(run.get("updatedAt") or "") or _empty(),
+                    _label(run.get("resourceId") or "") or _empty(),
+                ]
+            )
+        return rows
+
+    def _lines(self) -> list[str]:
+        return [f"  {run_id}  {run_status(run)}" for run_id, run in self.items() if isinstance(run, Mapping)]
