@@ -19,6 +19,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "StreamView": "widget.streamview",
     "view": "widget.streamview",
     "MastraClient": "client.mastra",
+    "tool": "client.tools",
     "replay": "widget.replay",
     "ReplayView": "widget.replay",
     "compare": "analysis.compare",
@@ -61,5 +62,6 @@ __all__ = [
     "read_chunks",
     "replay",
     "to_dataframe",
+    "tool",
     "view",
 ]
