@@ -14,7 +14,7 @@ from .conftest import RecordingComm, comparable, fixture_path
 from .test_run import replay as replay_ops
 from .test_view import browser_state
 
-TIMES = {"started_at", "first_token_at", "finished_at", "ended_at", "called_at"}
+TIMES = {"started_at", "first_token_at", "finished_at", "ended_at", "called_at", "streaming_ms"}
 
 
 def run_of_first(items: list[Any], count: int) -> mn.Run:

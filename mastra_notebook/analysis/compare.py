@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from ..core.cost import format_usd
 from ..core.ingest import collect
 from ..core.result import RunResult
 
@@ -84,10 +85,13 @@ class Comparison:
         def seconds(value: float | None) -> str:
             return "" if value is None else f"{value:.2f} s"
 
-        def first_token(r: RunResult) -> float | None:
-            if r.started_at is None or r.first_token_at is None:
-                return None
-            return (r.first_token_at - r.started_at).total_seconds()
+        def rate(value: float | None) -> str:
+            return "" if value is None else f"{value:,.1f}"
+
+        def cost(r: RunResult) -> str:
+            return (
+                format_usd(r.cost.total_usd) if r.cost.total_usd is not None else f"unknown: {r.cost.reason}"
+            )
 
         table: list[tuple[str, list[str]]] = [
             ("status", [r.status for r in self.results]),
@@ -98,8 +102,12 @@ class Comparison:
             ),
             ("reasoning tokens", [f"{r.usage.reasoning_tokens:,}" for r in self.results]),
             ("steps", [str(len(r.steps)) for r in self.results]),
-            ("duration", [seconds(r.duration) for r in self.results]),
-            ("time to first token", [seconds(first_token(r)) for r in self.results]),
+            ("duration", [seconds(r.timing.total) for r in self.results]),
+            ("time to first token", [seconds(r.timing.time_to_first_token) for r in self.results]),
+            ("tokens/s (streaming)", [rate(r.timing.tokens_per_second) for r in self.results]),
+            ("tool time", [seconds(r.timing.tool_time) for r in self.results]),
+            ("waited for people", [seconds(r.timing.human_wait or None) for r in self.results]),
+            ("cost", [cost(r) for r in self.results]),
             ("text length", [f"{len(r.text):,} characters" for r in self.results]),
             ("error", [r.error.message if r.error else "" for r in self.results]),
         ]

@@ -9,8 +9,10 @@ tokens included. A model genai-prices does not know, or a step without usage, ma
 
 from __future__ import annotations
 
+import math
+import threading
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,6 +42,9 @@ def model_ref(model_id: str | None, provider: str | None) -> tuple[str | None, s
     return model_id or None, provider.split(".")[0] if provider else None
 
 
+_COUNTS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens")
+
+
 @lru_cache(maxsize=4096)
 def _price(model: str, provider: str | None, counts: tuple[int, int, int, int]) -> float | str:
     """USD for one step's usage, or why it has no price."""
@@ -60,33 +65,66 @@ def _price(model: str, provider: str | None, counts: tuple[int, int, int, int]) 
     return float(price.total_price)
 
 
-def step_cost(step: Step) -> float | str:
-    """USD for one step, or why it has none."""
-    model, provider = model_ref(step.model_id, step.provider)
+def step_price(index: Any, model_id: Any, provider: Any, usage: dict[str, int] | None) -> float | str:
+    """USD for one step (``usage`` in our snake_case counts), or why it has none."""
+    model, provider_id = model_ref(
+        model_id if isinstance(model_id, str) else None, provider if isinstance(provider, str) else None
+    )
     if model is None:
-        return f"step {step.index} names no model"
-    if step.usage is None:
-        return f"step {step.index} reported no usage (it did not finish)"
-    usage = step.usage
-    counts = (usage.input_tokens, usage.cached_input_tokens, usage.output_tokens, usage.reasoning_tokens)
-    return _price(model, provider, counts)
+        return f"step {index} names no model"
+    if not usage:
+        return f"step {index} reported no usage (it did not finish)"
+    counts = tuple(usage.get(key, 0) for key in _COUNTS)
+    return _price(model, provider_id, counts)
+
+
+def step_cost(step: Step) -> float | str:
+    usage = step.usage.model_dump() if step.usage is not None else None
+    return step_price(step.index, step.model_id, step.provider, usage)
+
+
+def warm() -> None:
+    """Load genai-prices' data ahead of the first step's end (about half a second), once, off the
+    caller's thread: a live view does not stall at its first step."""
+    if _price.cache_info().currsize == 0 and not _warming.is_set():
+        _warming.set()
+        threading.Thread(target=_price, args=("gpt-4o", "openai", (0, 0, 0, 0)), daemon=True).start()
+
+
+_warming = threading.Event()
+
+
+def combine(prices: list[float | str], nested: list[Cost], tokens_without_steps: bool = False) -> Cost:
+    """A run's cost from its steps' prices (USD, or why none) and its nested runs' costs."""
+    steps_usd = [price if isinstance(price, float) else None for price in prices]
+    reasons = [price for price in prices if isinstance(price, str)]
+    known = [cost.total_usd for cost in nested if cost.total_usd is not None]
+    reasons += [f"a nested run: {cost.reason}" for cost in nested if cost.total_usd is None]
+    nested_usd = sum(known) if nested and len(known) == len(nested) else None
+    if not prices and tokens_without_steps and not reasons:
+        reasons.append("tokens were used but no model step says which model")
+    if reasons:
+        return Cost(steps_usd=steps_usd, nested_usd=nested_usd, reason="; ".join(dict.fromkeys(reasons)))
+    total = sum(price for price in steps_usd if price is not None) + (nested_usd or 0.0)
+    return Cost(total_usd=total, steps_usd=steps_usd, nested_usd=nested_usd)
 
 
 def run_cost(result: RunResult) -> Cost:
     """The cost of ``result``: its steps, plus the nested runs (already priced) of its tool calls and
     workflow steps."""
-    priced = [step_cost(step) for step in result.steps]
-    steps_usd = [figure if isinstance(figure, float) else None for figure in priced]
-    reasons = [figure for figure in priced if isinstance(figure, str)]
     nested = [call.children for call in result.tool_calls if call.children is not None]
     if result.workflow is not None:
         nested += [step.children for step in result.workflow.steps if step.children is not None]
-    nested_known = [run.cost.total_usd for run in nested if run.cost.total_usd is not None]
-    reasons += [f"a nested run: {run.cost.reason}" for run in nested if run.cost.total_usd is None]
-    nested_usd = sum(nested_known) if nested and len(nested_known) == len(nested) else None
-    if not result.steps and result.usage.total_tokens and not reasons:
-        reasons.append("tokens were used but no model step says which model")
-    if reasons:
-        return Cost(steps_usd=steps_usd, nested_usd=nested_usd, reason="; ".join(dict.fromkeys(reasons)))
-    total = sum(figure for figure in steps_usd if figure is not None) + (nested_usd or 0.0)
-    return Cost(total_usd=total, steps_usd=steps_usd, nested_usd=nested_usd if nested else None)
+    prices = [step_cost(step) for step in result.steps]
+    return combine(prices, [run.cost for run in nested], result.usage.total_tokens > 0)
+
+
+def format_usd(value: float | None) -> str:
+    """``$0.00206``, ``$1.23``: three significant digits below a dollar (a step costs fractions of a
+    cent), cents above; "" when unknown."""
+    if value is None:
+        return ""
+    if value == 0 or value >= 1:
+        return f"${value:,.2f}"
+    digits = max(2, 2 - math.floor(math.log10(value)))
+    return f"${value:.{digits}f}".rstrip("0").rstrip(".")

@@ -27,8 +27,8 @@ from .result import (
     Workflow,
     WorkflowStep,
 )
-from .state import RunState, StepState
-from .timing import Interval, StepTiming, run_timing, step_timing
+from .state import RunState
+from .timing import StepTiming, run_timing, step_timing
 from .tree import Node
 
 
@@ -113,19 +113,6 @@ def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
     )
 
 
-def _streaming_spans(step: StepState, end: Any) -> list[Interval]:
-    """When each part of a step streamed: text and reasoning from their start to their end chunk (which
-    comes with the last delta), tool arguments until the call. A part left open ends with the step."""
-    spans = []
-    for node in (*step.texts, *step.reasoning, *step.calls):
-        start = node.fields.get("started_at")
-        stop = node.fields.get("called_at" if node.kind == "tool" else "ended_at")
-        stop = stop if isinstance(stop, (int, float)) else end
-        if isinstance(start, (int, float)) and isinstance(stop, (int, float)) and stop >= start:
-            spans.append((float(start), float(stop)))
-    return spans
-
-
 def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], list[StepTiming]]:
     """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished."""
     steps, timings = [], []
@@ -133,7 +120,7 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], lis
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
         text = "".join(node.text("text") for node in step.texts)
-        spans = _streaming_spans(step, get("ended_at", state.node.fields.get("finished_at")))
+        spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
         timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
         steps.append(

@@ -19,6 +19,8 @@ from typing import Any
 
 from . import values
 from .chunks import is_chunk
+from .cost import Cost, combine, step_price
+from .timing import Interval, union_ms
 from .tree import Node, Tree
 
 TERMINAL_TOOL_STATUSES = frozenset({"done", "error", "denied"})
@@ -82,6 +84,18 @@ class StepState:
     calls: list[Node] = field(default_factory=list)
     reported_text: str | None = None  # the step's text as its step-finish tells it
 
+    def spans(self, end: Any) -> list[Interval]:
+        """When each part streamed: text and reasoning from their start to their end chunk (which comes
+        with the last delta), tool arguments until the call. A part left open ends at ``end``."""
+        spans = []
+        for node in (*self.texts, *self.reasoning, *self.calls):
+            start = node.fields.get("started_at")
+            stop = node.fields.get("called_at" if node.kind == "tool" else "ended_at")
+            stop = stop if isinstance(stop, (int, float)) else end
+            if isinstance(start, (int, float)) and isinstance(stop, (int, float)) and stop >= start:
+                spans.append((float(start), float(stop)))
+        return spans
+
 
 @dataclass(slots=True, eq=False)
 class RunState:
@@ -89,6 +103,7 @@ class RunState:
 
     tree: Tree
     node: Node
+    parent: RunState | None = None
     depth: int = 0
     anchor: Node | None = None  # for a run below VIEW_DEPTH: the deepest drawn node above it
     chunk_count: int = 0
@@ -252,8 +267,37 @@ class RunState:
             self.set(step.node, name, value)
         self.set(step.node, "usage", usage)
         self.set(step.node, "ended_at", now_ms())
+        price = step_price(step.node.fields["index"], fields.get("model_id"), fields.get("provider"), usage)
+        self.tree.set(step.node, "cost_usd", price if isinstance(price, float) else None)  # genai-prices
+        self.tree.set(step.node, "cost_reason", price if isinstance(price, str) else None)
+        streaming_ms = union_ms(step.spans(step.node.fields["ended_at"]))
+        self.set(step.node, "streaming_ms", streaming_ms)
+        if streaming_ms > 0 and usage.get("output_tokens"):  # the run's tokens/s: its steps' spans only
+            self.set(self.node, "streaming_ms", (self.node.fields.get("streaming_ms") or 0) + streaming_ms)
+            self.set(
+                self.node,
+                "streamed_tokens",
+                (self.node.fields.get("streamed_tokens") or 0) + usage["output_tokens"],
+            )
+        self.update_costs()
         self.set(self.node, "steps", len(self.steps))
         self.set(self.node, "usage", values.add_usage(self.usage_done, self.usage_open))
+
+    def update_costs(self) -> None:
+        """This run's cost (node field ``cost``) and its parents', which include it (a loop upwards)."""
+        state: RunState | None = self
+        while state is not None:
+            priced = [
+                step.node.fields for step in state.steps if step.node and "cost_usd" in step.node.fields
+            ]
+            prices = [fields.get("cost_reason") or float(fields.get("cost_usd") or 0.0) for fields in priced]
+            nested = [
+                Cost(**child.node.fields["cost"])
+                for child in state.children.values()
+                if "cost" in child.node.fields
+            ]
+            self.set(state.node, "cost", combine(prices, nested).model_dump())
+            state = state.parent
 
     @property
     def step(self) -> StepState:
@@ -464,7 +508,9 @@ class RunState:
             hidden = depth > VIEW_DEPTH
             anchor = self.anchor if self.anchor is not None else (parent if hidden else None)
             node = self.tree.new("run", parent, hidden=hidden, status="running", nested=True)
-            child = self.children[parent.id] = RunState(tree=self.tree, node=node, depth=depth, anchor=anchor)
+            child = self.children[parent.id] = RunState(
+                tree=self.tree, node=node, parent=self, depth=depth, anchor=anchor
+            )
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH
                 if levels > (anchor.fields.get("hidden_levels") or 0):

@@ -24,6 +24,7 @@ import orjson
 import traitlets
 
 from ..core.chunks import InvalidChunk
+from ..core.cost import warm as warm_prices
 from ..core.ingest import records
 from ..core.recording import Recording, describe
 from ..core.result import RunResult
@@ -97,6 +98,7 @@ class StreamView(anywidget.AnyWidget):
         self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
         self._run = Run(on_op=self._on_op)
+        warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
 
     # ---- the public API -------------------------------------------------------------------------

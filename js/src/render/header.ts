@@ -7,6 +7,7 @@ import { h } from "../dom";
 import { formatDuration, formatInt, num, obj, span, str } from "../format";
 import type { NodeData, Send } from "../types";
 import type { Traits } from "./context";
+import { runCost } from "./footer";
 
 /** What the badge says, by state; `data-state` on the header and on the badge is the key. */
 const STATE_LABELS: Record<string, string> = {
@@ -129,8 +130,9 @@ export class Header {
       : "";
     const ttft = span(run?.started_at, run?.first_token_at);
     show(this.ttft, ttft === null ? null : `first token ${formatDuration(ttft)}`);
-    const usd = num(obj(run?.cost)?.total_usd);
-    show(this.cost, usd === null ? null : `$${usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(2)}`);
+    const cost = run ? runCost(run) : null;
+    show(this.cost, cost === null ? null : cost.text === "unknown" ? "cost unknown" : cost.text);
+    this.cost.title = cost?.title ?? "";
   }
 
   private showElapsed(): void {
