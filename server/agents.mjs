@@ -2,6 +2,7 @@
 // (one agent step) from the prompt it is given.
 import { randomUUID } from 'node:crypto';
 import { Agent } from '@mastra/core/agent';
+import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
 import { chunk, model, reasoning, sleep, splitN, text, toolCall } from './models.mjs';
 import {
@@ -395,6 +396,80 @@ function* guardedScript(ctx) {
   yield* text('txt-0', chunk(answer, 8));
 }
 
+// ---- client tools and conversations (tools the notebook defines and runs) -------------------
+//
+// The prompt names the client tools to call: `call lookup with {"city": "Paris"} and call
+// top_rows` (args are the JSON after "with", else {}). Once their results are in, the answer
+// quotes them: `lookup returned {...}` or `lookup failed: ...`. A prompt with "again and again"
+// calls the tools after every result (for a client's max-rounds guard). A prompt naming no tool
+// gets an answer that recounts the conversation, so a turn shows what it remembers.
+
+/** `[{toolName, args}]` the latest user text asks for, in order. */
+function requestedCalls(userText) {
+  const starts = [...userText.matchAll(/\bcall\s+([A-Za-z_][\w-]*)/g)];
+  return starts.map((m, i) => {
+    const segment = userText.slice(m.index + m[0].length, starts[i + 1]?.index ?? userText.length);
+    const open = segment.match(/^\s*with\s*\{/) ? segment.indexOf('{') : -1;
+    let args = {};
+    if (open >= 0) {
+      const json = segment.slice(open, segment.lastIndexOf('}') + 1);
+      try {
+        args = JSON.parse(json);
+      } catch {
+        args = { unparsed: json };
+      }
+    }
+    return { toolName: m[1], args };
+  });
+}
+
+/** The user messages of the whole prompt (memory or resent history included), in order. */
+const userTexts = ctx =>
+  ctx.prompt
+    .filter(m => m.role === 'user')
+    .map(m => (typeof m.content === 'string' ? m.content : m.content.map(p => p.text ?? '').join('')));
+
+/** Every tool result in the prompt, earlier turns included. */
+const allToolResults = ctx =>
+  ctx.prompt
+    .filter(m => m.role === 'tool')
+    .flatMap(m => m.content)
+    .filter(p => p.type === 'tool-result')
+    .map(p => ({ toolName: p.toolName, value: p.output && typeof p.output === 'object' && 'value' in p.output ? p.output.value : p.output }));
+
+const quoted = value => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function* clientToolScript(ctx) {
+  const offered = new Set((ctx.options.tools ?? []).map(t => t.name));
+  const calls = requestedCalls(ctx.userText);
+  const results = ctx.toolResults;
+  const again = /again and again/i.test(ctx.userText);
+  if (calls.length && (!results.length || again)) {
+    const missing = calls.filter(c => !offered.has(c.toolName)).map(c => c.toolName);
+    if (missing.length) {
+      yield* text('client-missing', chunk(`I was given no tool named ${missing.join(', ')}.`, 12));
+      return;
+    }
+    // Unique ids: a memory thread must not hold two calls with one id.
+    for (const { toolName, args } of calls) yield* toolCall(`call_${toolName}_${randomUUID().slice(0, 8)}`, toolName, args, 3);
+    return;
+  }
+  if (results.length) {
+    // A client reports a failure as the result {error: message} (as @mastra/client-js does).
+    const failed = r => r.isError || (Object.keys(r.value ?? {}).length === 1 && typeof r.value?.error === 'string');
+    const lines = results.map(r =>
+      failed(r) ? `- ${r.toolName} failed: ${r.value?.error ?? errorMessage(r.value)}` : `- ${r.toolName} returned ${quoted(r.value)}`,
+    );
+    yield* text('client-final', chunk(`Here is what the notebook's tools said:\n\n${lines.join('\n')}`, 16));
+    return;
+  }
+  const said = userTexts(ctx);
+  const earlier = said.slice(0, -1).map(t => `"${t}"`).join(', ') || 'nothing yet';
+  const tools = allToolResults(ctx).map(r => `${r.toolName} returned ${quoted(r.value)}`);
+  const recalled = tools.length ? ` Earlier tools said: ${tools.join('; ')}.` : '';
+  yield* text('chat-reply', chunk(`Turn ${said.length}: you said "${ctx.userText}". Before that you said: ${earlier}.${recalled}`, 16));
+}
+
 // ---- agents -------------------------------------------------------------------------------
 
 const agent = (id, description, script, extra = {}) =>
@@ -412,6 +487,10 @@ const researcher = agent('researcher', 'Researches forecasts (uses getForecast a
   tools: { getForecast },
   agents: { analyst },
 });
+// Conversations with memory keep their threads in LibSQL: in memory unless MASTRA_MEMORY_URL names a
+// file (file:/tmp/...), so tests leave nothing behind.
+const chatStorage = new LibSQLStore({ id: 'memory-chat', url: process.env.MASTRA_MEMORY_URL ?? ':memory:' });
+
 const reporter = agent('reporter', 'Writes a one-line weather report from a forecast', reporterScript);
 
 export const agents = {
@@ -451,6 +530,10 @@ export const agents = {
       memory: new Memory(), // the network keeps its decisions and results in a thread
     },
   ),
+  toolUser: agent('toolUser', 'Calls the client tools the prompt names ("call lookup with {...}"); no memory', clientToolScript),
+  memoryChat: agent('memoryChat', 'Like toolUser, with memory (LibSQL): every turn of a thread is remembered', clientToolScript, {
+    memory: new Memory({ storage: chatStorage, options: { lastMessages: 40 } }),
+  }),
   researcher,
   analyst,
   reporter,

@@ -23,9 +23,12 @@ from ..core.result import ToolCall
 from ..widget.loops import Work, schedule
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, Breather, StreamView, css_length, first_line
 from . import catalogue, transport
+from .tools import DEFAULT_MAX_ROUNDS, ToolSession
 
 if TYPE_CHECKING:
+    from ..widget.conversation import Conversation
     from ..widget.gallery import Gallery
+    from .chat import Chat
 
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
@@ -212,6 +215,7 @@ class LiveView(StreamView):
         self._base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self._cancel_path: str | None = None
         self._cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
+        self.tools: ToolSession | None = None  # client tools (agent.stream(tools=...)) the run may call
 
     def post(self, path: str, body: dict[str, Any]) -> LiveView:
         """POST ``body`` and stream the answer into this view, in the background."""
@@ -220,7 +224,17 @@ class LiveView(StreamView):
 
     def request(self, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
         """The work of POSTing ``body`` and streaming the answer here (to run when a slot is free)."""
-        return lambda: self._stream(path, body)
+        return lambda: self._stream_rounds((path, body))
+
+    async def _stream_rounds(self, follow: tuple[str, dict[str, Any]] | None) -> None:
+        """Stream; then, while the agent waits on client tools, run them and stream its continuation
+        (``follow`` None: a client tool was just decided, nothing to post before running it)."""
+        while True:
+            if follow is not None:
+                await self._stream(*follow)
+            follow = await self.tools.next_request(self) if self.tools is not None else None
+            if follow is None:
+                return
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:
         run = self.run
@@ -327,6 +341,9 @@ class LiveView(StreamView):
             return
         body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call.tool_call_id}
         self.run.decide(action, by, tool_call_id=call.tool_call_id)
+        if self.tools is not None and self.tools.decides(call, reason):  # a client tool: the kernel runs it
+            self.start(lambda: self._stream_rounds(None))
+            return
         if action == "resume":
             self.post(f"{self._base_path}/resume-stream", {**body, "resumeData": resume_data})
             return
@@ -408,22 +425,78 @@ class Agent:
         return f"<Agent {self.id!r} at {self.client.base_url}>"
 
     def stream(
-        self, prompt_or_messages: Any, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT, **options: Any
+        self,
+        prompt_or_messages: Any,
+        *,
+        tools: Iterable[Any] | Mapping[str, Any] | None = None,
+        tool_timeout: float | None = None,
+        max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
+        max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        **options: Any,
     ) -> LiveView:
-        """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``)."""
+        """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``).
+
+        ``tools``: Python functions the agent may call (``[fn, ...]``, ``{name: fn}``, ``mn.tool(...)``),
+        run in the kernel (``tool_timeout`` seconds at most each; ``max_tool_rounds`` model steps that
+        end in them) with their results fed into this same run.
+        """
         view = self._view(prompt_or_messages)
         view.max_height = css_length(max_height)  # the view's own height limit, not a Mastra option
-        return view.post(f"{self.path}/stream", self._body(prompt_or_messages, options))
+        body = self._body(prompt_or_messages, options)
+        if tools is not None:
+            body = ToolSession.attach(
+                view, tools, body, f"{self.path}/stream", timeout=tool_timeout, max_rounds=max_tool_rounds
+            )
+        return view.post(f"{self.path}/stream", body)
 
-    def stream_many(self, prompts: Iterable[Any], *, concurrency: int = 4, **options: Any) -> Gallery:
-        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views."""
+    def stream_many(
+        self,
+        prompts: Iterable[Any],
+        *,
+        concurrency: int = 4,
+        tools: Iterable[Any] | Mapping[str, Any] | None = None,
+        tool_timeout: float | None = None,
+        max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
+        page_size: int | None = None,
+        **options: Any,
+    ) -> Gallery:
+        """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
+        (``tools`` as for :meth:`stream`, for every prompt), ``page_size`` tiles a page (48)."""
         from ..widget.gallery import Gallery
 
-        batch = Gallery(concurrency)
+        batch = Gallery(concurrency, page_size=page_size)
+        path = f"{self.path}/stream"
+
+        def start(prompt: Any) -> tuple[LiveView, Callable[[], Awaitable[None]]]:
+            view = self._view(prompt)  # made when its turn comes: no widget per queued prompt
+            body = self._body(prompt, options)
+            if tools is not None:
+                body = ToolSession.attach(
+                    view, tools, body, path, timeout=tool_timeout, max_rounds=max_tool_rounds
+                )
+            return view, view.request(path, body)
+
         for prompt in prompts:
-            view = self._view(prompt)
-            batch.add(view, view.request(f"{self.path}/stream", self._body(prompt, options)))
+            batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
         return batch
+
+    def chat(self, thread: str | None = None, resource: str | None = None, **options: Any) -> Chat:
+        """A conversation (see :class:`~mastra_notebook.client.chat.Chat`): ``chat.send(prompt)``."""
+        from .chat import Chat
+
+        return Chat(self, thread=thread, resource=resource, **options)
+
+    def threads(self, resource: str | None = None) -> list[dict[str, Any]]:
+        """The agent's stored memory threads (of ``resource`` if given), newest first."""
+        from .chat import list_threads
+
+        return list_threads(self, resource)
+
+    def thread(self, thread_id: str, resource: str | None = None) -> Conversation:
+        """A stored thread's messages, drawn as a read-only conversation."""
+        from .chat import stored_thread
+
+        return stored_thread(self, thread_id, resource)
 
     def _view(self, prompt: Any, kind: str = "agent", cls: type[LiveView] = LiveView) -> LiveView:
         return cls(self.client, self.path, title=f"{kind} {self.id}", prompt=prompt)
