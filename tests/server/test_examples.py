@@ -74,6 +74,14 @@ def test_prompt_iteration(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_
     assert (tmp_path / "examples" / "paris.html").read_text().startswith("<!doctype html>")
 
 
+def test_tool_iteration(mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    text = run_notebook("tool-iteration.ipynb", mastra_url, monkeypatch, tmp_path)
+    assert "finished notebook [{'city': 'Mexico City', 'rainy_days': 133}" in text  # v1 ran in the kernel
+    assert "'share': 0.241}" in text  # v2, changed in the notebook, ran on the next request
+    assert '+- top_cities returned [{"city":"Mexico City","rainy_days":133,"share":0.241}' in text  # compared
+    assert "finished | invalid arguments for top_cities: n: Input should be a valid integer" in text
+
+
 def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
     """wait() inside a running kernel, twice in a cell: the second view must not hang (nest-asyncio2
     swaps asyncio.Future for its own class once applied; a view made before is no instance of it)."""
