@@ -100,3 +100,34 @@ describe("tool card time", () => {
     expect(nodeEl(el, "approved").querySelector(".mn-duration")?.textContent).toBe("500 ms");
   });
 });
+
+describe("a folded, decided tool card's head", () => {
+  const head = (el: HTMLElement, id: string) => nodeEl(el, id).querySelector<HTMLElement>(".mn-card-head");
+
+  it("says who decided, and the person's wait apart from the tool's time", () => {
+    const { el } = mount([
+      tool("sent", {
+        tool_name: "send_email", status: "done", args: { to: "ada@example.com" }, result: "sent",
+        started_at: 1000, ended_at: 9738, decision: { action: "approve", by: "view", at: 9700, waited_ms: 8700 },
+      }),
+      tool("no", {
+        status: "denied", denied_reason: "not today", started_at: 0, ended_at: 2100,
+        decision: { action: "decline", by: "python", at: 2100, waited_ms: 2100 },
+      }),
+    ]);
+    const card = nodeEl(el, "sent");
+    expect(card.classList.contains("mn-folded")).toBe(true);
+    expect(head(el, "sent")?.querySelector(".mn-call")?.textContent).toBe('send_email(to="ada@example.com")');
+    expect(head(el, "sent")?.querySelector(".mn-fold-outcome")?.textContent).toBe('→ "sent"');
+    expect(head(el, "sent")?.querySelector(".mn-duration")?.textContent).toBe("38 ms");
+    const decided = head(el, "sent")?.querySelector<HTMLElement>(".mn-fold-decision");
+    expect(decided?.textContent).toBe("approved in the view after 8.7 s");
+    expect(decided?.title).toBe("Approved in the view · waited 8.7 s for a person");
+    expect(head(el, "no")?.querySelector(".mn-fold-decision")?.textContent).toBe("declined from Python after 2.1 s");
+  });
+
+  it("says nothing of a decision nobody made", () => {
+    const { el } = mount([tool("plain", { status: "done", result: 1, started_at: 0, ended_at: 5 })]);
+    expect(head(el, "plain")?.querySelector(".mn-fold-decision")?.textContent).toBe("");
+  });
+});

@@ -24,6 +24,18 @@ export function decisionText(node: NodeData): string | null {
   return bits.join(" · ");
 }
 
+/** A folded head's "approved in the view after 8.7 s", or null when nobody decided yet. */
+export function decisionSummary(node: NodeData): string | null {
+  const decision = obj(node.decision);
+  const action = str(decision?.action);
+  if (!decision || !action) return null;
+  const waited = num(decision.waited_ms);
+  const by = BY[str(decision.by) ?? ""];
+  return [(DONE[action] ?? action).toLowerCase(), by, waited === null ? null : `after ${formatDuration(waited)}`]
+    .filter(Boolean)
+    .join(" ");
+}
+
 /** The Python call that answers a waiting tool call or step, while it waits. */
 export function continueWith(node: NodeData): string | null {
   return WAITING.has(str(node.status) ?? "") && obj(node.decision) === null ? str(node.continue_with) : null;

@@ -7,7 +7,7 @@ import { obj, str, summarizeArgs, summarizeText } from "../format";
 import type { NodeData, Send } from "../types";
 import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
 import type { NodeRenderer } from "./context";
-import { humanView } from "./human";
+import { decisionSummary, decisionText, humanView } from "./human";
 import { jsonPre } from "./json";
 
 /** Arguments: the parsed value (shown as compact JSON), else the raw streamed text. */
@@ -91,6 +91,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
   const foldOutcome = isolated("mn-fold-outcome mn-fold-only");
   const status = slot("mn-status", "span");
   const duration = h("span", "mn-duration mn-muted");
+  // folded: who decided, and the person's wait apart from the tool's own time (the duration)
+  const decided = h("span", "mn-fold-decision mn-fold-only mn-muted");
   const args = slot("mn-args");
   const approval = slot("mn-approval-slot");
   const result = slot("mn-result");
@@ -104,7 +106,7 @@ export const renderTool: NodeRenderer = (ctx, node) => {
   const origin = h("span", "mn-origin mn-muted");
   const hidden = h("div", "mn-hidden-levels mn-muted");
   const head = h("div", "mn-card-head", [
-    h("span", "mn-kind-label", ["Tool"]), h("span", "mn-call", [name, foldArgs]), foldOutcome, status.el, origin, duration,
+    h("span", "mn-kind-label", ["Tool"]), h("span", "mn-call", [name, foldArgs]), foldOutcome, status.el, origin, duration, decided,
   ]);
   // what happened inside (outputs the tool wrote, a nested run) before what came out
   const body = h("div", "mn-card-body", [
@@ -128,6 +130,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       hidden.textContent = levels > 0 ? `… ${levels} more level${levels === 1 ? "" : "s"} of nested runs (kept in the result, not drawn)` : "";
       hidden.hidden = levels === 0;
       duration.textContent = nodeDuration(tool);
+      decided.textContent = decisionSummary(tool) ?? "";
+      decided.title = decisionText(tool) ?? "";
       args.update(argsValue(tool), (value) => (value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)]));
       const canAnswer = toolStatus === "awaiting-approval" && ctx.traits().canApprove && !tool.decision;
       human.update(tool);
