@@ -28,6 +28,7 @@ from tests.e2e.conftest import (
     wait_notebook_ready,
     wait_status,
 )
+from tests.e2e.reading import read_by_scrolling
 
 pytestmark = pytest.mark.e2e
 
@@ -114,12 +115,14 @@ def test_reload_mid_stream_catches_up(lab: Lab, page: Any, page_events: PageEven
     assert wait_status(second, *ENDED) == "finished"
     sections = len(re.findall(r"^## ", long_text, re.M))
     for root in (first, second):
-        expect(root.locator(".mn-run-root > .mn-parts > .mn-text h2")).to_have_count(sections, timeout=60_000)
+        expect(root.locator(".mn-md-tail")).to_contain_text(" ".join(words(long_text)[-3:]), timeout=60_000)
         expect(root.locator("button.mn-stop")).to_be_hidden()
-    shown = shown_text(first)
+    read = read_by_scrolling(first)  # blocks far from view are not in the DOM: scroll through them
+    assert read["h2"] == sections
+    shown = read["text"]
     assert_ends_like(shown, long_text)
     assert words(shown)[2:12] == words(long_text)[3:13]  # "Section 1" then the same words
-    assert shown_text(second) == shown  # the second display shows the same run
+    assert read_by_scrolling(second)["text"] == shown  # the second display shows the same run
     assert first.get_attribute("data-seq") == second.get_attribute("data-seq")
     status, length = python_line(page, 3, "RESULT").split()
     assert status == "finished"
@@ -143,7 +146,7 @@ def test_stop_mid_stream_keeps_partial_text(lab: Lab, page: Any, long_text: str)
     assert wait_status(root, *ENDED, timeout=20_000) == "aborted"
     expect(root.locator("button.mn-stop")).to_be_hidden()
     expect(root.locator(".mn-banner-abort")).to_have_text("stopped by the user")
-    shown = shown_text(root)
+    shown = read_by_scrolling(root)["text"]
     assert 500 < len(shown) < len(long_text) / 2
     assert words(shown)[2:12] == words(long_text)[3:13]
     # Python agrees: aborted, and it kept what arrived (the view shows every chunk Python had)
@@ -247,6 +250,16 @@ def test_live_tool_approval(lab: Lab, page: Any, page_events: PageEvents, mastra
     assert python_line(page, 3, "RESULT").split() == ["finished", "done"]
     assert not page_events.errors
     screenshot(root, "live-approval-done")
+    # folded, its head says who decided and how long a person took, apart from the tool's own time
+    from tests.e2e.test_header import theme  # (test_header imports this module)
+
+    expect(card).to_have_class(re.compile(r"\bmn-folded\b"))
+    expect(card.locator(".mn-fold-decision")).to_have_text(re.compile(r"^approved in the view after \d"))
+    expect(card.locator(".mn-fold-decision")).to_be_visible()
+    screenshot(card, "live-approval-folded-light")
+    theme(page, dark=True)
+    screenshot(card, "live-approval-folded-dark")
+    theme(page, dark=False)
 
 
 def test_live_tool_decline_with_a_reason(
