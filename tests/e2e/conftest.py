@@ -85,6 +85,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
          f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
          "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
+         "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7, served by the same server
          f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--ServerApp.open_browser=False"],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
     )  # fmt: skip
