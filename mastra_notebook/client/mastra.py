@@ -11,7 +11,7 @@ import functools
 import os
 import ssl
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -253,7 +253,7 @@ class LiveView(StreamView):
                     run.mark_error(message, status_code=response.status_code)
                     return
                 breather = Breather()
-                async for record in aiter_records(response.aiter_bytes()):
+                async for record in self._records(aiter_records(response.aiter_bytes())):
                     self._take(record)
                     await breather.breathe()
         except httpx.ConnectError as error:
@@ -273,6 +273,10 @@ class LiveView(StreamView):
                     "warning",
                     f"the connection to the Mastra server was lost (not retried: the run had begun): {error}",
                 )
+
+    def _records(self, records: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """The records to take from a response (a hook: an observed run drops its repeats)."""
+        return records
 
     def stop(self) -> None:
         """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too, by a
@@ -559,6 +563,27 @@ class Workflow:
         return WorkflowRun(self, run_id)
 
 
+class ObservedView(WorkflowView):
+    """A workflow run watched through Mastra's observe stream. Stop stops watching; the run goes on."""
+
+    async def _records(self, records: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """Observing a running run, Mastra sends what happened so far, then the whole run again from
+        its start, live: the second pass is taken only past what the first one held."""
+        seen: list[bytes] = []
+        replayed: int | None = None  # how far the second pass has repeated the first
+        async for record in records:
+            if replayed is None and seen and record == seen[0]:
+                replayed = 0
+            if replayed is None:
+                seen.append(record)
+            elif replayed < len(seen) and record == seen[replayed]:
+                replayed += 1
+                continue
+            else:
+                replayed = len(seen)  # past the first pass (or away from it): take everything
+            yield record
+
+
 class WorkflowRun:
     """``client.workflow(id).run(run_id)``: ``view()`` watches it, ``info()`` is the server's record."""
 
@@ -574,11 +599,11 @@ class WorkflowRun:
         """The server's record of the run: status, result, steps, ... (``GET .../runs/:runId``)."""
         return dict(self.workflow.client.get(self.path))
 
-    def view(self, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT) -> WorkflowView:
+    def view(self, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT) -> ObservedView:
         """Watch the run (Mastra's observe stream: what it did so far, then live until it ends) in a
         new view. Stop stops watching; the run itself goes on."""
         client, workflow = self.workflow.client, self.workflow
-        view = WorkflowView(client, workflow.path, title=f"workflow {workflow.id}")
+        view = ObservedView(client, workflow.path, title=f"workflow {workflow.id}")
         view.subtitle = f"observing run {self.id}"
         view.max_height = css_length(max_height)
         view.run.adopt_run_id(self.id)

@@ -1,0 +1,76 @@
+"""A workflow's runs, listed, and an existing run watched from a second client through Mastra's
+observe stream, against the real server."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.client.catalogue import WorkflowRuns
+
+from .test_catalogue import parse, row_of
+
+pytestmark = pytest.mark.server
+
+
+def steps(result: mn.RunResult) -> list[tuple[str, str]]:
+    assert result.workflow is not None
+    return [(step.step_name, step.status) for step in result.workflow.steps]
+
+
+def test_a_second_client_watches_a_running_workflow(mastra_url: str) -> None:
+    starter, watcher = mn.MastraClient(mastra_url), mn.MastraClient(mastra_url)
+    run_id = f"observed-{uuid.uuid4()}"
+    started = starter.workflow("slowCount").stream(input_data={"steps": 20, "delayMs": 100}, run_id=run_id)
+    deadline = time.monotonic() + 30
+    while run_id not in (runs := watcher.workflow("slowCount").runs()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert isinstance(runs, WorkflowRuns)
+    assert runs[run_id]["snapshot"]["status"] == "running"  # still going when the watcher comes
+    observed = watcher.workflow("slowCount").run(run_id).view()
+    assert observed.subtitle == f"observing run {run_id}"
+    mine, theirs = started.wait(60), observed.wait(60)
+    assert (mine.status, theirs.status) == ("finished", "finished")
+    assert theirs.run_id == run_id
+    assert steps(theirs) == steps(mine) == [("count-slowly", "success")]
+    assert theirs.workflow is not None
+    assert mine.workflow is not None
+    assert theirs.workflow.result == mine.workflow.result == {"counted": 20}
+    outputs = theirs.workflow.steps[0].outputs
+    assert [o["counted"] for o in outputs] == list(range(1, 21))  # from the start, each once
+
+    runs = watcher.workflow("slowCount").runs()  # listed again: now a finished run
+    row = row_of(parse(runs._repr_html_()), run_id)
+    assert row[1] == "success"
+    assert row[2] == "count-slowly success"
+    assert runs.total >= 1
+    assert watcher.workflow("slowCount").run(run_id).info()["status"] == "success"
+
+
+def test_observing_a_finished_run_replays_it(client: mn.MastraClient) -> None:
+    first = client.workflow("weatherReport").stream(input_data={"city": "Lisbon"}).wait(60)
+    assert first.run_id is not None
+    again = client.workflow("weatherReport").run(first.run_id).view().wait(60)
+    assert again.status == "finished"
+    assert steps(again) == steps(first) == [("fetch-forecast", "success"), ("write-report", "success")]
+    assert again.workflow is not None
+    assert first.workflow is not None
+    assert again.workflow.result == first.workflow.result
+
+
+def test_observing_an_unknown_run_says_so(client: mn.MastraClient) -> None:
+    result = client.workflow("slowCount").run("no-such-run").view().wait(30)
+    assert result.status == "error"
+    assert result.error is not None
+    assert (result.error.status_code, result.error.message) == (404, "Workflow run not found")
+
+
+def test_runs_filter_by_status(client: mn.MastraClient) -> None:
+    client.workflow("weatherReport").stream(input_data={"city": "Oslo"}).wait(60)
+    done = client.workflow("weatherReport").runs(status="success", per_page=5)
+    assert done
+    assert len(done) <= 5
+    assert {run["snapshot"]["status"] for run in done.values()} == {"success"}
