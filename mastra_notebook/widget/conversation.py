@@ -14,7 +14,9 @@ from .streamview import StreamView
 
 _USER_TURN = (
     "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;"
-    "background:var(--jp-brand-color3, rgba(33,150,243,.14));color:var(--jp-ui-font-color1, inherit);"
+    # a tint of the accent over the theme's own background: readable text in light and dark themes
+    "background:rgba(33,150,243,.16);"
+    "background:color-mix(in srgb, var(--jp-brand-color1, #2196f3) 18%, transparent);color:inherit;"
     "white-space:pre-wrap;overflow-wrap:anywhere;font-family:var(--jp-ui-font-family, inherit)"
 )
 

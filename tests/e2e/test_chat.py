@@ -1,0 +1,82 @@
+"""Client tools and conversations in a real JupyterLab, against the bundled Mastra server: the tool
+card says the tool ran in the notebook, and a displayed chat draws its prompts as user turns above
+each answer's view. Screenshots in light and dark themes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    assert_no_rate_limit,
+    cell,
+    open_notebook,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_status,
+)
+from tests.e2e.test_gallery_compare import set_theme
+
+pytestmark = pytest.mark.e2e
+
+TOOL = '''def lookup(city: str) -> dict:
+    """The temperature in a city."""
+    return {"city": city, "temperature": 18}'''
+
+
+def test_a_client_tool_card_and_a_displayed_chat(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    cells = [
+        f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
+        'v = client.agent("toolUser").stream(\'call lookup with {"city": "Paris"}\', tools=[lookup])\nv',
+        'chat = client.agent("memoryChat").chat(resource="e2e")\n'
+        'chat.send(\'call lookup with {"city": "Oslo"}\', tools=[lookup]).wait(30)\n'
+        'chat.send("<b>and</b> what did I ask?").wait(30)\n'
+        "chat",
+    ]
+    open_notebook(page, lab.notebook("client-tools", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    assert wait_status(root, "finished", "error", "aborted", "incomplete") == "finished"
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
+    expect(card).to_have_attribute("data-tool-status", "done")
+    expect(card.locator(".mn-origin")).to_have_text("ran in the notebook")
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
+        'lookup returned {"city":"Paris","temperature":18}'
+    )
+    card.locator(".mn-card-head").first.click()  # open: arguments and result under the head
+    expect(card.locator(".mn-result pre")).to_contain_text('"temperature": 18')
+
+    run_cells(page, 2)
+    conversation = cell(page, 2).locator(".mn-conversation")
+    expect(conversation.locator(".mn-root")).to_have_count(2, timeout=60_000)
+    for answer in range(2):
+        assert wait_status(view_root(page, 2, answer), "finished", "error", "aborted") == "finished"
+    turns = conversation.locator(".mn-user-turn")
+    expect(turns).to_have_count(2)
+    expect(turns.nth(1)).to_have_text("<b>and</b> what did I ask?")  # a prompt is text, never markup
+    expect(turns.nth(1).locator("b")).to_have_count(0)
+    second = view_root(page, 2, 1)
+    expect(second.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
+        re.compile(r'Turn 2: you said "<b>and</b> what did I ask\?"\. Before that you said: "call lookup')
+    )
+    # each user turn sits above its answer
+    first_turn, first_answer = turns.nth(0).bounding_box(), view_root(page, 2, 0).bounding_box()
+    assert first_turn is not None
+    assert first_answer is not None
+    assert first_turn["y"] + first_turn["height"] <= first_answer["y"] + 1
+    assert_no_rate_limit(page)
+    assert not page_events.errors
+
+    for theme in ("light", "dark"):
+        set_theme(page, theme)
+        screenshot(card, f"client-tool-card-{theme}")
+        screenshot(conversation, f"chat-{theme}")
+    set_theme(page, "light")
