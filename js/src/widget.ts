@@ -5,6 +5,7 @@
  */
 import type { Traits } from "./render/context";
 import { Inspector } from "./inspector";
+import { Timeline } from "./render/timeline";
 import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
 import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
@@ -77,6 +78,14 @@ class FrameBatcher {
   }
 }
 
+/** The "Timeline" toggle in the header and its panel under it (render/timeline.ts). */
+function mountTimeline(store: Store, view: View): Timeline {
+  const timeline = new Timeline(store, view.content, view.root);
+  view.addHeaderControl(timeline.toggle);
+  view.addBar(timeline.el);
+  return timeline;
+}
+
 /** Renders a live view of `model` into `el`; `clock` drives its updates (tests pass fake timers). */
 export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = browserClock): () => void {
   const send = (msg: OutMsg) => {
@@ -95,6 +104,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
   const inspector = new Inspector(send, view.content);
   view.addHeaderControl(inspector.toggle);
   view.addAside(inspector.el);
+  const timeline = mountTimeline(store, view);
   const readReplay = () => replayBar.update(parseReplay(model.get("replay")));
 
   const readTraits = () => {
@@ -140,6 +150,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
     model.off("change:replay", readReplay);
     replayBar.destroy();
     inspector.destroy();
+    timeline.destroy();
     view.destroy();
   };
 }
@@ -167,6 +178,7 @@ export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: Static
   const view = new View(el, store, () => {}, opts.budgetMs);
   view.setTraits({ title: opts.title ?? "" });
   const batcher = new FrameBatcher(view, browserClock, 0);
+  const timeline = mountTimeline(store, view);
   store.subscribe((change) => {
     batcher.add(change);
     batcher.flush(); // at once; what did not fit in the budget follows in the next frames
@@ -181,6 +193,7 @@ export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: Static
     show,
     destroy: () => {
       batcher.stop();
+      timeline.destroy();
       view.destroy();
     },
   };

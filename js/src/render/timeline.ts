@@ -1,0 +1,350 @@
+/**
+ * The run as a timeline (a waterfall): one bar for the run, each step, text and reasoning span, tool
+ * call (its phases drawn apart: arguments streaming, executing, waiting for a person), sub-agent and
+ * workflow step, nested as the tree is and placed by the chunks' arrival times (a replay's are the
+ * recorded ones). Behind the header's "Timeline" toggle, drawn live while the run streams; hovering
+ * a bar outlines the part it covers, a click scrolls to it (as the inspector's highlights do).
+ *
+ * `layoutTimeline` is the layout, shared in its rules with core/timeline.py (the static transcript).
+ */
+import { h } from "../dom";
+import { formatDuration, num, obj, str } from "../format";
+import { scrollTopFor } from "../inspector";
+import { ROOT_ID, type Store } from "../store";
+import type { NodeData } from "../types";
+
+export type Phase = "run" | "step" | "text" | "reasoning" | "args" | "exec" | "wait" | "workflow-step";
+
+export interface Segment {
+  phase: Phase;
+  start: number; // ms from the run's start
+  end: number;
+}
+
+export interface Bar {
+  id: string; // the node it stands for
+  kind: string;
+  label: string;
+  depth: number;
+  start: number;
+  end: number;
+  open: boolean; // still under way: it ends at "now"
+  segments: Segment[];
+  covers: string[]; // the node ids it highlights (a step: its parts too)
+}
+
+export interface TimelineLayout {
+  bars: Bar[];
+  total: number; // ms from the run's start to its end (or now)
+  more: number; // bars left out past MAX_BARS
+}
+
+/** The nodes a layout reads: the store, or a plain map in tests. */
+export interface TreeSource {
+  get(id: string): NodeData | undefined;
+  childrenOf(id: string): readonly string[];
+}
+
+export const MAX_BARS = 400;
+const PHASE_LABELS: Record<Phase, string> = {
+  run: "run",
+  step: "step",
+  text: "text",
+  reasoning: "reasoning",
+  args: "arguments streaming",
+  exec: "executing",
+  wait: "waiting for a person",
+  "workflow-step": "workflow step",
+};
+
+function runLabel(run: NodeData): string {
+  const agent = str(run.agent_id);
+  const workflow = str(obj(run.workflow)?.workflow_id);
+  const name = agent ?? workflow ?? "run";
+  if (run.id === ROOT_ID) return name;
+  return workflow && !agent ? `workflow ${name}` : `sub-agent ${name}`;
+}
+
+/** A tool call's phases: arguments until the call, then executing, apart from the person's wait. */
+function toolSegments(node: NodeData, start: number, end: number, at: (v: unknown) => number | null): Segment[] {
+  const called = at(node.called_at);
+  const segments: Segment[] = [];
+  const execFrom = called ?? (node.status === "streaming-args" ? end : start);
+  if (execFrom > start) segments.push({ phase: "args", start, end: Math.min(execFrom, end) });
+  const since = at(node.waiting_since);
+  const decided = at(obj(node.decision)?.at);
+  if (since !== null && since >= execFrom) {
+    const waitEnd = decided ?? end;
+    if (since > execFrom) segments.push({ phase: "exec", start: execFrom, end: since });
+    segments.push({ phase: "wait", start: since, end: Math.max(since, Math.min(waitEnd, end)) });
+    if (waitEnd < end) segments.push({ phase: "exec", start: waitEnd, end });
+  } else if (end > execFrom || segments.length === 0) {
+    segments.push({ phase: "exec", start: execFrom, end });
+  }
+  return segments;
+}
+
+interface Frame {
+  run: NodeData;
+  depth: number;
+  children: readonly string[];
+  next: number;
+  step: Bar | null; // the step the parts now arriving belong to
+  drawn: boolean; // its own bar is placed
+}
+
+/**
+ * The bars of the run at `rootId`, in the tree's order (an explicit stack, no recursion). `now` (epoch
+ * ms) ends what is still open; times are made relative to the run's start.
+ */
+export function layoutTimeline(tree: TreeSource, rootId: string, now: number): TimelineLayout {
+  const root = tree.get(rootId);
+  const t0 = num(root?.started_at);
+  if (!root || t0 === null) return { bars: [], total: 0, more: 0 };
+  const at = (value: unknown): number | null => {
+    const ms = num(value);
+    return ms === null ? null : ms - t0;
+  };
+  const nowRel = Math.max(now - t0, 0);
+  const bars: Bar[] = [];
+  let more = 0;
+  const push = (bar: Bar): Bar | null => {
+    if (bars.length >= MAX_BARS) {
+      more++;
+      return null;
+    }
+    bars.push(bar);
+    return bar;
+  };
+  const bar = (node: NodeData, kind: string, label: string, depth: number, from: unknown, to: unknown): Bar => {
+    const start = at(from) ?? nowRel;
+    const stop = at(to);
+    const end = Math.max(stop ?? nowRel, start);
+    return { id: node.id, kind, label, depth, start, end, open: stop === null, segments: [], covers: [node.id] };
+  };
+  const runBar = (run: NodeData, depth: number): Bar => {
+    const b = bar(run, "run", runLabel(run), depth, run.started_at, run.finished_at);
+    b.segments = [{ phase: "run", start: b.start, end: b.end }];
+    return b;
+  };
+
+  const stack: Frame[] = [{ run: root, depth: 0, children: tree.childrenOf(rootId), next: 0, step: null, drawn: false }];
+  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
+    if (!frame.drawn) {
+      frame.drawn = true;
+      push(runBar(frame.run, frame.depth));
+    }
+    if (frame.next >= frame.children.length) {
+      stack.pop();
+      continue;
+    }
+    const node = tree.get(frame.children[frame.next++] ?? "");
+    if (!node) continue;
+    const depth = frame.depth + (frame.step ? 2 : 1);
+    if (node.kind === "step") {
+      const index = num(node.index);
+      const step = bar(node, "step", index === null ? "step" : `step ${index}`, frame.depth + 1, node.started_at, node.ended_at);
+      step.segments = [{ phase: "step", start: step.start, end: step.end }];
+      frame.step = push(step);
+    } else if (node.kind === "text" || node.kind === "reasoning") {
+      const part = bar(node, node.kind, node.kind, depth, node.started_at, node.ended_at);
+      part.segments = [{ phase: node.kind, start: part.start, end: part.end }];
+      if (push(part)) frame.step?.covers.push(node.id);
+    } else if (node.kind === "tool" || node.kind === "workflow-step") {
+      const name = node.kind === "tool" ? str(node.tool_name) : str(node.step_name);
+      const item = bar(node, node.kind, name || node.kind, depth, node.started_at, node.ended_at);
+      item.segments =
+        node.kind === "tool"
+          ? toolSegments(node, item.start, item.end, at)
+          : toolSegments({ ...node, called_at: node.started_at }, item.start, item.end, at).map((s) =>
+              s.phase === "exec" ? { ...s, phase: "workflow-step" } : s,
+            );
+      if (push(item)) frame.step?.covers.push(node.id);
+      const nested = tree.childrenOf(node.id).filter((id) => tree.get(id)?.kind === "run");
+      for (const id of [...nested].reverse()) {
+        const run = tree.get(id);
+        if (run) stack.push({ run, depth: depth + 1, children: tree.childrenOf(id), next: 0, step: null, drawn: false });
+      }
+    }
+  }
+  const total = Math.max(at(root.finished_at) ?? nowRel, ...bars.map((b) => b.end), 0);
+  return { bars, total, more };
+}
+
+/** What a bar's tooltip says: its name, its length, and each phase's. */
+export function describeBar(bar: Bar): string {
+  const lines = [`${bar.label} · ${formatDuration(bar.end - bar.start)}${bar.open ? " so far" : ""}`];
+  lines.push(`from ${formatDuration(bar.start)} to ${formatDuration(bar.end)}`);
+  if (bar.segments.length > 1) {
+    for (const s of bar.segments) lines.push(`${PHASE_LABELS[s.phase]} ${formatDuration(s.end - s.start)}`);
+  }
+  return lines.join("\n");
+}
+
+const TICKS = 4;
+/** Redraws while the panel is open and the run streams: often enough to look live. */
+const LIVE_REDRAW_MS = 250;
+/** A start time further back than this is a recording's clock: open bars end at the latest time known. */
+const DAY_MS = 86_400_000;
+
+function percent(ms: number, total: number): string {
+  return `${total > 0 ? Math.min(Math.max((ms / total) * 100, 0), 100) : 0}%`;
+}
+
+/** The latest time the tree knows (for a run that is no longer fed: what is open ends there). */
+function latestTime(tree: TreeSource, rootId: string): number {
+  let latest = -Infinity;
+  const stack = [rootId];
+  while (stack.length > 0) {
+    const node = tree.get(stack.pop() ?? "");
+    if (!node) continue;
+    for (const key of ["started_at", "ended_at", "finished_at", "called_at", "waiting_since", "first_token_at"]) {
+      const ms = num(node[key]);
+      if (ms !== null && ms > latest) latest = ms;
+    }
+    stack.push(...tree.childrenOf(node.id));
+  }
+  return latest;
+}
+
+/** The "Timeline" toggle and its panel, under the header of a view. */
+export class Timeline {
+  readonly toggle = h("button", "mn-btn mn-timeline-toggle", ["Timeline"], {
+    type: "button",
+    title: "Where the time went: a bar for each step, part, tool call and sub-run",
+    "aria-expanded": "false",
+  });
+  readonly el = h("div", "mn-timeline");
+  private open = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly unsubscribe: () => void;
+  private outlined: string[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly content: HTMLElement,
+    private readonly scrollBox: HTMLElement,
+  ) {
+    this.el.hidden = true;
+    this.toggle.addEventListener("click", () => this.setOpen(!this.open));
+    this.unsubscribe = store.subscribe(() => this.schedule());
+    this.el.addEventListener("mouseover", this.onHover);
+    this.el.addEventListener("mouseleave", () => this.outline([]));
+    this.el.addEventListener("click", this.onClick);
+  }
+
+  setOpen(open: boolean): void {
+    this.open = open;
+    this.el.hidden = !open;
+    this.toggle.classList.toggle("mn-active", open);
+    this.toggle.setAttribute("aria-expanded", String(open));
+    if (open) this.draw();
+    else this.outline([]);
+  }
+
+  destroy(): void {
+    this.unsubscribe();
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    if (!this.open || this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.draw();
+    }, LIVE_REDRAW_MS);
+  }
+
+  draw(): void {
+    const root = this.store.get(ROOT_ID);
+    const live = str(root?.status) === "running";
+    const started = num(root?.started_at);
+    const clock = Date.now();
+    const recent = started !== null && Math.abs(clock - started) < DAY_MS;
+    const now = live && recent ? clock : latestTime(this.store, ROOT_ID);
+    const layout = layoutTimeline(this.store, ROOT_ID, now);
+    this.el.dataset.bars = String(layout.bars.length);
+    this.el.dataset.live = String(live);
+    if (layout.bars.length === 0) {
+      this.el.replaceChildren(h("div", "mn-timeline-empty", ["No timed chunks yet."]));
+      return;
+    }
+    this.el.replaceChildren(drawTimeline(layout, layout.total));
+    if (live) this.schedule(); // open bars grow with the clock
+  }
+
+  private readonly onHover = (event: Event): void => {
+    const row = event.target instanceof Element ? event.target.closest<HTMLElement>(".mn-tl-row") : null;
+    this.outline(row?.dataset.covers?.split(" ") ?? []);
+  };
+
+  private readonly onClick = (event: Event): void => {
+    const row = event.target instanceof Element ? event.target.closest<HTMLElement>(".mn-tl-row") : null;
+    const id = row?.dataset.nodeRef;
+    if (!id || !/^[\w-]+$/.test(id)) return;
+    const target = this.content.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
+    for (const el of this.content.querySelectorAll(".mn-inspected")) el.classList.remove("mn-inspected");
+    if (!target) return;
+    target.classList.add("mn-inspected");
+    const box = this.scrollBox.getBoundingClientRect();
+    const rect = target.getBoundingClientRect();
+    const head = this.scrollBox.querySelector(".mn-header")?.getBoundingClientRect().height ?? 0;
+    this.scrollBox.scrollTop = scrollTopFor(
+      { scrollTop: this.scrollBox.scrollTop, height: this.scrollBox.clientHeight, head: head + this.el.offsetHeight },
+      { top: rect.top - box.top + this.scrollBox.scrollTop, height: rect.height },
+    );
+  };
+
+  /** Outlines the parts a bar covers, as the inspector outlines the parts a chunk built. */
+  private outline(ids: string[]): void {
+    for (const id of this.outlined) {
+      for (const el of this.content.querySelectorAll(`[data-node-id="${id}"]`)) el.classList.remove("mn-outlined");
+    }
+    this.outlined = ids.filter((id) => /^[\w-]+$/.test(id)); // our own ids ("root", "n12") only
+    for (const id of this.outlined) {
+      for (const el of this.content.querySelectorAll(`[data-node-id="${id}"]`)) el.classList.add("mn-outlined");
+    }
+  }
+}
+
+/** The rows of a layout on an axis of `span` ms (compare draws two runs on one axis). */
+export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement {
+  const ticks = [];
+  for (let i = 0; i <= TICKS; i++) {
+    const tick = h("span", "mn-tl-tick", [formatDuration((span * i) / TICKS)]);
+    tick.style.left = percent((span * i) / TICKS, span);
+    ticks.push(tick);
+  }
+  const rows = layout.bars.map((b) => {
+    const track = h("span", "mn-tl-track");
+    const barEl = h("span", `mn-tl-bar mn-tl-${b.kind}`, [], { "data-open": String(b.open) });
+    barEl.style.left = percent(b.start, span);
+    barEl.style.width = percent(b.end - b.start, span);
+    for (const s of b.segments) {
+      const seg = h("span", `mn-tl-seg mn-tl-${s.phase}`, [], { "data-phase": s.phase });
+      seg.style.left = percent(s.start - b.start, b.end - b.start);
+      seg.style.width = percent(s.end - s.start, b.end - b.start);
+      barEl.append(seg);
+    }
+    track.append(barEl);
+    const label = h("span", "mn-tl-label", [b.label]);
+    label.style.paddingLeft = `${b.depth * 12}px`;
+    return h("div", "mn-tl-row", [label, track, h("span", "mn-tl-time", [formatDuration(b.end - b.start)])], {
+      "data-node-ref": b.id,
+      "data-covers": b.covers.join(" "),
+      "data-kind": b.kind,
+      title: describeBar(b),
+    });
+  });
+  const axis = h("div", "mn-tl-row mn-tl-axis", [h("span", "mn-tl-label"), h("span", "mn-tl-track", ticks), h("span", "mn-tl-time")]);
+  const legend = h(
+    "div",
+    "mn-tl-legend",
+    (["text", "reasoning", "args", "exec", "wait"] as Phase[]).map((p) =>
+      h("span", "mn-tl-key", [h("span", `mn-tl-swatch mn-tl-${p}`), PHASE_LABELS[p]]),
+    ),
+  );
+  const note = layout.more > 0 ? h("div", "mn-tl-more", [`… ${layout.more} more bars not drawn`]) : null;
+  return h("div", "mn-tl", [legend, axis, ...rows, note]);
+}

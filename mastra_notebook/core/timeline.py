@@ -1,0 +1,331 @@
+"""The run as a timeline (a waterfall) in static, script-free HTML: for the transcript (saved notebooks,
+``RunResult._repr_html_``) and ``mn.compare`` (runs on one time axis).
+
+The layout follows the rules of js/src/render/timeline.ts (its vitest tests are the reference): one
+bar for the run, each step, text and reasoning span, tool call (arguments streaming, executing and
+waiting for a person drawn apart), sub-agent and workflow step, nested as the node tree is and
+placed by the chunks' arrival times. Inline styles only, translucent colours for light and dark.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+Node = Mapping[str, Any]
+ROOT_ID = "root"
+MAX_BARS = 400
+OPEN_UP_TO = 40  # bars: a transcript's timeline with more starts folded
+TICKS = 4
+
+PHASE_LABELS = {
+    "run": "run",
+    "step": "step",
+    "text": "text",
+    "reasoning": "reasoning",
+    "args": "arguments streaming",
+    "exec": "executing",
+    "wait": "waiting for a person",
+    "workflow-step": "workflow step",
+}
+# The widget's colours (widget.css, timeline section), fixed for pages without its stylesheet.
+_COLORS = {
+    "run": "rgba(128,128,128,0.28)",
+    "step": "rgba(128,128,128,0.45)",
+    "text": "rgba(31,111,191,0.8)",
+    "reasoning": "rgba(163,113,247,0.8)",
+    "args": "rgba(46,160,67,0.45)",
+    "exec": "rgba(46,160,67,0.9)",
+    "workflow-step": "rgba(46,160,67,0.9)",
+    "wait": "repeating-linear-gradient(135deg,rgba(212,150,30,0.9) 0 4px,rgba(212,150,30,0.35) 4px 8px)",
+}
+
+
+@dataclass(slots=True)
+class Segment:
+    phase: str
+    start: float  # ms from the run's start
+    end: float
+
+
+@dataclass(slots=True)
+class Bar:
+    id: str  # the node it stands for
+    kind: str
+    label: str
+    depth: int
+    start: float
+    end: float
+    open: bool  # still under way: it ends at "now"
+    segments: list[Segment] = field(default_factory=list)
+    covers: list[str] = field(default_factory=list)  # node ids it highlights (a step: its parts too)
+
+
+@dataclass(slots=True)
+class Layout:
+    bars: list[Bar]
+    total: float  # ms from the run's start to its end
+    more: int = 0  # bars left out past MAX_BARS
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _obj(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _run_label(run: Node) -> str:
+    agent = _str(run.get("agent_id"))
+    workflow = _str(_obj(run.get("workflow")).get("workflow_id"))
+    name = agent or workflow or "run"
+    if run.get("id") == ROOT_ID:
+        return name
+    return f"workflow {name}" if workflow and not agent else f"sub-agent {name}"
+
+
+class _Placer:
+    """Times relative to the run's start; what is still open ends at ``now``."""
+
+    def __init__(self, t0: float, now: float) -> None:
+        self.t0 = t0
+        self.now = max(now - t0, 0.0)
+
+    def at(self, value: Any) -> float | None:
+        ms = _num(value)
+        return None if ms is None else ms - self.t0
+
+    def bar(self, node: Node, kind: str, label: str, depth: int, span: tuple[Any, Any]) -> Bar:
+        """A bar from ``span`` (its start and end fields); an unknown end is now."""
+        begin, end = self.at(span[0]), self.at(span[1])
+        begin = self.now if begin is None else begin
+        stop = max(self.now if end is None else end, begin)
+        return Bar(str(node["id"]), kind, label, depth, begin, stop, end is None, [], [str(node["id"])])
+
+    def tool_segments(self, node: Node, start: float, end: float, run_phase: str = "exec") -> list[Segment]:
+        """Arguments until the call, then executing, apart from the time a person took to decide."""
+        called = self.at(node.get("called_at"))
+        exec_from = (
+            called if called is not None else (end if node.get("status") == "streaming-args" else start)
+        )
+        segments = []
+        if exec_from > start:
+            segments.append(Segment("args", start, min(exec_from, end)))
+        since = self.at(node.get("waiting_since"))
+        decided = self.at(_obj(node.get("decision")).get("at"))
+        if since is not None and since >= exec_from:
+            wait_end = end if decided is None else decided
+            if since > exec_from:
+                segments.append(Segment(run_phase, exec_from, since))
+            segments.append(Segment("wait", since, max(since, min(wait_end, end))))
+            if wait_end < end:
+                segments.append(Segment(run_phase, wait_end, end))
+        elif end > exec_from or not segments:
+            segments.append(Segment(run_phase, exec_from, end))
+        return segments
+
+
+def layout(
+    nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]], now: float | None = None
+) -> Layout:
+    """The bars of the run at the root of a node tree (``nodes`` by id, ``children`` ids in order),
+    in the tree's order (an explicit stack, no recursion). ``now``: where open bars end (default: the
+    latest time in the tree)."""
+    root = nodes.get(ROOT_ID)
+    t0 = _num(root.get("started_at")) if root else None
+    if root is None or t0 is None:
+        return Layout([], 0.0)
+    place = _Placer(t0, latest_time(nodes) if now is None else now)
+    bars: list[Bar] = []
+    more = 0
+
+    def push(bar: Bar) -> Bar | None:
+        nonlocal more
+        if len(bars) >= MAX_BARS:
+            more += 1
+            return None
+        bars.append(bar)
+        return bar
+
+    def run_bar(run: Node, depth: int) -> Bar:
+        bar = place.bar(run, "run", _run_label(run), depth, (run.get("started_at"), run.get("finished_at")))
+        bar.segments = [Segment("run", bar.start, bar.end)]
+        return bar
+
+    # a frame: the run, its depth, its children, the next child, the step its parts belong to, drawn
+    stack: list[list[Any]] = [[root, 0, list(children.get(ROOT_ID, ())), 0, None, False]]
+    while stack:
+        frame = stack[-1]
+        run, depth, kids, index, step, drawn = frame
+        if not drawn:
+            frame[5] = True
+            push(run_bar(run, depth))
+        if index >= len(kids):
+            stack.pop()
+            continue
+        frame[3] = index + 1
+        node = nodes.get(kids[index])
+        if node is None:
+            continue
+        kind = node.get("kind")
+        inner = depth + (2 if step is not None else 1)
+        if kind == "step":
+            number = _num(node.get("index"))
+            label = "step" if number is None else f"step {number:g}"
+            bar = place.bar(node, "step", label, depth + 1, (node.get("started_at"), node.get("ended_at")))
+            bar.segments = [Segment("step", bar.start, bar.end)]
+            frame[4] = push(bar)
+        elif kind in ("text", "reasoning"):
+            bar = place.bar(node, kind, kind, inner, (node.get("started_at"), node.get("ended_at")))
+            bar.segments = [Segment(kind, bar.start, bar.end)]
+            if push(bar) is not None and step is not None:
+                step.covers.append(bar.id)
+        elif kind in ("tool", "workflow-step"):
+            name = _str(node.get("tool_name" if kind == "tool" else "step_name")) or kind
+            bar = place.bar(node, kind, name, inner, (node.get("started_at"), node.get("ended_at")))
+            if kind == "tool":
+                bar.segments = place.tool_segments(node, bar.start, bar.end)
+            else:
+                as_called = {**node, "called_at": node.get("started_at")}
+                bar.segments = place.tool_segments(as_called, bar.start, bar.end, "workflow-step")
+            if push(bar) is not None and step is not None:
+                step.covers.append(bar.id)
+            nested = [
+                kid for kid in children.get(str(node["id"]), ()) if _obj(nodes.get(kid)).get("kind") == "run"
+            ]
+            for kid in reversed(nested):
+                stack.append([nodes[kid], inner + 1, list(children.get(kid, ())), 0, None, False])
+    end = place.at(root.get("finished_at"))
+    total = max([place.now if end is None else end, *(bar.end for bar in bars), 0.0])
+    return Layout(bars, total, more)
+
+
+def latest_time(nodes: Mapping[str, Node]) -> float:
+    """The latest time the tree knows: what is still open in a run no longer fed ends there."""
+    keys = ("started_at", "ended_at", "finished_at", "called_at", "waiting_since", "first_token_at")
+    times = [ms for node in nodes.values() for key in keys if (ms := _num(node.get(key))) is not None]
+    return max(times, default=0.0)
+
+
+def index(ops: Iterable[Any]) -> tuple[dict[str, Node], dict[str, list[str]]]:
+    """Nodes by id and children in order, from a view's snapshot ops (``add`` ops; others skipped)."""
+    nodes: dict[str, Node] = {}
+    children: dict[str, list[str]] = {}
+    for op in ops:
+        if not isinstance(op, (list, tuple)) or len(op) < 3 or op[0] != "add" or not isinstance(op[2], dict):
+            continue
+        parent, node = op[1], op[2]
+        if not isinstance(node.get("id"), str):
+            continue
+        if node["id"] not in nodes:
+            children[node["id"]] = []
+            if parent in children:
+                children[parent].append(node["id"])
+        nodes[node["id"]] = node
+    return nodes, children
+
+
+# ---- drawing --------------------------------------------------------------------------------
+
+
+def format_ms(ms: float) -> str:
+    """As format.ts formats a duration: ``340 ms``, ``3.2 s``, ``2 m 5 s``."""
+    ms = max(ms, 0.0)
+    if ms < 1000:
+        return f"{round(ms)} ms"
+    if ms < 60_000:
+        return f"{ms / 1000:.1f} s"
+    seconds = round(ms / 1000)
+    return f"{seconds // 60} m {seconds % 60} s"
+
+
+def _pct(ms: float, span: float) -> str:
+    return f"{min(max(ms / span * 100, 0.0), 100.0) if span > 0 else 0.0:.3f}%"
+
+
+def describe(bar: Bar) -> str:
+    lines = [f"{bar.label} · {format_ms(bar.end - bar.start)}{' so far' if bar.open else ''}"]
+    lines.append(f"from {format_ms(bar.start)} to {format_ms(bar.end)}")
+    if len(bar.segments) > 1:
+        lines += [f"{PHASE_LABELS[s.phase]} {format_ms(s.end - s.start)}" for s in bar.segments]
+    return "\n".join(lines)
+
+
+_ROW = "display:flex;align-items:center;gap:8px;min-height:18px;font-size:12px;line-height:16px"
+_LABEL = "flex:0 0 13em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;unicode-bidi:isolate"
+_TRACK = "position:relative;flex:1 1 auto;height:12px;min-width:120px"
+_TIME = "flex:0 0 4.5em;text-align:right;opacity:0.75;font-variant-numeric:tabular-nums"
+
+
+def _row(label: str, track: str, time: str, depth: int = 0, attrs: str = "") -> str:
+    pad = f";padding-left:{depth * 12}px" if depth else ""
+    return (
+        f'<div style="{_ROW}"{attrs}><span style="{_LABEL}{pad}">{label}</span>'
+        f'<span style="{_TRACK}">{track}</span><span style="{_TIME}">{time}</span></div>'
+    )
+
+
+def _bar(bar: Bar, span: float) -> str:
+    width = bar.end - bar.start
+    segments = "".join(
+        f'<span data-phase="{s.phase}" style="position:absolute;top:0;bottom:0;'
+        f"left:{_pct(s.start - bar.start, width)};width:{_pct(s.end - s.start, width)};"
+        f'min-width:1px;background:{_COLORS[s.phase]}"></span>'
+        for s in bar.segments
+    )
+    return (
+        f'<span style="position:absolute;top:1px;bottom:1px;left:{_pct(bar.start, span)};'
+        f'width:{_pct(width, span)};min-width:2px;border-radius:2px;overflow:hidden">{segments}</span>'
+    )
+
+
+def render_html(plan: Layout, span: float | None = None, heading: str = "Timeline") -> str:
+    """A layout as script-free HTML on an axis of ``span`` ms (default its own total)."""
+    if not plan.bars:
+        return ""
+    span = plan.total if span is None else span
+    ticks = "".join(
+        f'<span style="position:absolute;top:0;left:{_pct(span * i / TICKS, span)};white-space:nowrap;'
+        f'transform:translateX({"0" if i == 0 else "-100%" if i == TICKS else "-50%"})">'
+        f"{format_ms(span * i / TICKS)}</span>"
+        for i in range(TICKS + 1)
+    )
+    legend = " ".join(
+        f'<span style="white-space:nowrap"><span style="display:inline-block;width:12px;height:8px;'
+        f'border-radius:2px;background:{_COLORS[phase]}"></span> {PHASE_LABELS[phase]}</span>'
+        for phase in ("text", "reasoning", "args", "exec", "wait")
+    )
+    rows = [_row("", ticks, "", attrs=' data-axis=""')]
+    rows += [
+        _row(
+            escape(bar.label),
+            _bar(bar, span),
+            format_ms(bar.end - bar.start),
+            bar.depth,
+            f' data-kind="{bar.kind}" data-node-ref="{escape(bar.id)}" title="{escape(describe(bar))}"',
+        )
+        for bar in plan.bars
+    ]
+    if plan.more:
+        rows.append(f'<div style="opacity:0.75">… {plan.more} more bars not drawn</div>')
+    opened = " open" if len(plan.bars) <= OPEN_UP_TO else ""  # a long one folds: the transcript stays short
+    return (
+        f'<details{opened} class="mn-static-timeline" style="margin:6px 0">'
+        f'<summary style="cursor:pointer">{escape(heading)} · {format_ms(plan.total)}</summary>'
+        f'<div style="opacity:0.8;font-size:12px;margin:2px 0 4px">{legend}</div>{"".join(rows)}</details>'
+    )
+
+
+def timeline_html(nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]]) -> str:
+    """The timeline section of a transcript: the run at the tree's root, drawn on its own axis."""
+    return render_html(layout(nodes, children))
