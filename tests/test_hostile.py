@@ -409,7 +409,8 @@ def test_a_tool_call_id_reused_after_its_result_is_a_new_call() -> None:
     assert [len(step.tool_calls) for step in result.steps] == [1, 1, 0]
     html = render_html(result)
     assert html.index("Paris") < html.index("Lyon")
-    assert html.count("highC") == 2  # both results shown
+    assert html.count('data-kind="tool"') == 2  # both calls shown, each folded to "→ {city: ..., highC: ...}"
+    assert html.count("highC: 2") == 2
 
 
 def test_an_output_and_result_for_an_unknown_call_are_kept_on_the_run() -> None:

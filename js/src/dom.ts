@@ -12,6 +12,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (cls) el.className = cls;
+  // A control works the view, it says nothing of the run: tests comparing the widget's text with the
+  // static transcript's set aside what carries this (the transcript marks its "show all" so too).
+  if (tag === "button") el.setAttribute("data-mn-control", "");
   for (const [name, value] of Object.entries(attrs)) {
     if (value === true) el.setAttribute(name, "");
     else if (typeof value === "string") el.setAttribute(name, value);

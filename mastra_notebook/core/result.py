@@ -6,7 +6,7 @@ from contextvars import ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, WrapSerializer
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WrapSerializer
 
 from .cost import Cost
 from .timing import Timing
@@ -281,10 +281,23 @@ class RunResult(_Result):
         printer.text(repr(self))
 
     def _repr_html_(self) -> str:
-        """The same static transcript a view saves in a notebook."""
+        """The same static transcript a view saves in a notebook, drawn from the same node tree."""
         from .transcript import render_html  # transcript imports this module
 
         return render_html(self)
+
+    _view: list[Any] | None = PrivateAttr(default=None)  # the view's snapshot ops it was read with
+
+
+def keep_view(result: RunResult, ops: list[Any]) -> RunResult:
+    """Remember the node tree (snapshot ops) ``result`` was read from: its transcript draws it."""
+    result._view = ops
+    return result
+
+
+def view_snapshot(result: RunResult) -> list[Any] | None:
+    """The snapshot ops ``result`` was read from, if it came from a run (not from JSON)."""
+    return result._view
 
 
 NestedRun = Annotated[RunResult | None, WrapSerializer(_write_nested_run)]

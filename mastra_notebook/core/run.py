@@ -14,7 +14,7 @@ from . import values
 from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
 from .reader import read_result
-from .result import RunResult
+from .result import RunResult, keep_view
 from .state import RECEIVED_MS, TIME_KEY, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 
@@ -152,7 +152,7 @@ class Run:
     def result(self) -> RunResult:
         """The run so far as a RunResult; cheap to call repeatedly (cached until the next chunk)."""
         if self._cached is None or self._cached[0] != self._version:
-            self._cached = (self._version, read_result(self.state))
+            self._cached = (self._version, keep_view(read_result(self.state), self.snapshot()))
         return self._cached[1]
 
     @property

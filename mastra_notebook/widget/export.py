@@ -12,7 +12,7 @@ import orjson
 
 from ..core.ingest import records
 from ..core.run import Run
-from .transcript import render_html
+from .transcript import render_snapshot
 from .wire import message
 
 _STATIC = Path(__file__).parent.parent / "static"
@@ -58,7 +58,7 @@ def page_html(run: Run, title: str = "") -> str:
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(title or 'Mastra run')}</title><style>{css}{_SHOW_FALLBACK}</style></head><body>"
-        f'<div id="mn-view">{render_html(run.result, title)}</div>'
+        f'<div id="mn-view">{render_snapshot(snapshot["ops"], title)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'

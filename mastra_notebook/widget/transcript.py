@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from ..core.transcript import render_html
+from ..core.transcript import render_html, render_snapshot
 
-__all__ = ["render_html"]
+__all__ = ["render_html", "render_snapshot"]

@@ -1,0 +1,101 @@
+"""The static renderer: the node tree the browser draws, as script-free HTML (see nodes.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from . import text as fmt
+from .html import BORDER, CARD, MUTED, badge, esc, tag
+from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, Node, Tree, num, obj, run_cost, span, string
+
+__all__ = ["RENDERERS", "RUN_SECTIONS", "Tree", "render_tree"]
+
+# header.ts: what the badge says, by state
+_STATE_LABELS = {
+    "queued": "queued",
+    "starting": "starting",
+    "streaming": "streaming",
+    "running": "running",
+    "approval": "waiting for approval",
+    "suspended": "suspended",
+    "finished": "finished",
+    "error": "error",
+    "aborted": "stopped",
+    "tripwire": "tripwire",
+    "incomplete": "incomplete",
+}
+_STATE_TONES = {
+    "approval": "warn",
+    "suspended": "warn",
+    "finished": "ok",
+    "error": "error",
+    "tripwire": "error",
+    "aborted": "warn",
+    "incomplete": "warn",
+}
+
+
+def _awaiting_approval(tree: Tree, run: Node) -> bool:
+    if run.get("status") != "suspended":
+        return False
+    return any(
+        node["kind"] == "tool" and node.get("status") == "awaiting-approval" for node in tree.nodes.values()
+    )
+
+
+def _header(tree: Tree, run: Node | None, title: str) -> str:
+    """header.ts for a view that no longer streams: title, status, elapsed, tokens, first token, cost."""
+    status = string((run or {}).get("status"))
+    state = (
+        ""
+        if not status
+        else "approval"
+        if status == "suspended" and run and _awaiting_approval(tree, run)
+        else status
+    )
+    run = run or {}
+    bits = [tag("span", esc(title), style="font-weight:600") if title else ""]
+    if state:
+        bits.append(badge(_STATE_LABELS.get(state, state), _STATE_TONES.get(state, "neutral")))
+    stats = []
+    elapsed = span(run.get("started_at"), run.get("finished_at"))
+    if elapsed is not None:
+        stats.append(fmt.format_duration(elapsed))
+    usage = obj(run.get("usage"))
+    if usage is not None:
+        total = num(usage.get("total_tokens"))
+        if total is None and (
+            num(usage.get("input_tokens")) is not None or num(usage.get("output_tokens")) is not None
+        ):
+            total = (num(usage.get("input_tokens")) or 0) + (num(usage.get("output_tokens")) or 0)
+        if total is not None:
+            stats.append(f"{fmt.format_int(total)} tokens")
+    ttft = span(run.get("started_at"), run.get("first_token_at"))
+    if ttft is not None:
+        stats.append(f"first token {fmt.format_duration(ttft)}")
+    cost = run_cost(run)
+    if cost is not None:
+        stats.append("cost unknown" if cost == "unknown" else cost)
+    if stats:
+        bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
+    line = " ".join(bit for bit in bits if bit)
+    return (
+        tag("div", line, style=f"border-bottom:1px solid {BORDER};padding-bottom:4px;margin-bottom:4px")
+        if line
+        else ""
+    )
+
+
+def render_tree(ops: Iterable[Any], title: str = "") -> str:
+    """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment."""
+    tree = Tree.from_ops(ops)
+    root = tree.nodes.get(ROOT_ID)
+    body = tree.draw(root) if root is not None else tag("div", "Waiting for the run…", style=MUTED)
+    return tag(
+        "div",
+        _header(tree, root, title),
+        body,
+        class_="mastra-notebook-transcript",
+        style=CARD + ";padding:6px 10px",
+    )

@@ -1,0 +1,135 @@
+"""One view model, two renderers that agree: for every fixture, the static transcript (scripts off)
+says what the widget's own renderer says (the bundle, mounted by the export page).
+
+The visible text (innerText, whitespace left out) is compared twice:
+- as each first shows it: the widget's folded cards against the transcript's closed <details>, whose
+  summaries are the widget's folded heads. The widget keeps a long JSON's whole text in the page and
+  cuts it with CSS, so the transcript's "show all" parts are opened first;
+- with everything unfolded: every card, <details> and tree open. A folded card's one-line summary
+  (``.mn-fold-only``, on both sides) repeats what its opened body says, and the widget hides it once
+  open, while a <summary> cannot hide it without a stylesheet: that line is set aside here.
+Controls are set aside in both passes: what carries ``data-mn-control`` (the widget's "show all"
+button, the transcript's "show all" label).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mastra_notebook.core.ingest import records
+from mastra_notebook.core.run import Run
+from mastra_notebook.widget.export import page_html
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ALL = sorted([*FIXTURES.glob("*.jsonl"), *(FIXTURES / "providers").glob("*.jsonl")])
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+CONTROLS = "[data-mn-control]"  # the one definition of what is not content, in both renderers
+FOLD_ONLY = ".mn-fold-only"
+
+# Unfolds `root` (opening a card may show more to open inside it); the widget draws some bodies on
+# their toggle event (raw JSON), so it is given a moment.
+UNFOLD = """async ([root, settle]) => {
+  const el = document.querySelector(root);
+  for (let i = 0; i < 50; i++) {
+    const closed = [...el.querySelectorAll("details:not([open])")];
+    const folded = [...el.querySelectorAll(".mn-fold-head[aria-expanded='false']")];
+    if (!closed.length && !folded.length) break;
+    for (const d of closed) d.open = true;
+    for (const head of folded) head.click();
+    if (settle) await new Promise((done) => setTimeout(done, 50));
+  }
+}"""
+
+# The text of `root` with the controls (and, unfolded, the folded-only summaries) taken out.
+READ = """([root, unfold, controls, foldOnly]) => {
+  const el = document.querySelector(root);
+  if (unfold) for (const x of el.querySelectorAll(foldOnly)) x.remove();
+  else for (const d of el.querySelectorAll("details[data-mn-show-all]")) d.open = true;
+  for (const x of el.querySelectorAll(controls)) x.remove();
+  return el.innerText;
+}"""
+
+# What the widget does to draw less, not to say less: blocks out of view skip layout
+# (content-visibility, which innerText then skips too) and a long text keeps only the blocks near
+# view in the DOM (without IntersectionObserver it keeps them all).
+ALL_DRAWN = "delete window.IntersectionObserver;"
+ALL_LAID_OUT = ".mn-root .mn-md-block { content-visibility: visible !important; }"
+
+
+def _page(fixture: Path, out: Path) -> Path:
+    run = Run()
+    for item in records(fixture):
+        run.feed(item)
+    run.end()
+    page = out / f"{fixture.stem}.html"
+    page.write_text(page_html(run, fixture.stem))
+    return page
+
+
+def _widget_text(browser: Any, page_file: Path, unfold: bool) -> str:
+    context = browser.new_context(offline=True)
+    page = context.new_page()
+    page.add_init_script(ALL_DRAWN)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status]", timeout=15_000)
+    # drawn in frames within a budget: wait until the text stops growing
+    page.wait_for_function(
+        """() => { const t = document.querySelector('.mn-root').innerText;
+                   const same = t === window.__mnLast; window.__mnLast = t; return same; }""",
+        polling=250,
+        timeout=30_000,
+    )
+    page.add_style_tag(content=ALL_LAID_OUT)
+    if unfold:
+        page.evaluate(UNFOLD, [".mn-root", True])
+    text = str(page.evaluate(READ, [".mn-root", unfold, CONTROLS, FOLD_ONLY]))
+    context.close()
+    assert not errors
+    return text
+
+
+def _transcript_text(browser: Any, page_file: Path, unfold: bool) -> str:
+    context = browser.new_context(offline=True, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    assert page.locator("body[data-mounted]").count() == 0  # the bundle did not run
+    assert page.locator(".mn-root").count() == 0
+    root = "#mn-view > .mastra-notebook-transcript"
+    if unfold:
+        page.evaluate(UNFOLD, [root, False])
+    text = str(page.evaluate(READ, [root, unfold, CONTROLS, FOLD_ONLY]))
+    context.close()
+    return text
+
+
+def _same(widget: str, transcript: str, what: str) -> None:
+    ours, theirs = (re.sub(r"\s+", "", text) for text in (widget, transcript))
+    if ours == theirs:
+        return
+    at = next(
+        (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
+    )
+    pytest.fail(
+        f"{what}: the transcript's text differs from the widget's at character {at} (whitespace left out)\n"
+        f"widget:     …{ours[max(0, at - 120) : at + 120]}…\n"
+        f"transcript: …{theirs[max(0, at - 120) : at + 120]}…"
+    )
+
+
+@pytest.mark.parametrize("fixture", ALL, ids=[f.relative_to(FIXTURES).as_posix() for f in ALL])
+def test_transcript_says_what_the_widget_says(fixture: Path, browser: Any, tmp_path: Path) -> None:
+    page_file = _page(fixture, tmp_path)
+    for unfold in (False, True):
+        widget = _widget_text(browser, page_file, unfold)
+        transcript = _transcript_text(browser, page_file, unfold)
+        assert len(re.sub(r"\s+", "", widget)) > 20  # the run was drawn, not a placeholder
+        _same(widget, transcript, "unfolded" if unfold else "as first shown")
