@@ -107,9 +107,10 @@ class Chat:
         printer.text(repr(self))
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        self._shown._ipython_display_()
 
-        display(self._shown)  # type: ignore[no-untyped-call]
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
+        return self._shown._repr_mimebundle_(**kwargs)
 
     @property
     def widget(self) -> Conversation:

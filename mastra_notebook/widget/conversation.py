@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets
 
 from .streamview import StreamView
+from .transcript import render_html
 
 _USER_TURN = (
     "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;"
@@ -35,12 +36,52 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         if read_only:
             self.add_class("mn-conversation-read-only")
         self.views: list[StreamView] = []
+        self.prompts: list[str] = []
+        self.title = title
+        self._displays: list[Any] = []  # IPython display handles of the transcript, updated as turns end
         if title:
             self.children = [ipywidgets.HTML(f"<b>{html.escape(title)}</b>")]
 
     def add_turn(self, prompt: str, view: StreamView) -> None:
         self.views.append(view)
+        self.prompts.append(prompt)
         self.children = [*self.children, ipywidgets.HTML(user_turn_html(prompt)), view]
+        view.observe(self._turn_changed, names="streaming")
+        self._update_transcripts()
+
+    def _turn_changed(self, change: dict[str, Any]) -> None:
+        if not change["new"]:  # a turn ended: the saved transcript shows its final state
+            self._update_transcripts()
+
+    # ---- saved notebooks: one static transcript of every turn, as each view keeps its own -----------
+
+    def transcript_html(self) -> str:
+        """Every turn as static, script-free HTML: the prompt, then its run's transcript."""
+        title = f"<div><b>{html.escape(self.title)}</b></div>" if self.title else ""
+        turns = "".join(
+            user_turn_html(prompt) + render_html(view.result, view.title)
+            for prompt, view in zip(self.prompts, self.views, strict=True)
+        )
+        return f'<div class="mastra-notebook-transcript">{title}{turns}</div>'
+
+    def _update_transcripts(self) -> None:
+        for handle in self._displays:
+            handle.update({"text/html": self.transcript_html()}, raw=True)
+
+    def _ipython_display_(self) -> None:
+        """The widget, then the transcript as an output of its own (GitHub, nbviewer and nbconvert
+        show it; the widget's stylesheet hides it where the widget draws)."""
+        from IPython.display import display
+
+        own = getattr(super(), "_repr_mimebundle_", None)
+        if own is None:  # ipywidgets 7 draws a widget through _ipython_display_
+            super()._ipython_display_()
+        else:
+            bundle: Any = own() or {}
+            data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+            display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+        handle = display({"text/html": self.transcript_html()}, raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        self._displays.append(handle)
 
     def __repr__(self) -> str:
         return f"<Conversation: {len(self.views)} turns>"

@@ -59,6 +59,7 @@ def test_a_client_tool_card_and_a_displayed_chat(
     expect(conversation.locator(".mn-root")).to_have_count(2, timeout=60_000)
     for answer in range(2):
         assert wait_status(view_root(page, 2, answer), "finished", "error", "aborted") == "finished"
+    expect(cell(page, 2).locator(".mastra-notebook-transcript").first).to_be_hidden()  # the widget draws
     turns = conversation.locator(".mn-user-turn")
     expect(turns).to_have_count(2)
     expect(turns.nth(1)).to_have_text("<b>and</b> what did I ask?")  # a prompt is text, never markup

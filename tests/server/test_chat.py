@@ -110,3 +110,31 @@ def test_a_displayed_chat_holds_every_turn_in_order(client: mn.MastraClient) -> 
     assert chat.widget.children[2] is views[0]
     assert "first</div>" in chat.widget.children[1].value
     assert repr(chat) == "<Chat with 'toolUser': 2 turns, history resent each turn>"
+
+
+def test_a_saved_chat_keeps_a_static_transcript_of_every_turn(
+    mastra_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nbclient import NotebookClient
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from .test_examples import kernel_sees_the_package
+
+    kernel_sees_the_package(monkeypatch)
+    notebook = new_notebook(
+        cells=[
+            new_code_cell(
+                f"import mastra_notebook as mn\nchat = mn.MastraClient({mastra_url!r}).agent('toolUser').chat()\n"
+                "chat.send('hello <script>alert(1)</script>').wait(30)\nchat.send('and again').wait(30)\nchat"
+            )
+        ]
+    )
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = notebook.cells[0].outputs
+    assert "application/vnd.jupyter.widget-view+json" in outputs[0]["data"]
+    saved = outputs[1]["data"]["text/html"]
+    assert saved.startswith('<div class="mastra-notebook-transcript">')
+    assert "hello &lt;script&gt;alert(1)&lt;/script&gt;</div>" in saved
+    assert "<script>" not in saved
+    assert saved.count('class="mn-user-turn"') == 2
+    assert "Turn 2: you said" in saved
