@@ -43,7 +43,12 @@ const SUPERVISOR = tree([
   ["root", n("t2", "text", { started_at: T0 + 7100, ended_at: T0 + 8800 })],
 ]);
 
-const byId = (bars: Bar[]) => Object.fromEntries(bars.map((b) => [b.id, b]));
+/** The bar of node `id` (a test fails loudly when it is missing). */
+function barOf(bars: Bar[], id: string): Bar {
+  const found = bars.find((b) => b.id === id);
+  if (!found) throw new Error(`no bar for ${id}`);
+  return found;
+}
 
 describe("timeline layout", () => {
   it("nests bars as the tree does: run, steps, their parts, a sub-agent under its tool call", () => {
@@ -60,12 +65,12 @@ describe("timeline layout", () => {
       ["t2", 2, "text"],
     ]);
     expect(total).toBe(9000); // the run ended: "now" plays no part
-    expect(byId(bars).t2).toMatchObject({ start: 7100, end: 8800, open: false });
-    expect(byId(bars).s1.covers).toEqual(["s1", "t1", "c1"]); // hovering a step outlines its parts
+    expect(barOf(bars, "t2")).toMatchObject({ start: 7100, end: 8800, open: false });
+    expect(barOf(bars, "s1").covers).toEqual(["s1", "t1", "c1"]); // hovering a step outlines its parts
   });
 
   it("draws a tool call's phases apart: arguments, executing, the person's wait, executing again", () => {
-    const tool = byId(layoutTimeline(SUPERVISOR, "root", T0).bars).c1;
+    const tool = barOf(layoutTimeline(SUPERVISOR, "root", T0).bars, "c1");
     expect(tool.segments).toEqual([
       { phase: "args", start: 600, end: 1000 },
       { phase: "wait", start: 1000, end: 3000 },
@@ -81,7 +86,7 @@ describe("timeline layout", () => {
     ]);
     const { bars, total } = layoutTimeline(live, "root", T0 + 400);
     expect(total).toBe(400);
-    const tool = byId(bars).c1;
+    const tool = barOf(bars, "c1");
     expect(tool).toMatchObject({ start: 50, end: 400, open: true });
     expect(tool.segments).toEqual([{ phase: "args", start: 50, end: 400 }]); // its arguments still stream
   });
@@ -92,8 +97,8 @@ describe("timeline layout", () => {
       ["root", n("w1", "workflow-step", { step_name: "ask", started_at: T0, waiting_since: T0 + 100, decision: { at: T0 + 4000 }, ended_at: T0 + 4500 })],
     ]);
     const { bars } = layoutTimeline(flow, "root", T0 + 5000);
-    expect(bars[0].label).toBe("plan");
-    expect(byId(bars).w1.segments.map((s) => s.phase)).toEqual(["workflow-step", "wait", "workflow-step"]);
+    expect(barOf(bars, "root").label).toBe("plan");
+    expect(barOf(bars, "w1").segments.map((s) => s.phase)).toEqual(["workflow-step", "wait", "workflow-step"]);
   });
 
   it("draws no bar without a start time, and at most MAX_BARS", () => {
@@ -123,14 +128,16 @@ describe("the timeline panel", () => {
     expect(toggle?.getAttribute("aria-expanded")).toBe("true");
     const rows = [...(panel?.querySelectorAll<HTMLElement>(".mn-tl-row:not(.mn-tl-axis)") ?? [])];
     expect(rows.map((r) => r.dataset.nodeRef)).toEqual(["root", "s1", "t1"]);
-    const textBar = rows[2].querySelector<HTMLElement>(".mn-tl-bar");
+    const [, stepRow, textRow] = rows;
+    if (!stepRow || !textRow) throw new Error("rows missing");
+    const textBar = textRow.querySelector<HTMLElement>(".mn-tl-bar");
     expect(textBar?.style.left).toBe("2%");
     expect(textBar?.style.width).toBe("48%");
-    rows[1].querySelector(".mn-tl-bar")?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    stepRow.querySelector(".mn-tl-bar")?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
     expect(nodeEl(el, "t1").classList.contains("mn-outlined")).toBe(true); // the step covers its text
     panel?.dispatchEvent(new MouseEvent("mouseleave"));
     expect(nodeEl(el, "t1").classList.contains("mn-outlined")).toBe(false);
-    rows[2].dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    textRow.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     expect(nodeEl(el, "t1").classList.contains("mn-inspected")).toBe(true);
   });
 
