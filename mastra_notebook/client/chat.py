@@ -62,7 +62,7 @@ class Chat:
     def send(self, prompt: Any, **options: Any) -> LiveView:
         """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
         running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
-        if running and not self.memory:
+        if running:  # the next turn must see this one (in the thread, or in the history resent)
             raise RuntimeError(f"turn {running[-1]} is still running: wait for it (view.wait()) first")
         new = _messages(prompt)
         if self.memory:

@@ -312,8 +312,14 @@ class ToolSession:
             return None
         self.rounds += 1
         view.run.running_in_notebook([c.tool_call_id for c in calls])
-        for call in calls:
-            view.feed(await self._outcome(result, call))
+        for index, call in enumerate(calls):
+            try:
+                outcome = await self._outcome(result, call)
+            except asyncio.CancelledError:  # Stop while it works: its card says so, then the run is aborted
+                for left in calls[index:]:
+                    view.feed(_chunk("tool-error", result, left, error=_stopped(left)))
+                raise
+            view.feed(outcome)
         steps = view.result.steps
         self.messages += step_messages(steps[self.sent_steps :])
         self.sent_steps = len(steps)
@@ -342,6 +348,11 @@ class ToolSession:
                 "tool-error", result, call, error={"name": type(error).__name__, "message": message}
             )
         return _chunk("tool-result", result, call, result=jsonable(value), isError=False)
+
+
+def _stopped(call: ToolCall) -> dict[str, str]:
+    # a thread cannot be killed: a plain function runs on to its end, its result unused
+    return {"name": "Stopped", "message": f"stopped before {call.tool_name} finished"}
 
 
 def _chunk(kind: str, run: RunResult, call: ToolCall, **payload: Any) -> dict[str, Any]:

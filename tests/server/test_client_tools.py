@@ -162,6 +162,10 @@ def test_a_slow_sync_tool_leaves_stop_responsive(client: mn.MastraClient) -> Non
     assert result.status == "aborted"
     assert result.finish_reason == "aborted"
     assert not view.streaming
+    stopped = result.tool_calls[0]
+    assert stopped.status == "error"
+    assert stopped.error is not None
+    assert stopped.error.message == "stopped before slow finished"
 
 
 def test_a_tool_timeout_is_an_error_the_model_is_told(client: mn.MastraClient) -> None:
@@ -236,3 +240,22 @@ def test_max_tool_rounds_stops_a_runaway_agent(client: mn.MastraClient) -> None:
     assert last is not None
     assert "max_tool_rounds" in last.message
     assert result.status == "incomplete"  # the agent never answered
+
+
+def test_return_values_become_json() -> None:
+    import datetime
+
+    import numpy as np
+    import pandas as pd
+
+    from mastra_notebook.client.tools import jsonable
+
+    frame = pd.DataFrame({"city": ["Oslo"], "rain": [np.int64(3)]})
+    assert jsonable(frame) == [{"city": "Oslo", "rain": 3}]
+    assert jsonable(frame["rain"]) == {"0": 3}
+    assert jsonable({"n": np.float64(1.5), "when": datetime.date(2026, 1, 2), "tags": {"a"}}) == {
+        "n": 1.5,
+        "when": "2026-01-02",
+        "tags": ["a"],
+    }
+    assert jsonable(object()).startswith("<object object at")
