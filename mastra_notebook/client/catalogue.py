@@ -10,6 +10,7 @@ notebook's theme (translucent greys for rules and muted text), so light and dark
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
@@ -100,8 +101,8 @@ def tools_of(agent: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
 
 
 def steps_of(graph: Any) -> list[str]:
-    """A workflow's step graph in order, one label per entry: ``a``, ``a ∥ b`` (parallel), ``a | b``
-    (branches), ``a (loop)``, ``sleep``."""
+    """A workflow's step graph in order, one label per entry: ``a``, ``a (can suspend)``, ``a ∥ b``
+    (parallel), ``a | b`` (branches), ``a (loop)``, ``sleep``."""
     labels = []
     for entry in graph if isinstance(graph, list) else []:
         if not isinstance(entry, Mapping):
@@ -117,7 +118,7 @@ def steps_of(graph: Any) -> list[str]:
         elif kind in ("loop", "foreach", "dountil", "dowhile"):
             labels.append(f"{name} ({kind})")
         elif kind in ("step", "waitForEvent"):
-            labels.append(name + (" ⏸" if step.get("canSuspend") else ""))
+            labels.append(name + (" (can suspend)" if step.get("canSuspend") else ""))
         else:  # sleep, sleepUntil, ...
             labels.append(str(kind))
     return labels
@@ -131,6 +132,11 @@ def _label(text: Any) -> str:
     return f"<bdi>{escape(str(text))}</bdi>"
 
 
+def _shown(text: Any) -> str:
+    """A label, or a muted dash when there is nothing to show."""
+    return _label(text) if text else _empty()
+
+
 def _code(text: Any) -> str:
     return f"<code><bdi>{escape(str(text))}</bdi></code>"
 
@@ -139,12 +145,14 @@ def _muted(text: str) -> str:
     return f'<span style="{_MUTED}">{text}</span>'
 
 
-def _table(heads: Iterable[str], rows: Iterable[Iterable[str]], kind: str) -> str:
-    head = "".join(f'<th style="{_HEAD}">{escape(h)}</th>' for h in heads)
+def _table(heads: Iterable[str] | None, rows: Iterable[Iterable[str]], kind: str) -> str:
+    """A table; without ``heads``, rows of facts whose first cell names the second."""
+    head = "".join(f'<th style="{_HEAD}">{escape(h)}</th>' for h in heads or ())
     body = "".join("<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in row) + "</tr>" for row in rows)
     return (
         f'<table class="mn-catalogue" data-kind="{kind}" style="{_TABLE}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        + (f"<thead><tr>{head}</tr></thead>" if head else "")
+        + f"<tbody>{body}</tbody></table>"
     )
 
 
@@ -226,9 +234,9 @@ class Agents(Catalogue):
                 [
                     _code(agent_id),
                     name,
-                    _label(model_of(agent)) or _empty(),
+                    _shown(model_of(agent)),
                     _listed(tools) if tools else _empty(),
-                    _label(instructions) if instructions else _empty(),
+                    _shown(instructions),
                 ]
             )
         return rows
@@ -259,8 +267,8 @@ class Workflows(Catalogue):
                     _code(workflow_id),
                     _label(workflow.get("name", workflow_id)),
                     " → ".join(steps) if steps else _empty(),
-                    _label(fields(workflow.get("inputSchema"))) or _empty(),
-                    _label(described) if described else _empty(),
+                    _shown(fields(workflow.get("inputSchema"))),
+                    _shown(described),
                 ]
             )
         return rows
@@ -285,8 +293,8 @@ class AgentInfo(dict[str, Any]):
     def _repr_html_(self) -> str:
         facts = [
             ("name", _label(self.get("name", self.id))),
-            ("description", _label(self.get("description") or "") or _empty()),
-            ("model", _label(model_of(self)) or _empty()),
+            ("description", _shown(self.get("description"))),
+            ("model", _shown(model_of(self))),
             ("memory", {True: "yes", False: "no", None: _empty()}[self.memory]),
         ]
         for kind, label in (
@@ -301,7 +309,7 @@ class AgentInfo(dict[str, Any]):
                 facts.append((label, ", ".join(names)))
         card = [
             _caption(f"agent {_code(self.id)}"),
-            _table(("", ""), [[escape(k), v] for k, v in facts], "agent"),
+            _table(None, [[_muted(escape(k)), v] for k, v in facts], "agent"),
         ]
         tools = []
         for name, listed in _mapping(self.get("tools")).items():
@@ -311,8 +319,8 @@ class AgentInfo(dict[str, Any]):
             tools.append(
                 [
                     _code(name) + (" " + _muted("(needs approval)") if tool.get("requireApproval") else ""),
-                    _label(tool.get("description") or "") or _empty(),
-                    (_label(fields(parsed)) or _empty()) + full,
+                    _shown(tool.get("description")),
+                    _shown(fields(parsed)) + full,
                 ]
             )
         for name, described, _ in tools_of({k: self.get(k) for k in ("agents", "workflows")}):
@@ -345,6 +353,13 @@ def _snapshot(run: Mapping[str, Any]) -> Mapping[str, Any]:
     return snapshot if isinstance(snapshot, Mapping) else {}
 
 
+def _when(value: Any) -> Any:
+    """An ISO time as ``2026-12-01 10:52:40`` (UTC, as Mastra stores it); anything else as given."""
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", value):
+        return value[:19].replace("T", " ")
+    return value
+
+
 def run_status(run: Mapping[str, Any]) -> str:
     return str(run.get("status") or _snapshot(run).get("status") or "?")
 
@@ -366,7 +381,7 @@ class WorkflowRuns(Catalogue):
     (``GET /api/workflows/:id/runs``); ``total`` is the server's count."""
 
     noun = "runs"
-    heads = ("run id", "status", "steps", "created", "updated", "resource")
+    heads = ("run id", "status", "steps", "created (UTC)", "updated (UTC)", "resource")
 
     def __init__(self, entries: Mapping[str, Any], source: str = "", total: int | None = None) -> None:
         super().__init__(entries, source)
@@ -382,9 +397,9 @@ class WorkflowRuns(Catalogue):
                     _code(run_id),
                     _label(run_status(run)),
                     _listed(steps) if steps else _empty(),
-                    _label(run.get("createdAt") or "") or _empty(),
-                    _label(run.get("updatedAt") or "") or _empty(),
-                    _label(run.get("resourceId") or "") or _empty(),
+                    _shown(_when(run.get("createdAt"))),
+                    _shown(_when(run.get("updatedAt"))),
+                    _shown(run.get("resourceId")),
                 ]
             )
         return rows

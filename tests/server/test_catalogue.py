@@ -82,7 +82,7 @@ def test_workflows_show_their_steps(client: mn.MastraClient) -> None:
     report = row_of(cells, "weatherReport")
     assert report[2] == "fetch-forecast → write-report"
     assert report[3] == "city: string"
-    assert row_of(cells, "approvalFlow")[2] == "request ⏸ → finish"  # a step that can suspend
+    assert row_of(cells, "approvalFlow")[2] == "request (can suspend) → finish"
     assert "slowCount  (count-slowly)" in pretty(workflows)
 
 
