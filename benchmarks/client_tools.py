@@ -15,9 +15,9 @@ import json
 import statistics
 import time
 
-import mastra_notebook as mn
-
 from concurrency import launcher  # type: ignore[import-not-found]  # benchmarks/ is on the path when run
+
+import mastra_notebook as mn
 
 
 def lookup(city: str) -> dict[str, object]:
@@ -64,7 +64,9 @@ async def main(url: str, runs: int) -> dict[str, float]:
     client = mn.MastraClient(url)
     agent = client.agent("toolUser")
     server_side = await timed(lambda: client.agent("weather").stream("What is the weather in Paris?"), runs)
-    client_side = await timed(lambda: agent.stream('call lookup with {"city": "Paris"}', tools=[lookup]), runs)
+    client_side = await timed(
+        lambda: agent.stream('call lookup with {"city": "Paris"}', tools=[lookup]), runs
+    )
     return {
         "server_tool_median_ms": round(statistics.median(server_side) * 1000, 1),
         "client_tool_median_ms": round(statistics.median(client_side) * 1000, 1),
