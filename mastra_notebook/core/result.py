@@ -207,6 +207,15 @@ class Part(_Result):
     value: Value = None
 
 
+# For hosts that reset the browser's styles (marimo); scoped to the transcript. GitHub drops <style>.
+_HOST_RESET = (
+    "<style>.mastra-notebook-transcript :where(ul){list-style:disc outside;padding-left:2em}"
+    ".mastra-notebook-transcript :where(ol){list-style:decimal outside;padding-left:2em}"
+    ".mastra-notebook-transcript :where(h1,h2,h3,h4,h5,h6){font-weight:600}"
+    ".mastra-notebook-transcript :where(strong,b){font-weight:bolder}</style>"
+)
+
+
 class RunResult(_Result):
     run_id: str | None = None
     agent_id: str | None = None
@@ -285,6 +294,11 @@ class RunResult(_Result):
         from .transcript import render_html  # transcript imports this module
 
         return render_html(self)
+
+    def _mime_(self) -> tuple[str, str]:
+        """marimo's display: the transcript, with what a browser's own stylesheet gives said again
+        (marimo's page loads Tailwind's reset: lists without markers, headings at normal weight)."""
+        return "text/html", _HOST_RESET + self._repr_html_()
 
     _view: list[Any] | None = PrivateAttr(default=None)  # the view's snapshot ops it was read with
 

@@ -1,0 +1,279 @@
+"""The view in the frontends besides JupyterLab, for real, in headless Chromium: Notebook 7, marimo
+(the view as a cell's last expression and in ``mo.ui.anywidget``), Voila, and nbconvert's HTML of an
+executed notebook. Each renders and streams; where a reader can act, Stop and folding work.
+
+Notebook 7 and Voila are served by the session's JupyterLab server (the `notebook` and `voila`
+packages add themselves to it); marimo runs a generated app with ``marimo run``, once for the module.
+Screenshots (light and dark) go to ``test-artifacts/frontends-*.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    Lab,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_notebook_ready,
+    wait_status,
+    watched_page,
+)
+from tests.e2e.test_header import theme
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+LONG_TEXT = FIXTURES / "long-text.jsonl"  # 5,000 chunks: at 10 ms each, long enough to stop
+TOOL_CALL = FIXTURES / "tool-call.jsonl"
+FINAL_WORDS = "partly cloudy, humidity 64%"  # the tool-call run's last sentence
+TEXT_OF = "(el) => [...el.querySelectorAll('.mn-text')].map((t) => t.textContent).join('')"
+
+
+# ---- what every frontend must do -----------------------------------------------------------------
+
+
+def streams_then_stops(root: Any) -> None:
+    """The long run arrives piece by piece; Stop ends it, keeping what arrived (``aborted``)."""
+    handle = root.element_handle(timeout=60_000)
+    root.page.wait_for_function(
+        f"(el) => el.dataset.status === 'running' && ({TEXT_OF})(el).length > 300", arg=handle, timeout=60_000
+    )
+    root.locator("button.mn-stop").click()
+    assert wait_status(root, "finished", "aborted", timeout=20_000) == "aborted"
+    expect(root.locator("button.mn-stop")).to_be_hidden()
+    expect(root.locator(".mn-banner-abort")).to_have_text("stopped by the user")
+    shown = root.evaluate(TEXT_OF)
+    assert 300 < len(shown) < 200_000  # far from the 3 MB the whole run holds
+
+
+def folds(root: Any) -> None:
+    """The finished tool card is one folded line that opens and closes on its head."""
+    assert wait_status(root, "finished", timeout=60_000) == "finished"
+    expect(root.locator(".mn-text").last).to_contain_text(FINAL_WORDS)
+    card = root.locator(".mn-tool")
+    head, body = card.locator(":scope > .mn-card-head"), card.locator(":scope > .mn-card-body")
+    expect(head).to_have_attribute("aria-expanded", "false")
+    expect(body).to_be_hidden()
+    head.locator(".mn-kind-label").click()
+    expect(head).to_have_attribute("aria-expanded", "true")
+    expect(body.locator(".mn-args pre")).to_have_text('{"city": "Paris"}')
+    head.locator(".mn-kind-label").click()
+    expect(head).to_have_attribute("aria-expanded", "false")
+
+
+def styles_intact(page: Any) -> None:
+    """A host's reset does not reach the views: headings keep their weight, lists their markers."""
+    heading = page.locator(".mn-root .mn-text h2").first  # the long text's sections
+    assert int(heading.evaluate("(el) => getComputedStyle(el).fontWeight")) >= 600
+    item = page.locator(".mn-root .mn-text li").first  # the tool run's answer
+    assert item.evaluate("(el) => getComputedStyle(el).display") == "list-item"
+    assert item.evaluate("(el) => getComputedStyle(el.parentElement).listStyleType") in ("disc", "decimal")
+
+
+# ---- Notebook 7 ----------------------------------------------------------------------------------
+
+CELLS = [
+    "import mastra_notebook as mn",
+    f"stop = mn.view({str(LONG_TEXT)!r}, delay=0.01)\nstop",
+    f"tool = mn.view({str(TOOL_CALL)!r}, delay=0.03)\ntool",
+]
+
+
+def test_notebook7_renders_streams_stops_and_folds(lab: Lab, browser: Any) -> None:
+    lab.notebook("frontends-nb7", CELLS)
+    with watched_page(browser, "frontends-notebook7", full_page=True) as (page, events):
+        page.goto(f"{lab.url}/notebooks/frontends-nb7.ipynb")
+        wait_notebook_ready(page)
+        run_cells(page, 0, 1, 2)
+        stop, tool = view_root(page, 1), view_root(page, 2)
+        streams_then_stops(stop)
+        folds(tool)
+        styles_intact(page)
+        expect(page.locator(".jp-Notebook .mastra-notebook-transcript")).to_have_count(2)
+        for transcript in page.locator(".jp-Notebook .mastra-notebook-transcript").all():
+            expect(transcript).to_be_hidden()  # beside their drawn views
+        for dark in (False, True):
+            theme(page, dark)
+            screenshot(tool, f"frontends-notebook7-{'dark' if dark else 'light'}")
+        theme(page, False)
+        # Notebook 7's own two (a settings schema, a file browser command); nothing of ours
+        assert not [error for error in events.errors if "mn-" in error or "mastra" in error], events.errors
+
+
+# ---- Voila -----------------------------------------------------------------------------------------
+
+
+def test_voila_renders_streams_and_applies_the_final_state(lab: Lab, browser: Any) -> None:
+    cells = ["import mastra_notebook as mn", f"mn.view({str(TOOL_CALL)!r}, delay=0.2)"]  # about 6 s
+    lab.notebook("frontends-voila", cells)
+    for dark in (False, True):
+        name = f"frontends-voila-{'dark' if dark else 'light'}"
+        with watched_page(browser, name, full_page=True) as (page, events):
+            page.goto(f"{lab.url}/voila/render/frontends-voila.ipynb{'?theme=dark' if dark else ''}")
+            root = page.locator(".mn-root").first
+            root.wait_for(timeout=60_000)
+            if not dark:  # it streams: seen running with part of its text, then as it ended
+                assert wait_status(root, "running", "finished") == "running"
+                expect(root.locator(".mn-text").first).to_contain_text("Let me look up", timeout=30_000)
+            folds(root)
+            expect(root.locator(".mn-tool")).to_have_attribute("data-tool-status", "done")
+            expect(root).to_contain_text("112 tokens")  # the final usage
+            expect(page.locator(".mastra-notebook-transcript")).to_be_hidden()
+            assert not events.errors, events.errors
+
+
+# ---- marimo -------------------------------------------------------------------------------------
+
+MARIMO_APP = """import marimo
+
+app = marimo.App(width="medium")
+
+
+@app.cell
+def _():
+    import marimo as mo
+    import mastra_notebook as mn
+    return mn, mo
+
+
+@app.cell
+def _(mn):
+    stop = mn.view({long!r}, delay=0.01)
+    stop  # the view as the cell's last expression
+    return (stop,)
+
+
+@app.cell
+def _(mn, mo):
+    tool = mo.ui.anywidget(mn.view({tool!r}, delay=0.03))
+    tool
+    return (tool,)
+
+
+@app.cell
+def _(mn):
+    mn.collect({tool!r})  # a RunResult: its transcript, through marimo's display of _repr_html_
+    return
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def marimo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``marimo run`` on a generated app (each page load runs it afresh); its theme follows the system."""
+    folder = tmp_path_factory.mktemp("marimo")
+    (folder / "app.py").write_text(MARIMO_APP.format(long=str(LONG_TEXT), tool=str(TOOL_CALL)))
+    (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
+    log = (folder / "marimo.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
+         "--host", "127.0.0.1", "--port", str(port)],
+        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("marimo did not start:\n" + (folder / "marimo.log").read_text()) from None
+            time.sleep(0.3)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_url: str, browser: Any) -> None:
+    with watched_page(browser, "frontends-marimo", full_page=True) as (page, events):
+        page.goto(marimo_url)
+        roots = page.locator(".mn-root")
+        expect(roots).to_have_count(2, timeout=60_000)
+        stop, tool = roots.nth(0), roots.nth(1)  # last expression; mo.ui.anywidget
+        streams_then_stops(stop)
+        folds(tool)
+        styles_intact(page)
+        # a finished RunResult shows its transcript, as it does in a saved Jupyter notebook
+        transcript = page.locator(".mastra-notebook-transcript")
+        expect(transcript).to_be_visible()
+        expect(transcript).to_contain_text(FINAL_WORDS)
+        expect(transcript).to_contain_text("finished")
+        marker = transcript.locator("li").first.evaluate(
+            "(el) => getComputedStyle(el.parentElement).listStyleType"
+        )
+        assert marker == "disc"  # RunResult._mime_ restates what Tailwind's reset takes away
+        for dark in (False, True):
+            page.emulate_media(color_scheme="dark" if dark else "light")
+            page.wait_for_timeout(500)
+            suffix = "dark" if dark else "light"
+            tool.scroll_into_view_if_needed()
+            tool.screenshot(path=str(ARTIFACTS / f"frontends-marimo-anywidget-{suffix}.png"))
+            transcript.screenshot(path=str(ARTIFACTS / f"frontends-marimo-result-{suffix}.png"))
+        assert not events.errors, events.errors
+
+
+# ---- nbconvert's HTML of an executed notebook --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A notebook executed headless with its widget state, exported by nbconvert's HTML exporter."""
+    from nbconvert import HTMLExporter
+
+    folder = tmp_path_factory.mktemp("nbconvert")
+    cells = [f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv", "r = v.wait()"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", store_widget_state=True).execute()
+    body, _ = HTMLExporter().from_notebook_node(notebook)
+    path = folder / "executed.html"
+    path.write_text(body)
+    return path
+
+
+def test_nbconvert_html_without_scripts_shows_the_final_transcript(exported: Path, browser: Any) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(exported.as_uri())
+        transcript = page.locator(".mastra-notebook-transcript")
+        expect(transcript).to_have_count(1)
+        expect(transcript).to_be_visible()
+        expect(transcript).to_contain_text(FINAL_WORDS)
+        expect(transcript).to_contain_text("finished")
+        expect(transcript).not_to_contain_text("running")
+        expect(page.locator(".mn-root")).to_have_count(0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        transcript.screenshot(path=str(ARTIFACTS / "frontends-nbconvert-no-scripts.png"))
+    finally:
+        context.close()
