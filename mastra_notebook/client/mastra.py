@@ -392,6 +392,14 @@ class NetworkView(LiveView):
 
     _decision_route = "network-tool-call"
 
+    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
+        """Not for networks: Mastra's HTTP API (and client-js) has no route that resumes a suspended
+        network primitive; approvals are answered with ``approve()``/``decline()``."""
+        raise RuntimeError(
+            "Mastra's HTTP API cannot resume a suspended network primitive (there is no route for it); "
+            "a network approval is answered with view.approve() or view.decline()"
+        )
+
 
 class WorkflowView(LiveView):
     """A live workflow run: a suspended step is resumed with ``resume(resume_data, step=None)``;

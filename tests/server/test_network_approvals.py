@@ -68,3 +68,9 @@ def test_an_agent_approval_still_goes_to_approve_tool_call(client: mn.MastraClie
     assert view.wait(60).status == "suspended"
     view.approve()
     assert view.wait(60).text.endswith("Done: record abc-123 was deleted.")
+
+
+def test_resume_on_a_network_says_why_not(client: mn.MastraClient) -> None:
+    view = NetworkView(client, "/api/agents/networkApprover", title="network networkApprover")
+    with pytest.raises(RuntimeError, match="no route for it"):
+        view.resume({"answer": "yes"})
