@@ -241,6 +241,7 @@ class ToolSession:
     sent_steps: int = 0  # steps already sent back (or made by the server from its thread)
     messages: list[dict[str, Any]] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # declined call id -> the reason given
+    approve_all: bool = False  # the request's requireToolApproval: Mastra asks only for its own tools
 
     def __post_init__(self) -> None:
         self.messages = [] if self.memory else list(self.body.get("messages") or [])
@@ -264,6 +265,7 @@ class ToolSession:
         if max_rounds < 1:
             raise ValueError(f"max_tool_rounds must be at least 1, not {max_rounds!r}")
         session = cls(client_tools(tools), body, stream_path, "memory" in body, timeout, max_rounds)
+        session.approve_all = body.get("requireToolApproval") is True
         view.tools = session
         return {**body, "clientTools": session.request_field()}
 
@@ -294,7 +296,7 @@ class ToolSession:
         calls = self.pending(result)
         if not calls or result.status not in ("finished", "suspended"):
             return None
-        waiting = [c for c in calls if self.tools[c.tool_name].require_approval and c.decision is None]
+        waiting = [c for c in calls if self._needs_approval(c) and c.decision is None]
         if waiting:
             view.run.running_in_notebook([c.tool_call_id for c in waiting])  # then suspended, at its end
             for call in waiting:
@@ -328,6 +330,9 @@ class ToolSession:
             "messages": list(self.messages),
             "clientTools": self.request_field(),
         }
+
+    def _needs_approval(self, call: ToolCall) -> bool:
+        return self.approve_all or self.tools[call.tool_name].require_approval
 
     async def _outcome(self, result: RunResult, call: ToolCall) -> dict[str, Any]:
         """The chunk that ends one client call: its result, its error, or its denial."""

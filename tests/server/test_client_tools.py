@@ -216,6 +216,20 @@ def test_a_client_tool_that_needs_approval(client: mn.MastraClient) -> None:
     assert "delete failed: declined by the user: keep it" in result.text
 
 
+def test_require_tool_approval_covers_client_tools_too(client: mn.MastraClient) -> None:
+    view = client.agent("toolUser").stream(
+        'call lookup with {"city": "Bern"}', tools=[lookup], require_tool_approval=True
+    )
+    assert view.wait(30).tool_calls[0].status == "awaiting-approval"  # Mastra itself asks for none
+    view._handle_browser_message({"t": "approve", "tool_call_id": view.result.tool_calls[0].tool_call_id})
+    result = view.wait(30)
+    assert result.status == "finished"
+    decision = result.tool_calls[0].decision
+    assert decision is not None
+    assert (decision.action, decision.by) == ("approve", "view")  # as a click on the view's Approve
+    assert 'lookup returned {"city":"Bern"' in result.text
+
+
 def test_client_tools_in_stream_many(client: mn.MastraClient) -> None:
     cities = ["Paris", "Lima", "Oslo", "Rome", "Kyiv"]
     prompts = [f'call lookup with {{"city": "{city}"}}' for city in cities]
