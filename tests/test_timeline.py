@@ -126,7 +126,7 @@ def test_the_html_has_no_script_and_hostile_names_render_inert() -> None:
     assert "<img" not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
     assert _tags_and_attributes(html) <= {"details", "summary", "div", "span", "open", "class", "style", "title",
-                                          "data-phase", "data-kind", "data-node-ref", "data-axis"}  # fmt: skip
+                                          "data-phase", "data-bar", "data-node-ref", "data-axis"}  # fmt: skip
     assert "left:0.000%;width:50.000%" in html
 
 
@@ -163,3 +163,13 @@ def test_every_recording_lays_out(name: str) -> None:
     assert all(b.start <= b.end for b in plan.bars)
     assert all(s.start <= s.end for b in plan.bars for s in b.segments)
     assert len({b.id for b in plan.bars}) == len(plan.bars)
+
+
+def test_the_transcript_holds_the_timeline_with_the_nested_runs_bars() -> None:
+    html = mn.collect(fixture_path("agent-as-tool"))._repr_html_()
+    assert html.count('class="mn-static-timeline"') == 1  # once, for the root run
+    start = html.index('class="mn-static-timeline"')
+    timeline = html[start:]
+    assert 'data-bar="tool"' in timeline
+    assert "sub-agent researcher" in timeline
+    assert "<script" not in html

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
 Node = Mapping[str, Any]
 ROOT_ID = "root"
@@ -312,7 +312,7 @@ def render_html(plan: Layout, span: float | None = None, heading: str = "Timelin
             _bar(bar, span),
             format_ms(bar.end - bar.start),
             bar.depth,
-            f' data-kind="{bar.kind}" data-node-ref="{escape(bar.id)}" title="{escape(describe(bar))}"',
+            f' data-bar="{bar.kind}" data-node-ref="{escape(bar.id)}" title="{escape(describe(bar))}"',
         )
         for bar in plan.bars
     ]
@@ -329,3 +329,17 @@ def render_html(plan: Layout, span: float | None = None, heading: str = "Timelin
 def timeline_html(nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]]) -> str:
     """The timeline section of a transcript: the run at the tree's root, drawn on its own axis."""
     return render_html(layout(nodes, children))
+
+
+class _Tree(Protocol):  # core/static's Tree
+    @property
+    def nodes(self) -> Mapping[str, Node]: ...
+
+    @property
+    def children(self) -> Mapping[str, Sequence[str]]: ...
+
+
+def run_section(tree: _Tree, run: Node) -> str:
+    """The transcript's timeline section (core/static RUN_SECTIONS): below the root run only, whose
+    timeline holds the nested runs' bars too."""
+    return timeline_html(tree.nodes, tree.children) if run.get("id") == ROOT_ID else ""

@@ -333,7 +333,7 @@ export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement 
     return h("div", "mn-tl-row", [label, track, h("span", "mn-tl-time", [formatDuration(b.end - b.start)])], {
       "data-node-ref": b.id,
       "data-covers": b.covers.join(" "),
-      "data-kind": b.kind,
+      "data-bar": b.kind,
       title: describeBar(b),
     });
   });

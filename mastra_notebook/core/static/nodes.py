@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..timeline import run_section as run_timeline
 from . import text as fmt
 from .html import (
     BORDER,
@@ -754,7 +755,7 @@ def run_footer(tree: Tree, run: Node) -> str:
 
 
 # What a run draws, in order (run.ts): a new section (a timeline, costs) is one more entry.
-RUN_SECTIONS: list[Renderer] = [run_parts, run_workflow, run_object, run_banner, run_footer]
+RUN_SECTIONS: list[Renderer] = [run_parts, run_workflow, run_object, run_banner, run_footer, run_timeline]
 
 
 def _run_label(run: Node) -> str:
