@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Build the wheel, check it carries the widget bundle, and import it from a clean venv.
+#   bash scripts/check-wheel.sh        # in a temporary folder, removed after
+#   bash scripts/check-wheel.sh DIR    # keeps DIR/dist/*.whl and DIR/venv (tests/e2e/test_wheel.py runs
+#                                      # that venv's JupyterLab: the wheel is built once)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+repo=$PWD
+if [ -n "${1:-}" ]; then
+  mkdir -p "$1"
+  out=$(cd "$1" && pwd)
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 .venv/bin/python -m build --wheel --outdir "$out/dist" . >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 wheel=$(ls "$out"/dist/*.whl)
 .venv/bin/python - "$wheel" <<'PY'
@@ -22,7 +31,10 @@ assert result.text == 'ok', result
 from pathlib import Path
 assert (Path(mn.__file__).parent / 'static' / 'widget.js').stat().st_size > 10_000
 mn.StreamView()  # the widget loads its bundle
+import json
 from importlib.metadata import version
-assert version('mastra-notebook') == mn.__version__, (version('mastra-notebook'), mn.__version__)  # one source
+js = json.load(open('$repo/js/package.json'))['version']
+assert version('mastra-notebook') == mn.__version__ == js, (version('mastra-notebook'), mn.__version__, js)  # one source
+assert Path(mn.__file__).is_relative_to('$out/venv'), mn.__file__  # the installed package, not the tree
 print('clean-venv import ok', mn.__version__)
 ")

@@ -1,0 +1,142 @@
+"""The built wheel, installed in a fresh venv, in that venv's own JupyterLab: what a user installs, not
+the editable tree. scripts/check-wheel.sh builds the wheel and the venv (once); here that venv gets
+JupyterLab, and a notebook in it streams a recording to its end."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import (
+    Lab,
+    cell_output_text,
+    open_notebook,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_status,
+    watched_page,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDING = ROOT / "tests" / "fixtures" / "tool-call.jsonl"
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv holding the built wheel (checked by check-wheel.sh) and JupyterLab."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(["bash", str(ROOT / "scripts" / "check-wheel.sh"), str(out)], check=True, timeout=900)
+    python = out / "venv" / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "jupyterlab"], check=True, timeout=900)
+    return out / "venv"
+
+
+@pytest.fixture(scope="module")
+def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """That venv's JupyterLab and kernel, with nothing of the source tree on their path."""
+    base = tmp_path_factory.mktemp("wheel-lab")
+    root = base / "root"
+    root.mkdir()
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(
+        JUPYTER_CONFIG_DIR=str(base / "config"),
+        JUPYTER_DATA_DIR=str(base / "data"),
+        JUPYTER_RUNTIME_DIR=str(base / "runtime"),
+        JUPYTER_PLATFORM_DIRS="1",
+        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+    )
+    settings = base / "config" / "lab" / "user-settings" / "@jupyterlab"
+    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    (settings / "apputils-extension").mkdir()
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}'
+    )
+    port = free_port()
+    log_path = base / "lab.log"
+    with log_path.open("w") as log:
+        # the venv's own python3 kernelspec (ipykernel's): its kernel is the venv's python
+        process = subprocess.Popen(
+            [str(venv / "bin" / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+             "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
+             f"--ServerApp.root_dir={root}", "--LabApp.news_url="],
+            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    raise RuntimeError(
+                        "the wheel's JupyterLab did not start:\n" + log_path.read_text()
+                    ) from None
+                time.sleep(0.3)
+        try:
+            yield Lab(url, root)
+        finally:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.mark.timeout(1200)
+def test_the_installed_wheel_streams_a_recording_in_jupyterlab(
+    venv: Path, wheel_lab: Lab, browser: Any
+) -> None:
+    shutil.copy(RECORDING, wheel_lab.root / RECORDING.name)
+    url = wheel_lab.notebook(
+        "wheel",
+        [
+            "import sys, mastra_notebook as mn\nprint('FILE', mn.__file__, 'PREFIX', sys.prefix, 'VERSION', mn.__version__)",
+            f"mn.view({RECORDING.name!r}, delay=0.02)",
+        ],
+    )
+    with watched_page(browser, "wheel-jupyterlab") as (page, events):
+        open_notebook(page, url)
+        run_cells(page, 0, 1)
+        printed = cell_output_text(page, 0)
+        file, prefix = printed.split()[1], printed.split()[3]
+        assert Path(file).is_relative_to(venv), printed  # the installed package, not the editable tree
+        assert Path(prefix) == venv, printed
+        assert not Path(file).is_relative_to(ROOT), printed
+        root = view_root(page, 1)
+        assert wait_status(root, "finished") == "finished"
+        assert "Here is what I found" in root.inner_text()
+        assert "getWeather" in root.inner_text()
+        for theme, label in THEMES.items():
+            page.evaluate(
+                f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})"
+            )
+            page.wait_for_function(
+                "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')",
+                arg=theme == "dark",
+            )
+            page.wait_for_timeout(300)
+            assert screenshot(root, f"wheel-view-{theme}").stat().st_size > 3_000
+        assert not events.errors, events.errors
