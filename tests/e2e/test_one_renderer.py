@@ -59,8 +59,12 @@ READ = """([root, unfold, controls, foldOnly]) => {
 # What the widget does to draw less, not to say less: blocks out of view skip layout
 # (content-visibility, which innerText then skips too) and a long text keeps only the blocks near
 # view in the DOM (without IntersectionObserver it keeps them all).
-ALL_DRAWN = "delete window.IntersectionObserver;"
-ALL_LAID_OUT = ".mn-root .mn-md-block { content-visibility: visible !important; }"
+ALL_DRAWN = """delete window.IntersectionObserver;
+document.addEventListener("DOMContentLoaded", () => {
+  const style = document.createElement("style");
+  style.textContent = ".mn-root .mn-md-block { content-visibility: visible !important; }";
+  document.head.append(style);
+});"""
 
 
 def _page(fixture: Path, out: Path) -> Path:
@@ -88,7 +92,6 @@ def _widget_text(browser: Any, page_file: Path, unfold: bool) -> str:
         polling=250,
         timeout=30_000,
     )
-    page.add_style_tag(content=ALL_LAID_OUT)
     if unfold:
         page.evaluate(UNFOLD, [".mn-root", True])
     text = str(page.evaluate(READ, [".mn-root", unfold, CONTROLS, FOLD_ONLY]))

@@ -97,6 +97,7 @@ def _run(result: RunResult, nested: bool) -> dict[str, Any]:
         "object": capped(result.object),
         "object_final": result.object is not None and result.status != "running",
         "invalid_count": len(result.invalid) or None,
+        "cost": _dump(getattr(result, "cost", None)),
     }
 
 
