@@ -3,6 +3,7 @@ vitest cases are mirrored here) and its script-free HTML."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -173,3 +174,29 @@ def test_the_transcript_holds_the_timeline_with_the_nested_runs_bars() -> None:
     assert 'data-bar="tool"' in timeline
     assert "sub-agent researcher" in timeline
     assert "<script" not in html
+
+
+def test_compare_draws_two_timelines_on_one_time_axis(tmp_path: Path) -> None:
+    lines = fixture_path("tool-call").read_bytes().splitlines()
+    paths = []
+    for name, gap in (("quick", 10.0), ("slow", 30.0)):  # the slow run takes three times as long
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(
+            b"\n".join(orjson.dumps({**orjson.loads(raw), TIME_KEY: gap * i}) for i, raw in enumerate(lines))
+        )
+        paths.append(path)
+    comparison = mn.compare(*paths, labels=["quick", "slow"])
+    quick, slow = comparison.timelines()
+    assert slow.total == pytest.approx(3 * quick.total)
+    html = comparison._repr_html_()
+    assert html.count('class="mn-static-timeline"') == 2
+    assert "quick: timeline" in html
+    assert "slow: timeline" in html
+    first = html[html.index("quick: timeline") : html.index("slow: timeline")]
+    second = html[html.index("slow: timeline") :]
+    assert re.search(
+        r'data-bar="run"[^>]*><span[^>]*>[^<]*</span><span[^>]*><span style="[^"]*width:33\.333%', first
+    )
+    assert re.search(
+        r'data-bar="run"[^>]*><span[^>]*>[^<]*</span><span[^>]*><span style="[^"]*width:100\.000%', second
+    )

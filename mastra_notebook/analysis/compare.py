@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from ..core import timeline
 from ..core.cost import format_usd
 from ..core.ingest import collect
-from ..core.result import RunResult
+from ..core.result import RunResult, view_snapshot
+from ..core.static.from_result import result_ops
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
@@ -136,6 +138,20 @@ class Comparison:
             )
         )
 
+    def timelines(self) -> list[timeline.Layout]:
+        """Each run's timeline (its bars, in ms from its own start)."""
+        return [timeline.layout(*timeline.index(view_snapshot(r) or result_ops(r))) for r in self.results]
+
+    def timelines_html(self) -> str:
+        """The runs' timelines on one time axis: the longer run spans it, the shorter ends early."""
+        plans = self.timelines()
+        span = max((plan.total for plan in plans), default=0.0)
+        drawn = [
+            timeline.render_html(plan, span, heading=f"{label}: timeline")
+            for plan, label in zip(plans, self.labels, strict=True)
+        ]
+        return f'<div class="mn-compare-timelines">{"".join(drawn)}</div>' if any(drawn) else ""
+
     def _repr_html_(self) -> str:
         head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
         body = "".join(
@@ -159,7 +175,7 @@ class Comparison:
         table = (
             f'<table style="border-collapse:collapse"><tr><th style="{_CELL}"></th>{head}</tr>{body}</table>'
         )
-        return f'<div class="mastra-notebook-compare">{table}{diffs}</div>'
+        return f'<div class="mastra-notebook-compare">{table}{self.timelines_html()}{diffs}</div>'
 
     def __repr__(self) -> str:
         width = max(len(label) for label in self.labels)
