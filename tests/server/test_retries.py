@@ -4,6 +4,7 @@ behind a flaky proxy: a retry happens only before any chunk, so it never starts 
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from pathlib import Path
 
@@ -136,3 +137,12 @@ def test_a_saved_notebook_holds_no_token(
     assert "Here is what I found" in text  # the run, its table and the card were saved
     assert "getWeather" in text
     assert token not in text
+
+
+def test_stop_during_a_backoff_ends_the_view() -> None:
+    """Stop is not held up by the waits between attempts (here 5 s, 10 s, 20 s: far past the wait)."""
+    client = mn.MastraClient("http://127.0.0.1:9", retries=3, backoff_ms=5000, max_backoff_ms=20_000)
+    view = client.agent("weather").stream("hi")
+    time.sleep(0.5)  # the first attempt was refused at once: the view now waits 5 s to try again
+    view.stop()
+    assert view.wait(4).status == "aborted"
