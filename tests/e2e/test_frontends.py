@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -247,25 +248,31 @@ def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_ur
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A notebook executed headless with its widget state, exported by nbconvert's HTML exporter."""
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A notebook executed headless with its widget state, exported by nbconvert's HTML exporter in
+    its light and dark themes."""
     from nbconvert import HTMLExporter
 
     folder = tmp_path_factory.mktemp("nbconvert")
     cells = [f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv", "r = v.wait()"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
     NotebookClient(notebook, timeout=60, kernel_name="python3", store_widget_state=True).execute()
-    body, _ = HTMLExporter().from_notebook_node(notebook)
-    path = folder / "executed.html"
-    path.write_text(body)
-    return path
+    pages = {}
+    for theme_name in ("light", "dark"):
+        body, _ = HTMLExporter(theme=theme_name).from_notebook_node(notebook)
+        pages[theme_name] = folder / f"executed-{theme_name}.html"
+        pages[theme_name].write_text(body)
+    return pages
 
 
-def test_nbconvert_html_without_scripts_shows_the_final_transcript(exported: Path, browser: Any) -> None:
+@pytest.mark.parametrize("theme_name", ["light", "dark"])
+def test_nbconvert_html_without_scripts_shows_the_final_transcript(
+    exported: dict[str, Path], browser: Any, theme_name: str
+) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1100, "height": 900})
     try:
         page = context.new_page()
-        page.goto(exported.as_uri())
+        page.goto(exported[theme_name].as_uri())
         transcript = page.locator(".mastra-notebook-transcript")
         expect(transcript).to_have_count(1)
         expect(transcript).to_be_visible()
@@ -274,6 +281,51 @@ def test_nbconvert_html_without_scripts_shows_the_final_transcript(exported: Pat
         expect(transcript).not_to_contain_text("running")
         expect(page.locator(".mn-root")).to_have_count(0)
         ARTIFACTS.mkdir(exist_ok=True)
-        transcript.screenshot(path=str(ARTIFACTS / "frontends-nbconvert-no-scripts.png"))
+        transcript.screenshot(path=str(ARTIFACTS / f"frontends-nbconvert-no-scripts-{theme_name}.png"))
     finally:
         context.close()
+
+
+HTML_MANAGER = "@jupyter-widgets/html-manager@1.0.15"  # what nbconvert's page loads from unpkg
+SHARE = Path(sys.prefix) / "share" / "jupyter"
+
+
+@pytest.fixture(scope="module")
+def page_scripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The scripts nbconvert's page asks of CDNs, from here (the test machine has no internet but
+    npm's registry): require.js (Voila ships it), the widgets' HTML manager (its npm package, fetched
+    once) and anywidget's AMD bundle (the anywidget package ships it)."""
+    folder = tmp_path_factory.mktemp("html-manager")
+    subprocess.run(["npm", "pack", HTML_MANAGER, "--silent"], cwd=folder, check=True, timeout=120)
+    (tarball,) = folder.glob("*.tgz")
+    with tarfile.open(tarball) as archive:
+        archive.extract("package/dist/embed-amd.js", folder, filter="data")
+    return {
+        "require.min.js": SHARE / "voila" / "templates" / "base" / "static" / "require.min.js",
+        "html-manager": folder / "package" / "dist" / "embed-amd.js",
+        "anywidget@": SHARE / "nbextensions" / "anywidget" / "index.js",
+    }
+
+
+@pytest.mark.parametrize("theme_name", ["light", "dark"])
+def test_nbconvert_html_with_scripts_draws_the_view_from_its_saved_state(
+    exported: dict[str, Path], browser: Any, page_scripts: dict[str, Path], theme_name: str
+) -> None:
+    def serve(route: Any) -> None:
+        for part, path in page_scripts.items():
+            if part in route.request.url:
+                route.fulfill(path=str(path), content_type="application/javascript")
+                return
+        route.abort()  # MathJax: not needed here
+
+    name = f"frontends-nbconvert-scripts-{theme_name}"
+    with watched_page(browser, name, full_page=True) as (page, events):
+        page.context.route(lambda url: not url.startswith("file:"), serve)
+        page.goto(exported[theme_name].as_uri())
+        root = page.locator(".mn-root")
+        expect(root).to_have_count(1, timeout=30_000)
+        assert wait_status(root, "finished", timeout=30_000) == "finished"
+        expect(root.locator(".mn-text").last).to_contain_text(FINAL_WORDS)
+        expect(root.locator(".mn-tool")).to_have_attribute("data-tool-status", "done")
+        expect(page.locator(".mastra-notebook-transcript")).to_be_hidden()  # beside its drawn view
+        assert not events.errors, events.errors
