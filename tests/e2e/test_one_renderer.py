@@ -136,3 +136,29 @@ def test_transcript_says_what_the_widget_says(fixture: Path, browser: Any, tmp_p
         transcript = _transcript_text(browser, page_file, unfold)
         assert len(re.sub(r"\s+", "", widget)) > 20  # the run was drawn, not a placeholder
         _same(widget, transcript, "unfolded" if unfold else "as first shown")
+
+
+# GitHub's page colours, light and dark: the transcript keeps the page's text colour.
+THEMES = {"light": ("#ffffff", "#1f2328"), "dark": ("#0d1117", "#e6edf3")}
+SHOWN = ["tool-call", "tool-approval", "workflow-stream", "agent-as-tool", "structured-output", "long-text"]
+
+
+@pytest.mark.parametrize("name", SHOWN)
+def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None:
+    """The transcript alone, scripts off, on a light and a dark page (looked at: test-artifacts/)."""
+    run = Run()
+    for item in records(FIXTURES / f"{name}.jsonl"):
+        run.feed(item)
+    run.end()
+    ARTIFACTS.mkdir(exist_ok=True)
+    for theme, (background, colour) in THEMES.items():
+        page_file = tmp_path / f"{name}-{theme}.html"
+        body = f'<body style="background:{background};color:{colour};font-family:system-ui,sans-serif;font-size:14px">'
+        page_file.write_text(f'<!doctype html><meta charset="utf-8">{body}{run.result._repr_html_()}</body>')
+        context = browser.new_context(java_script_enabled=False, viewport={"width": 900, "height": 700})
+        page = context.new_page()
+        page.goto(page_file.as_uri())
+        transcript = page.locator(".mastra-notebook-transcript")
+        assert transcript.is_visible()
+        transcript.screenshot(path=str(ARTIFACTS / f"transcript-{name}-{theme}.png"))
+        context.close()
