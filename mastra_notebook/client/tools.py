@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .mastra import LiveView
 
 DEFAULT_MAX_ROUNDS = 10  # model steps ending in client tool calls, per request: a runaway loop stops
-RAN_IN = "notebook"  # the ``ranIn`` mark on the chunks this client makes up (kept in recordings)
+RAN_IN = "notebook"  # the ``ranIn`` mark on the chunks of calls this client ran (kept in recordings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,22 +298,21 @@ class ToolSession:
             return None
         waiting = [c for c in calls if self._needs_approval(c) and c.decision is None]
         if waiting:
-            view.run.running_in_notebook([c.tool_call_id for c in waiting])  # then suspended, at its end
+            view.run.running_in_notebook([])  # nothing runs yet; the run goes on, and ends suspended
             for call in waiting:
                 if call.status != "awaiting-approval":
-                    view.feed(_chunk("tool-call-approval", result, call, resumeSchema=None))
+                    view.feed(_chunk("tool-call-approval", result, call, ran=False, resumeSchema=None))
             return None
         if self.rounds >= self.max_rounds:
             message = f"not run: the agent called client tools {self.max_rounds} times (max_tool_rounds)"
-            view.run.running_in_notebook([c.tool_call_id for c in calls])
+            view.run.running_in_notebook([])
             for call in calls:
-                view.feed(
-                    _chunk("tool-error", result, call, error={"name": "MaxToolRounds", "message": message})
-                )
+                error = {"name": "MaxToolRounds", "message": message}
+                view.feed(_chunk("tool-error", result, call, ran=False, error=error))
             view.run.note("warning", f"stopped: {message}")
             return None
         self.rounds += 1
-        view.run.running_in_notebook([c.tool_call_id for c in calls])
+        view.run.running_in_notebook([c.tool_call_id for c in calls if not _declined(c)])
         for index, call in enumerate(calls):
             try:
                 outcome = await self._outcome(result, call)
@@ -337,13 +336,13 @@ class ToolSession:
     async def _outcome(self, result: RunResult, call: ToolCall) -> dict[str, Any]:
         """The chunk that ends one client call: its result, its error, or its denial."""
         client_tool = self.tools[call.tool_name]
-        if call.decision is not None and call.decision.action == "decline":
+        if _declined(call):
             approval = {
                 "id": call.tool_call_id,
                 "approved": False,
                 "reason": self.reasons.get(call.tool_call_id),
             }
-            return _chunk("tool-output-denied", result, call, approval=approval)
+            return _chunk("tool-output-denied", result, call, ran=False, approval=approval)
         try:
             value = await client_tool.call(client_tool.validate(call.args), self.timeout)
         except Exception as error:  # the model is told, and the run goes on
@@ -355,13 +354,17 @@ class ToolSession:
         return _chunk("tool-result", result, call, result=jsonable(value), isError=False)
 
 
+def _declined(call: ToolCall) -> bool:
+    return call.decision is not None and call.decision.action == "decline"
+
+
 def _stopped(call: ToolCall) -> dict[str, str]:
     # a thread cannot be killed: a plain function runs on to its end, its result unused
     return {"name": "Stopped", "message": f"stopped before {call.tool_name} finished"}
 
 
-def _chunk(kind: str, run: RunResult, call: ToolCall, **payload: Any) -> dict[str, Any]:
-    """A chunk as Mastra's client makes it for a client tool, marked as run in the notebook."""
+def _chunk(kind: str, run: RunResult, call: ToolCall, *, ran: bool = True, **payload: Any) -> dict[str, Any]:
+    """A chunk as Mastra's client makes it for a client tool; ``ran``: marked as run in the notebook."""
     base = {"toolCallId": call.tool_call_id, "toolName": call.tool_name, "args": call.args}
-    extra = {"providerExecuted": False, "ranIn": RAN_IN}
+    extra = {"providerExecuted": False, "clientTool": True, **({"ranIn": RAN_IN} if ran else {})}
     return {"type": kind, "runId": run.run_id, "from": "AGENT", "payload": {**base, **payload, **extra}}

@@ -81,3 +81,31 @@ def test_a_client_tool_card_and_a_displayed_chat(
         screenshot(card, f"client-tool-card-{theme}")
         screenshot(conversation, f"chat-{theme}")
     set_theme(page, "light")
+
+
+def test_approving_a_client_tool_in_the_view_runs_it_in_the_kernel(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    cells = [
+        f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
+        "v = client.agent('toolUser').stream('call lookup with {\"city\": \"Rome\"}',\n"
+        "    tools=[mn.tool(lookup, require_approval=True)])\nv",
+    ]
+    open_notebook(page, lab.notebook("client-tool-approval", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    assert wait_status(root, "suspended", "finished", "error") == "suspended"
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
+    for theme in ("light", "dark"):
+        set_theme(page, theme)
+        screenshot(card, f"client-tool-approval-{theme}")
+    set_theme(page, "light")
+    card.locator("button.mn-approve").click()
+    expect(card).to_have_attribute("data-tool-status", "done", timeout=30_000)
+    assert wait_status(root, "finished", "error", "aborted") == "finished"
+    expect(card.locator(".mn-origin")).to_have_text("ran in the notebook")
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
+        'lookup returned {"city":"Rome","temperature":18}'
+    )
+    assert not page_events.errors

@@ -185,7 +185,7 @@ def test_a_tool_timeout_is_an_error_the_model_is_told(client: mn.MastraClient) -
     assert "stuck failed: stuck did not finish within 0.2 s" in result.text
 
 
-def test_a_client_tool_that_needs_approval(client: mn.MastraClient) -> None:
+def test_a_client_tool_that_needs_approval(client: mn.MastraClient, tmp_path: Path) -> None:
     ran: list[str] = []
 
     def delete(name: str) -> dict[str, object]:
@@ -195,9 +195,11 @@ def test_a_client_tool_that_needs_approval(client: mn.MastraClient) -> None:
     careful = tool(delete, require_approval=True)
     view = client.agent("toolUser").stream('call delete with {"name": "notes.txt"}', tools=[careful])
     waiting = view.wait(30)
+    assert mn.collect(view.save(tmp_path / "waiting.jsonl")).status == "suspended"  # a replay agrees
     assert waiting.status == "suspended"
     assert waiting.tool_calls[0].status == "awaiting-approval"
     assert waiting.tool_calls[0].continue_with is not None
+    assert waiting.tool_calls[0].ran_in is None  # not yet
     assert ran == []
     view.approve()
     result = view.wait(30)
@@ -205,6 +207,7 @@ def test_a_client_tool_that_needs_approval(client: mn.MastraClient) -> None:
     assert result.status == "finished"
     assert result.tool_calls[0].decision is not None
     assert result.tool_calls[0].decision.action == "approve"
+    assert result.tool_calls[0].ran_in == "notebook"
     assert 'delete returned {"deleted":"notes.txt"}' in result.text
 
     declined = client.agent("toolUser").stream('call delete with {"name": "b.txt"}', tools=[careful])
@@ -213,6 +216,7 @@ def test_a_client_tool_that_needs_approval(client: mn.MastraClient) -> None:
     result = declined.wait(30)
     assert ran == ["notes.txt"]
     assert (result.tool_calls[0].status, result.tool_calls[0].denied_reason) == ("denied", "keep it")
+    assert result.tool_calls[0].ran_in is None  # declined: never run
     assert "delete failed: declined by the user: keep it" in result.text
 
 
@@ -240,20 +244,23 @@ def test_client_tools_in_stream_many(client: mn.MastraClient) -> None:
     assert all(f'"city":"{city}"' in r.text for city, r in zip(cities, results, strict=True))
 
 
-def test_max_tool_rounds_stops_a_runaway_agent(client: mn.MastraClient) -> None:
+def test_max_tool_rounds_stops_a_runaway_agent(client: mn.MastraClient, tmp_path: Path) -> None:
     calls: list[int] = []
 
     def tick() -> int:
         calls.append(1)
         return len(calls)
 
-    result = ask(client, "call tick again and again", [tick], max_tool_rounds=2)
+    view = client.agent("toolUser").stream("call tick again and again", tools=[tick], max_tool_rounds=2)
+    result = view.wait(30)
     assert len(calls) == 2
     assert [c.status for c in result.tool_calls] == ["done", "done", "error"]
     last = result.tool_calls[-1].error
     assert last is not None
     assert "max_tool_rounds" in last.message
+    assert [c.ran_in for c in result.tool_calls] == ["notebook", "notebook", None]
     assert result.status == "incomplete"  # the agent never answered
+    assert mn.collect(view.save(tmp_path / "runaway.jsonl")).status == "incomplete"  # a replay agrees
 
 
 def test_return_values_become_json() -> None:

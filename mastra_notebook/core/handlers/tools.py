@@ -13,11 +13,12 @@ from .registry import Next, as_dict, on, payload_of
 
 
 def _ran_in(state: RunState, node: Node, payload: dict[str, Any]) -> None:
-    """A chunk a client made for a tool it ran (``ranIn``: "notebook"): the card says where, and the
-    run whose stream ended with the call goes on."""
+    """A chunk a client made for one of its own tools (``clientTool``): the run whose stream ended
+    with the call goes on; ``ranIn`` ("notebook") says where the tool ran, for its card."""
     where = payload.get("ranIn")
     if isinstance(where, str):
         state.set(node, "ran_in", where)
+    if payload.get("clientTool") is True or isinstance(where, str):
         state.resume()
 
 
