@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
 pytestmark = pytest.mark.e2e
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -79,35 +79,42 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     _write_json(settings / "notebook-extension" / "tracker.jupyterlab-settings", {"windowingMode": "none"})
     _write_json(settings / "apputils-extension" / "notification.jupyterlab-settings",
                 {"fetchNews": "false", "checkForUpdates": False})  # fmt: skip
-    port = _free_port()
-    log = (base / "lab.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
-         "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
-         "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7, served by the same server
-         f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--ServerApp.open_browser=False"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
-    )  # fmt: skip
+    port = free_port()
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+               "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
+               "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7, served by the same server
+               f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--ServerApp.open_browser=False"]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/status", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("JupyterLab did not start:\n" + (base / "lab.log").read_text()) from None
-            time.sleep(0.3)
-    try:
+    with serving("JupyterLab", command, f"{url}/api/status", cwd=root, env=env, log=base / "lab.log"):
         yield Lab(url, root)
-    finally:
-        process.terminate()
+
+
+@contextlib.contextmanager
+def serving(
+    name: str, command: list[str], ready_url: str, *, cwd: Path, env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A server process, once ``ready_url`` answers (its log in the message when it does not start);
+    stopped on exit."""
+    with log.open("w") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, cwd=cwd)
         try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(ready_url, timeout=2):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"{name} did not start:\n" + log.read_text()) from None
+                    time.sleep(0.3)
+            yield process
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 @pytest.fixture(scope="session")

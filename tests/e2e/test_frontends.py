@@ -10,12 +10,9 @@ Screenshots (light and dark) go to ``test-artifacts/frontends-*.png``.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tarfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +25,10 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import (
     ARTIFACTS,
     Lab,
+    free_port,
     run_cells,
     screenshot,
+    serving,
     view_root,
     wait_notebook_ready,
     wait_status,
@@ -175,45 +174,19 @@ def _(mn):
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def marimo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``marimo run`` on a generated app (each page load runs it afresh); its theme follows the system."""
     folder = tmp_path_factory.mktemp("marimo")
     (folder / "app.py").write_text(MARIMO_APP.format(long=str(LONG_TEXT), tool=str(TOOL_CALL)))
     (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
-    port = _free_port()
+    port = free_port()
+    command = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
+               "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
-    log = (folder / "marimo.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
-         "--host", "127.0.0.1", "--port", str(port)],
-        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("marimo did not start:\n" + (folder / "marimo.log").read_text()) from None
-            time.sleep(0.3)
-    try:
+    with serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_url: str, browser: Any) -> None:
