@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -85,9 +86,10 @@ def tool(
     """
 
     def make(fn: Callable[..., Any]) -> ClientTool:
-        arguments, whole = _arguments_model(fn, name or fn.__name__)
+        called = _tool_name(name or getattr(fn, "__name__", None))
+        arguments, whole = _arguments_model(fn, called)
         return ClientTool(
-            name=name or fn.__name__,
+            name=called,
             function=fn,
             description=description if description is not None else _first_paragraph(fn),
             arguments=arguments,
@@ -109,7 +111,7 @@ def client_tools(tools: Iterable[Any] | Mapping[str, Any]) -> dict[str, ClientTo
     found: dict[str, ClientTool] = {}
     for key, value in items:
         if isinstance(value, ClientTool):
-            made = value if key is None or key == value.name else _renamed(value, key)
+            made = value if key is None or key == value.name else _renamed(value, _tool_name(key))
         elif callable(value):
             made = tool(value, name=key)
         else:
@@ -118,6 +120,18 @@ def client_tools(tools: Iterable[Any] | Mapping[str, Any]) -> dict[str, ClientTo
             raise ValueError(f"two tools are named {made.name!r}: give one another name ({{name: fn}})")
         found[made.name] = made
     return found
+
+
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what model providers accept as a tool's name
+
+
+def _tool_name(name: str | None) -> str:
+    if name is None or not _NAME.fullmatch(name):
+        raise ValueError(
+            f"{name!r} cannot name a tool (letters, digits, _ and -, at most 64): "
+            "give it one with {name: fn} or mn.tool(fn, name=...)"
+        )
+    return name
 
 
 def _renamed(value: ClientTool, name: str) -> ClientTool:
@@ -135,7 +149,11 @@ def _first_paragraph(fn: Callable[..., Any]) -> str:
 def _arguments_model(fn: Callable[..., Any], name: str) -> tuple[type[pydantic.BaseModel], bool]:
     """A pydantic model of the function's parameters (or the one model it takes), and which it is."""
     signature = inspect.signature(fn)
-    hints = typing.get_type_hints(fn, include_extras=True)
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except TypeError:  # a callable object or functools.partial: the hints of what it calls
+        target = getattr(fn, "func", None) or type(fn).__call__
+        hints = typing.get_type_hints(target, include_extras=True)
     fields: dict[str, Any] = {}
     for parameter in signature.parameters.values():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):

@@ -7,6 +7,7 @@ their results are in, answers by quoting them: what a result says reached the mo
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from pathlib import Path
 from typing import Literal
@@ -141,6 +142,11 @@ def test_schema_from_hints_defaults_and_docstring() -> None:
         client_tools([made, tool(search, name="find")])
     with pytest.raises(TypeError, match="a tool must be a function"):
         client_tools(["search"])
+    with pytest.raises(ValueError, match="'<lambda>' cannot name a tool"):
+        client_tools([lambda x: x])
+    assert set(client_tools({"square": lambda x: x * x})) == {"square"}
+    partial = functools.partial(search, limit=2)
+    assert tool(partial, name="two").request_field()["inputSchema"]["properties"]["limit"]["default"] == 2
 
 
 def test_a_slow_sync_tool_leaves_stop_responsive(client: mn.MastraClient) -> None:
