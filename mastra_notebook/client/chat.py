@@ -215,10 +215,15 @@ def _prompt_text(prompt: Any) -> str:
 def _request(agent: Agent, method: str, path: str, query: dict[str, str], body: Any = None) -> Any:
     """One JSON request to the agent's server; an HTTP error raises with the server's message."""
     client = agent.client
-    with httpx.Client(
-        base_url=client.base_url, headers=client.headers, auth=client.auth, timeout=client.timeout
-    ) as http:
-        response = http.request(method, path, params=query, json=body)
+    try:
+        with httpx.Client(
+            base_url=client.base_url, headers=client.headers, auth=client.auth, timeout=client.timeout
+        ) as http:
+            response = http.request(method, path, params=query, json=body)
+    except httpx.HTTPError as error:  # refused, timed out: said plainly, without a traceback of httpx's
+        raise RuntimeError(
+            f"{method} {path}: cannot reach the Mastra server at {client.base_url}: {error}"
+        ) from None
     if response.is_error:
         try:
             message = response.json().get("error")

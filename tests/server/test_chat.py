@@ -49,6 +49,14 @@ def test_memory_is_asked_of_the_server_or_given(client: mn.MastraClient) -> None
     assert 'Before that you said: "one"' in forced.send("two").wait(30).text  # resent history
 
 
+def test_a_server_that_does_not_answer_or_a_missing_thread_is_said_plainly(client: mn.MastraClient) -> None:
+    unreachable = mn.MastraClient("http://127.0.0.1:9").agent("memoryChat")
+    with pytest.raises(RuntimeError, match=r"^GET /api/memory/status: cannot reach the Mastra server"):
+        unreachable.chat()
+    with pytest.raises(RuntimeError, match=r"answered HTTP 404: Thread not found$"):
+        client.agent("memoryChat").thread("no-such-thread")
+
+
 def test_two_chats_on_one_explicit_thread_share_memory(client: mn.MastraClient) -> None:
     owner, thread = resource(), f"shared-{uuid.uuid4().hex[:8]}"
     agent = client.agent("memoryChat")
