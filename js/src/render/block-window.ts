@@ -47,8 +47,8 @@ export function blockRange(heights: readonly number[], from: number, to: number)
 interface Block {
   src: string;
   el: HTMLElement | null;
-  /** Measured height (px, the gap above it included), or null while never measured. */
-  height: number | null;
+  /** Its height in `heights` was measured (else it is an estimate). */
+  measured: boolean;
 }
 
 export class BlockWindow {
@@ -56,6 +56,11 @@ export class BlockWindow {
   private readonly above = h("div", "mn-md-spacer", [], { "aria-hidden": "true" });
   private readonly below = h("div", "mn-md-spacer", [], { "aria-hidden": "true" });
   private readonly blocks: Block[] = [];
+  /** Height of each block (px, the gap above it included): measured, else estimated. */
+  private readonly heights: number[] = [];
+  private measuredPx = 0;
+  private measuredChars = 0;
+  private belowPx = 0;
   private lo = 0;
   private hi = 0;
   private observer: IntersectionObserver | null = null;
@@ -77,14 +82,16 @@ export class BlockWindow {
 
   /** Adds a closed block: drawn when the window reaches the end, else only counted in the spacer below. */
   push(src: string): void {
-    const block: Block = { src, el: null, height: null };
+    const block: Block = { src, el: null, measured: false };
     const atEnd = this.hi === this.blocks.length;
     this.blocks.push(block);
+    this.heights.push(this.estimate(src));
     if (atEnd) {
       this.below.before(this.materialize(block, this.blocks.length - 1));
       this.hi = this.blocks.length;
     } else {
-      this.sizeSpacers();
+      this.belowPx += this.heights[this.heights.length - 1] ?? 0;
+      setHeight(this.below, this.belowPx);
     }
     if (!this.observer && this.blocks.length >= WINDOW_FROM) this.startWindowing();
   }
@@ -94,6 +101,9 @@ export class BlockWindow {
     this.observer = null;
     delete this.el.dataset.windowed;
     this.blocks.length = 0;
+    this.heights.length = 0;
+    this.measuredPx = 0;
+    this.measuredChars = 0;
     this.lo = 0;
     this.hi = 0;
     this.el.replaceChildren(this.above, this.below);
@@ -140,40 +150,53 @@ export class BlockWindow {
   /** The band moved (or blocks changed size): keep in the DOM the blocks it overlaps. */
   private check(): void {
     if (!this.el.isConnected || this.el.getClientRects().length === 0) return; // hidden: nothing to measure
-    for (let i = this.lo; i < this.hi; i++) {
-      const block = this.blocks[i];
-      if (block?.el) block.height = block.el.getBoundingClientRect().height;
-    }
+    const resized = this.measure();
     const box = this.el.getBoundingClientRect();
     const view = this.root?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
     const margin = (view.bottom - view.top) * MARGIN_BOXES;
-    const heights = this.heights();
-    let [lo, hi] = blockRange(heights, view.top - margin - box.top, view.bottom + margin - box.top);
+    let [lo, hi] = blockRange(this.heights, view.top - margin - box.top, view.bottom + margin - box.top);
     if (this.selectionInside()) {
       // a selection being made or copied keeps its blocks: the window only grows
       lo = Math.min(lo, this.lo);
       hi = Math.max(hi, this.hi);
     }
     if (lo !== this.lo || hi !== this.hi) this.show(lo, hi);
+    else if (resized) this.sizeSpacers();
+  }
+
+  /** Measures the blocks in the DOM; when a height changed, estimates the others again. */
+  private measure(): boolean {
+    let resized = false;
+    for (let i = this.lo; i < this.hi; i++) {
+      const block = this.blocks[i];
+      if (!block?.el) continue;
+      const px = block.el.getBoundingClientRect().height;
+      const was = this.heights[i] ?? 0;
+      if (block.measured && Math.abs(px - was) < 0.5) continue;
+      this.measuredPx += block.measured ? px - was : px;
+      if (!block.measured) this.measuredChars += block.src.length;
+      block.measured = true;
+      this.heights[i] = px;
+      resized = true;
+    }
+    if (!resized) return false;
+    for (let i = 0; i < this.blocks.length; i++) {
+      const block = this.blocks[i];
+      if (block && !block.measured) this.heights[i] = this.estimate(block.src);
+    }
+    return true;
+  }
+
+  /** A block's height before it is measured: the measured blocks' height per character. */
+  private estimate(src: string): number {
+    const perChar = this.measuredChars > 0 ? this.measuredPx / this.measuredChars : PX_PER_CHAR;
+    return Math.max(MIN_BLOCK_PX, src.length * perChar);
   }
 
   private selectionInside(): boolean {
     const selection = document.getSelection();
     if (!selection || selection.isCollapsed || selection.rangeCount === 0) return false;
     return selection.getRangeAt(0).intersectsNode(this.el);
-  }
-
-  /** Heights of every block: measured, else estimated from the measured ones' height per character. */
-  private heights(): number[] {
-    let px = 0;
-    let chars = 0;
-    for (const block of this.blocks) {
-      if (block.height === null) continue;
-      px += block.height;
-      chars += block.src.length;
-    }
-    const perChar = chars > 0 ? px / chars : PX_PER_CHAR;
-    return this.blocks.map((b) => b.height ?? Math.max(MIN_BLOCK_PX, b.src.length * perChar));
   }
 
   /** Puts blocks `[lo, hi)` in the DOM, and no others. */
@@ -201,13 +224,13 @@ export class BlockWindow {
   }
 
   private sizeSpacers(): void {
-    const heights = this.heights();
     let above = 0;
     let below = 0;
-    for (let i = 0; i < heights.length; i++) {
-      if (i < this.lo) above += heights[i] ?? 0;
-      else if (i >= this.hi) below += heights[i] ?? 0;
+    for (let i = 0; i < this.heights.length; i++) {
+      if (i < this.lo) above += this.heights[i] ?? 0;
+      else if (i >= this.hi) below += this.heights[i] ?? 0;
     }
+    this.belowPx = below;
     setHeight(this.above, above);
     setHeight(this.below, below);
   }
