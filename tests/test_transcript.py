@@ -170,9 +170,8 @@ def test_a_sub_agents_raw_result_is_folded_under_its_run() -> None:
 
 
 def test_a_result_loaded_from_json_draws_like_the_run_it_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the renderer's own sections (a section another module adds may need what only a run has: times)
-    mine = [nodes.run_parts, nodes.run_workflow, nodes.run_object, nodes.run_banner, nodes.run_footer]
-    monkeypatch.setattr(nodes, "RUN_SECTIONS", mine)
+    # the node renderers alone: the timeline's panel needs the times of every part, which only a run has
+    monkeypatch.setattr(nodes, "VIEW_BARS", [])
     # (a RunResult keeps no reasoning times: its reasoning says "Thought", not "Thought for 2.1 s")
     for name in ("tool-call", "agent-as-tool", "workflow-stream", "sources-files", "parallel-tools"):
         result = mn.collect(fixture_path(name))

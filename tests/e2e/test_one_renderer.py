@@ -8,7 +8,8 @@ The visible text (innerText, whitespace left out) is compared twice:
 - with everything unfolded: every card, <details> and tree open. A folded card's one-line summary
   (``.mn-fold-only``, on both sides) repeats what its opened body says, and the widget hides it once
   open, while a <summary> cannot hide it without a stylesheet: that line is set aside here.
-Controls are set aside in both passes: what carries ``data-mn-control`` (the widget's "show all"
+In both passes the header's panels (the timeline) are opened first: the transcript has no header
+controls and shows them as sections. Controls are set aside in both passes: what carries ``data-mn-control`` (the widget's "show all"
 button, the transcript's "show all" label).
 """
 
@@ -45,6 +46,11 @@ UNFOLD = """async ([root, settle]) => {
     for (const head of folded) head.click();
     if (settle) await new Promise((done) => setTimeout(done, 50));
   }
+}"""
+
+PANELS = """async () => {
+  for (const toggle of document.querySelectorAll(".mn-header button[aria-expanded='false']")) toggle.click();
+  await new Promise((done) => setTimeout(done, 100));
 }"""
 
 # The text of `root` with the controls (and, unfolded, the folded-only summaries) taken out.
@@ -92,6 +98,8 @@ def _widget_text(browser: Any, page_file: Path, unfold: bool) -> str:
         polling=250,
         timeout=30_000,
     )
+    # the header's panels (the timeline) open: the transcript, with no header controls, shows them as sections
+    page.evaluate(PANELS)
     if unfold:
         page.evaluate(UNFOLD, [".mn-root", True])
     text = str(page.evaluate(READ, [".mn-root", unfold, CONTROLS, FOLD_ONLY]))

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from . import nodes
 from . import text as fmt
 from .html import BORDER, CARD, MUTED, badge, esc, tag
-from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, Node, Tree, num, obj, run_cost, span, string
+from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, num, obj, run_cost, span, string
 
-__all__ = ["RENDERERS", "RUN_SECTIONS", "Tree", "render_tree"]
+__all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "Tree", "render_tree"]
 
 # header.ts: what the badge says, by state
 _STATE_LABELS = {
@@ -91,7 +92,10 @@ def render_tree(ops: Iterable[Any], title: str = "") -> str:
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment."""
     tree = Tree.from_ops(ops)
     root = tree.nodes.get(ROOT_ID)
-    body = tree.draw(root) if root is not None else tag("div", "Waiting for the run…", style=MUTED)
+    if root is None:
+        body = tag("div", "Waiting for the run…", style=MUTED)
+    else:
+        body = "".join(bar(tree, root) for bar in nodes.VIEW_BARS) + tree.draw(root)
     return tag(
         "div",
         _header(tree, root, title),

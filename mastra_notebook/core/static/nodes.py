@@ -755,7 +755,10 @@ def run_footer(tree: Tree, run: Node) -> str:
 
 
 # What a run draws, in order (run.ts): a new section (a timeline, costs) is one more entry.
-RUN_SECTIONS: list[Renderer] = [run_parts, run_workflow, run_object, run_banner, run_footer, run_timeline]
+RUN_SECTIONS: list[Renderer] = [run_parts, run_workflow, run_object, run_banner, run_footer]
+
+# What a view draws between its header and the root run (view.ts ``addBar``): the timeline's panel.
+VIEW_BARS: list[Renderer] = [run_timeline]
 
 
 def _run_label(run: Node) -> str:
