@@ -3,7 +3,8 @@
 # No API key and no server of your own: the server's agents run on a scripted model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# MASTRA_DEMO_SETUP=0: set up already (tests/e2e/test_demo.py runs after the test command's own setup)
+[ "${MASTRA_DEMO_SETUP:-1}" = 0 ] || bash scripts/setup.sh
 .venv/bin/python -m pip install -q jupyterlab
 
 log=$(mktemp)

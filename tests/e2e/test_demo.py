@@ -1,0 +1,143 @@
+"""scripts/demo.sh as a newcomer uses it: its JupyterLab up, the notebooks run and saved, then stopped
+with SIGTERM. The repository is left as it was, and nothing the demo started is still running.
+
+The script's own setup step is skipped (MASTRA_DEMO_SETUP=0): the test command ran it first, and
+running it again would reinstall node_modules under every other test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import open_notebook, save, watched_page
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_COPY = ROOT / ".demo"
+NOTEBOOKS = ["quickstart.ipynb", "prompt-iteration.ipynb"]  # the demo's own, and the one that writes files
+
+_ALL_CELLS_RAN = """() => {
+    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))
+        && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle';
+}"""
+
+
+def git_status() -> set[str]:
+    result = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return set(result.stdout.splitlines())
+
+
+def processes_marked(marker: str) -> dict[int, str]:
+    """Live processes whose environment holds ``marker`` (the demo's descendants): pid -> command line."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (proc / "environ").read_bytes():
+                found[int(proc.name)] = (
+                    (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                )
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.timeout(900)
+def test_the_demo_leaves_the_repository_clean_and_stops_everything_on_sigterm(
+    browser: Any, tmp_path: Path
+) -> None:
+    if DEMO_COPY.exists():
+        pytest.fail(f"{DEMO_COPY} exists: it may hold your own changes; move it away to run this test")
+    marker = f"MN_DEMO_TEST={uuid.uuid4().hex}"
+    name, value = marker.split("=")
+    env = {
+        **os.environ,
+        name: value,
+        "MASTRA_DEMO_SETUP": "0",
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+        "JUPYTER_DATA_DIR": str(tmp_path / "data"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    env.pop("PYTHONPATH", None)
+    notices = tmp_path / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+    notices.mkdir(parents=True)
+    (notices / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}'
+    )
+    before = git_status()
+    port = free_port()
+    log = (tmp_path / "demo.log").open("w")
+    demo = subprocess.Popen(
+        ["bash", str(ROOT / "scripts" / "demo.sh"), "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url="],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                    break
+            except OSError:
+                if demo.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(
+                        "the demo's JupyterLab did not start:\n" + (tmp_path / "demo.log").read_text()
+                    )
+                time.sleep(0.5)
+        assert "==> Mastra server at http://127.0.0.1:" in (tmp_path / "demo.log").read_text()
+        for notebook in NOTEBOOKS:
+            with watched_page(browser, f"demo-{notebook.removesuffix('.ipynb')}") as (page, events):
+                open_notebook(
+                    page, f"{url}/lab/workspaces/demo-{notebook.removesuffix('.ipynb')}/tree/{notebook}"
+                )
+                # run_all's check looks at the first cell's prompt: here a markdown cell, never numbered
+                page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+                page.wait_for_function(_ALL_CELLS_RAN, timeout=300_000)
+                save(page)
+                assert not events.errors, events.errors
+        assert (DEMO_COPY / "paris.html").exists()  # the notebooks did write: into the copy
+        assert processes_marked(marker)  # the scan sees the demo's processes while they run
+
+        demo.send_signal(signal.SIGTERM)
+        assert demo.wait(timeout=60) == 143
+        deadline = time.monotonic() + 30
+        while (left := processes_marked(marker)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not left, f"still running after the demo stopped: {left}"
+        new = git_status() - before  # in a fresh clone (CI) `before` is empty: the status is clean
+        assert not new, f"the demo changed the repository: {sorted(new)}"
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+        for pid in processes_marked(marker):  # a failed run leaves nothing behind either
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        log.close()
+        shutil.rmtree(DEMO_COPY, ignore_errors=True)
