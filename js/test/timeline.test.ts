@@ -1,7 +1,7 @@
 /** The timeline's bar layout (nesting, phases, open bars, the cap), its toggle, highlights and costs. */
 import { describe, expect, it } from "vitest";
 import { formatUsd, runCost } from "../src/render/footer";
-import { type Bar, layoutTimeline, MAX_BARS, type TreeSource } from "../src/render/timeline";
+import { type Bar, layoutTimeline, MAX_BARS, ticksFor, type TreeSource } from "../src/render/timeline";
 import type { NodeData } from "../src/types";
 import { add, mount, nodeEl } from "./helpers";
 
@@ -166,5 +166,14 @@ describe("costs", () => {
       title: "no price for mock-weather",
     });
     expect(runCost(n("r", "run"))).toBeNull();
+  });
+});
+
+describe("the time axis", () => {
+  it("ticks at round times, as core/timeline.py does", () => {
+    expect(ticksFor(4500)).toEqual([0, 1000, 2000, 3000, 4000]);
+    expect(ticksFor(290)).toEqual([0, 100, 200]);
+    expect(ticksFor(12_000)).toEqual([0, 5000, 10_000]);
+    expect(ticksFor(0)).toEqual([0]);
   });
 });

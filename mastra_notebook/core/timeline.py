@@ -19,7 +19,7 @@ Node = Mapping[str, Any]
 ROOT_ID = "root"
 MAX_BARS = 400
 OPEN_UP_TO = 40  # bars: a transcript's timeline with more starts folded
-TICKS = 4
+MOST_TICKS = 6
 
 PHASE_LABELS = {
     "run": "run",
@@ -249,6 +249,17 @@ def format_ms(ms: float) -> str:
     return f"{seconds // 60} m {seconds % 60} s"
 
 
+def ticks_for(span: float) -> list[float]:
+    """Tick times at a round step (1, 2 or 5 times a power of ten, in ms), from 0 up to ``span``."""
+    if not span > 0:
+        return [0.0]
+    raw = span / (MOST_TICKS - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next((f * power for f in (1, 2, 5, 10) if f * power >= raw), 10 * power)
+    count = int(span * (1 + 1e-9) // step)
+    return [i * step for i in range(count + 1)]
+
+
 def _pct(ms: float, span: float) -> str:
     return f"{min(max(ms / span * 100, 0.0), 100.0) if span > 0 else 0.0:.3f}%"
 
@@ -295,10 +306,10 @@ def render_html(plan: Layout, span: float | None = None, heading: str = "Timelin
         return ""
     span = plan.total if span is None else span
     ticks = "".join(
-        f'<span style="position:absolute;top:0;left:{_pct(span * i / TICKS, span)};white-space:nowrap;'
-        f'transform:translateX({"0" if i == 0 else "-100%" if i == TICKS else "-50%"})">'
-        f"{format_ms(span * i / TICKS)}</span>"
-        for i in range(TICKS + 1)
+        f'<span style="position:absolute;top:0;left:{_pct(ms, span)};white-space:nowrap;'
+        f'transform:translateX({"0" if ms == 0 else "-100%" if ms > span * 0.92 else "-50%"})">'
+        f"{format_ms(ms)}</span>"
+        for ms in ticks_for(span)
     )
     legend = " ".join(
         f'<span style="white-space:nowrap"><span style="display:inline-block;width:12px;height:8px;'

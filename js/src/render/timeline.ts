@@ -181,7 +181,18 @@ export function describeBar(bar: Bar): string {
   return lines.join("\n");
 }
 
-const TICKS = 4;
+const MOST_TICKS = 6;
+
+/** Tick times at a round step (1, 2 or 5 × 10ⁿ ms), from 0 up to `span`, at most MOST_TICKS of them. */
+export function ticksFor(span: number): number[] {
+  if (!(span > 0)) return [0];
+  const raw = span / (MOST_TICKS - 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let i = 0; i * step <= span * (1 + 1e-9); i++) ticks.push(i * step);
+  return ticks;
+}
 /** Redraws while the panel is open and the run streams: often enough to look live. */
 const LIVE_REDRAW_MS = 250;
 /** A start time further back than this is a recording's clock: open bars end at the latest time known. */
@@ -310,12 +321,12 @@ export class Timeline {
 
 /** The rows of a layout on an axis of `span` ms (compare draws two runs on one axis). */
 export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement {
-  const ticks = [];
-  for (let i = 0; i <= TICKS; i++) {
-    const tick = h("span", "mn-tl-tick", [formatDuration((span * i) / TICKS)]);
-    tick.style.left = percent((span * i) / TICKS, span);
-    ticks.push(tick);
-  }
+  const ticks = ticksFor(span).map((ms) => {
+    const tick = h("span", "mn-tl-tick", [formatDuration(ms)]);
+    tick.style.left = percent(ms, span);
+    if (ms > span * 0.92) tick.classList.add("mn-tl-tick-end"); // its label ends at the axis' end
+    return tick;
+  });
   const rows = layout.bars.map((b) => {
     const track = h("span", "mn-tl-track");
     const barEl = h("span", `mn-tl-bar mn-tl-${b.kind}`, [], { "data-open": String(b.open) });

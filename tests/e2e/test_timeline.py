@@ -1,0 +1,241 @@
+"""The timeline in real pages: live while a replay streams and finished, in JupyterLab's light and dark
+themes; in the exported page (offline); in the static transcript with scripts off. Screenshots in
+test-artifacts/timeline-*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import ARTIFACTS, Lab, open_notebook, run_cells, screenshot, view_root, wait_status
+from tests.e2e.test_header import theme
+from tests.e2e.test_live import live_cells
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+# A pace like a real model's: a first token after a pause, deltas 40 ms apart, a tool that works.
+GAPS_MS = {"text-delta": 40, "tool-call-delta": 35, "tool-output": 260, "tool-result": 280, "step-start": 60}
+FIRST_TOKEN_MS = 320
+
+
+def timed_recording(name: str, out: Path) -> Path:
+    """A fixture as a recording (``mnReceivedMs``) paced like a real run, as ``view.save`` writes it."""
+    at, previous, lines = 0.0, "", []
+    for raw in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
+        chunk = json.loads(raw)
+        inner, kind = chunk, chunk["type"]
+        while kind == "tool-output" and isinstance(inner.get("payload", {}).get("output"), dict):
+            inner = inner["payload"]["output"]  # a sub-agent's chunk: paced as what it carries
+            kind = inner.get("type", kind)
+            if "from" not in inner:
+                kind = "tool-output"  # a value the tool wrote: progress while it works
+                break
+        gap = FIRST_TOKEN_MS if previous == "step-start" else GAPS_MS.get(kind, 15)
+        at += gap if lines else 0
+        previous = kind
+        lines.append(json.dumps({**chunk, "mnReceivedMs": at}))
+    path = out / f"{name}-timed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def bars(root: Any) -> list[dict[str, Any]]:
+    return list(
+        root.evaluate(
+            """el => [...el.querySelectorAll('.mn-timeline .mn-tl-row:not(.mn-tl-axis)')].map(row => ({
+                id: row.dataset.nodeRef, kind: row.dataset.bar, label: row.querySelector('.mn-tl-label').textContent,
+                depth: parseInt(row.querySelector('.mn-tl-label').style.paddingLeft) / 12,
+                left: parseFloat(row.querySelector('.mn-tl-bar').style.left),
+                width: parseFloat(row.querySelector('.mn-tl-bar').style.width),
+                phases: [...row.querySelectorAll('.mn-tl-seg')].map(s => s.dataset.phase),
+                open: row.querySelector('.mn-tl-bar').dataset.open === 'true',
+            }))"""
+        )
+    )
+
+
+def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any, tmp_path: Path) -> None:
+    recording = timed_recording("agent-as-tool", lab.root)
+    cells = ["import mastra_notebook as mn", f"view = mn.replay({recording.name!r})\nview"]
+    open_notebook(page, lab.notebook("timeline-live", cells))
+    theme(page, dark=False)
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    toggle = root.locator(".mn-header .mn-timeline-toggle")
+    expect(toggle).to_have_text("Timeline")
+    panel = root.locator(".mn-timeline")
+    expect(panel).to_be_hidden()
+    toggle.click()
+    expect(panel).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+
+    # live: the sub-agent streams; what is under way is drawn to now, and grows
+    page.wait_for_function(
+        "el => [...el.querySelectorAll('.mn-tl-label')].some(l => l.textContent === 'sub-agent researcher')",
+        arg=root.element_handle(),
+        timeout=20_000,
+    )
+    live = bars(root)
+    assert panel.get_attribute("data-live") == "true"
+    assert any(bar["open"] for bar in live)
+    screenshot(panel, "timeline-live-light")
+    page.wait_for_timeout(600)
+    grown = {bar["id"]: bar for bar in bars(root)}
+    assert grown["root"]["width"] == pytest.approx(100)
+    still_open = [bar for bar in live if bar["open"] and bar["id"] in grown and bar["id"] != "root"]
+    assert still_open
+    assert any(grown[bar["id"]]["width"] > bar["width"] or not grown[bar["id"]]["open"] for bar in still_open)
+
+    wait_status(root, "finished", timeout=30_000)
+    page.wait_for_function("el => el.dataset.live === 'false'", arg=panel.element_handle(), timeout=5_000)
+    done = bars(root)
+    assert [(bar["label"], bar["depth"]) for bar in done] == [
+        ("supervisor", 0),
+        ("step 1", 1),
+        ("text", 2),
+        ("agent-researcher", 2),
+        ("sub-agent researcher", 3),
+        ("step 1", 4),
+        ("getForecast", 5),
+        ("step 2", 4),
+        ("text", 5),
+        ("step 2", 1),
+        ("text", 2),
+    ]
+    assert not any(bar["open"] for bar in done)
+    forecast = next(bar for bar in done if bar["label"] == "getForecast")
+    assert forecast["phases"] == ["args", "exec"]  # its arguments streamed, then it worked
+    delegate = next(bar for bar in done if bar["label"] == "agent-researcher")
+    assert delegate["left"] + delegate["width"] <= 100.5
+    screenshot(panel, "timeline-finished-light")
+    screenshot(root, "timeline-view-light")
+    shutil.copy(ARTIFACTS / "timeline-view-light.png", DOCS / "timeline.png")
+
+    # a hover outlines the part a bar covers; a click selects it in the run
+    row = root.locator(".mn-tl-row[data-bar='tool']").first
+    row.hover()
+    tool_id = row.get_attribute("data-node-ref")
+    expect(root.locator(f".mn-body [data-node-id='{tool_id}']")).to_have_class(re.compile(r"\bmn-outlined\b"))
+    row.click()
+    expect(root.locator(f".mn-body [data-node-id='{tool_id}']")).to_have_class(
+        re.compile(r"\bmn-inspected\b")
+    )
+
+    root.evaluate("el => { el.scrollTop = 0; }")  # the click scrolled the run to the part
+    page.mouse.move(0, 0)
+    theme(page, dark=True)
+    screenshot(panel, "timeline-finished-dark")
+    screenshot(root, "timeline-view-dark")
+    theme(page, dark=False)
+
+
+def test_a_person_deciding_is_drawn_apart_from_the_tool_running(lab: Lab, page: Any, mastra_url: str) -> None:
+    cells = live_cells(mastra_url, 'v = client.agent("approver").stream("Delete record abc-123")\nv')
+    open_notebook(page, lab.notebook("timeline-approval", cells))
+    run_cells(page, 0, 1, 2)
+    root = view_root(page, 2)
+    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    root.locator(".mn-timeline-toggle").click()
+    page.wait_for_timeout(1500)  # the person takes a moment
+    waiting = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
+    assert waiting["phases"][-1] == "wait"
+    card.locator("button.mn-approve").click()
+    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    page.wait_for_timeout(400)  # the panel redraws
+    done = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
+    assert done["phases"][-2:] == ["wait", "exec"]  # waiting for the click, then running
+    wait_width = root.evaluate(
+        """el => [...el.querySelectorAll('.mn-tl-row')].find(r => r.querySelector('.mn-tl-label').textContent
+            === 'deleteRecord').querySelector('[data-phase=wait]').getBoundingClientRect().width"""
+    )
+    assert wait_width > 20  # 1.5 s of a run of a few seconds
+    screenshot(root.locator(".mn-timeline"), "timeline-approval-light")
+    theme(page, dark=True)
+    screenshot(root.locator(".mn-timeline"), "timeline-approval-dark")
+    theme(page, dark=False)
+
+
+def test_the_live_timeline_in_the_dark_theme(lab: Lab, page: Any) -> None:
+    recording = timed_recording("agent-as-tool", lab.root)
+    cells = ["import mastra_notebook as mn", f"mn.replay({recording.name!r})"]
+    open_notebook(page, lab.notebook("timeline-live-dark", cells))
+    theme(page, dark=True)
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    root.locator(".mn-timeline-toggle").click()
+    page.wait_for_function(
+        "el => [...el.querySelectorAll('.mn-tl-label')].some(l => l.textContent === 'getForecast')",
+        arg=root.element_handle(),
+        timeout=20_000,
+    )
+    assert root.locator(".mn-timeline").get_attribute("data-live") == "true"
+    screenshot(root.locator(".mn-timeline"), "timeline-live-dark")
+    wait_status(root, "finished", timeout=30_000)
+    theme(page, dark=False)
+
+
+def test_the_exported_page_has_the_timeline(browser: Any, tmp_path: Path) -> None:
+    recording = timed_recording("agent-as-tool", tmp_path)
+    out = tmp_path / "run.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "mastra_notebook", "render", str(recording), "-o", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    context = browser.new_context(offline=True, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(out.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status='finished']", timeout=15_000)
+    root = page.locator(".mn-root")
+    root.locator(".mn-timeline-toggle").click()
+    expect(root.locator(".mn-timeline")).to_be_visible()
+    shown = bars(root)
+    assert len(shown) == 11
+    assert shown[0]["width"] == pytest.approx(100)
+    assert not errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    root.screenshot(path=str(ARTIFACTS / "timeline-export.png"))
+    context.close()
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_path: Path, dark: bool) -> None:
+    import mastra_notebook as mn
+
+    result = mn.collect(timed_recording("agent-as-tool", tmp_path))
+    colors = "background:#1e1e1e;color:#e6edf3" if dark else "background:#fff;color:#1f2328"
+    page_file = tmp_path / "transcript.html"
+    page_file.write_text(
+        f'<!doctype html><meta charset="utf-8"><body style="{colors};font-family:sans-serif;margin:16px">'
+        f"{result._repr_html_()}</body>"
+    )
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    timeline = page.locator(".mn-static-timeline")
+    expect(timeline).to_be_visible()
+    rows = timeline.locator("[data-bar]")
+    assert rows.count() == 11
+    expect(rows.first).to_be_visible()
+    widths = rows.evaluate_all(
+        "rows => rows.map(r => r.querySelector('span + span > span').getBoundingClientRect().width)"
+    )
+    assert widths[0] > 300  # the run spans the track
+    assert all(width >= 2 for width in widths)  # every bar shows, an instant too
+    ARTIFACTS.mkdir(exist_ok=True)
+    timeline.screenshot(path=str(ARTIFACTS / f"timeline-transcript-{'dark' if dark else 'light'}.png"))
+    context.close()
