@@ -178,3 +178,29 @@ def test_usd_is_shown_to_three_significant_digits_below_a_dollar(usd: float, sho
     from mastra_notebook.core.cost import format_usd
 
     assert format_usd(usd) == shown
+
+
+async def test_the_gallery_summary_adds_up_what_it_can_price(recording_comm: Any) -> None:
+    from mastra_notebook.widget.gallery import Gallery
+
+    def starter(path: Any) -> Any:
+        def start() -> Any:
+            view = mn.StreamView(title="agent")
+
+            async def work() -> None:
+                for chunk in mn.read_chunks(path):
+                    view.feed(chunk)
+
+            return view, work
+
+        return start
+
+    gallery = Gallery(2, page_size=4)
+    priced = [PROVIDERS / "google-tools.jsonl", PROVIDERS / "anthropic-text.jsonl"]
+    for index, path in enumerate([*priced, fixture_path("tool-call")]):
+        gallery.submit(starter(path), prompt=f"prompt {index}", title="agent")
+    await gallery
+    expected = sum(mn.collect(path).cost.total_usd or 0.0 for path in priced)
+    from mastra_notebook.core.cost import format_usd
+
+    assert f" · {format_usd(expected)} (1 run not priced) " in gallery.summary()

@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets
 import orjson
 
+from ..core.cost import format_usd
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
@@ -477,9 +478,17 @@ class Gallery:
         return counts
 
     def totals(self) -> list[str]:
-        """What the runs used so far, as the summary shows it: tokens (a cost joins here)."""
-        tokens = sum(tile.result.usage.total_tokens for tile in self.tiles if not tile.queued)
-        return [f"{tokens:,} tokens"]
+        """What the runs used so far, as the summary shows it: tokens, and the cost of those runs
+        genai-prices knows the models of (how many it does not, when some)."""
+        ran = [tile.result for tile in self.tiles if not tile.queued]
+        totals = [f"{sum(result.usage.total_tokens for result in ran):,} tokens"]
+        costs = [result.cost for result in ran if result.cost.steps_usd or result.cost.nested_usd is not None]
+        priced = [cost.total_usd for cost in costs if cost.total_usd is not None]  # no model called: no cost
+        if priced:
+            unpriced = len(costs) - len(priced)
+            note = f" ({unpriced} run{'' if unpriced == 1 else 's'} not priced)" if unpriced else ""
+            totals.append(format_usd(sum(priced)) + note)
+        return totals
 
     def summary(self) -> str:
         """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens (7 runs, 4 at a time)"."""
