@@ -118,5 +118,12 @@ def _markdown() -> MarkdownIt:
 MARKDOWN = _markdown()
 
 
+_CODE = f"background:{TINT};padding:0 3px;border-radius:3px;font-size:90%"
+
+
 def markdown(source: str) -> str:
-    return str(MARKDOWN.render(source))
+    """Markdown as HTML, code shaded as the widget shades it (untrusted text is escaped: every tag
+    here is markdown-it's own)."""
+    html = str(MARKDOWN.render(source))
+    html = html.replace("<pre><code", f'<pre style="{PRE}"><code style="font-size:100%"')
+    return html.replace("<code>", f'<code style="{_CODE}">')
