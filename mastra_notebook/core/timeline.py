@@ -239,14 +239,10 @@ def index(ops: Iterable[Any]) -> tuple[dict[str, Node], dict[str, list[str]]]:
 
 
 def format_ms(ms: float) -> str:
-    """As format.ts formats a duration: ``340 ms``, ``3.2 s``, ``2 m 5 s``."""
-    ms = max(ms, 0.0)
-    if ms < 1000:
-        return f"{round(ms)} ms"
-    if ms < 60_000:
-        return f"{ms / 1000:.1f} s"
-    seconds = round(ms / 1000)
-    return f"{seconds // 60} m {seconds % 60} s"
+    """A duration as the widget writes it (format.ts): ``340 ms``, ``3.2 s``, ``2 m 5 s``."""
+    from .static.text import format_duration  # core/static draws this module's section: imported late
+
+    return format_duration(ms)
 
 
 def ticks_for(span: float) -> list[float]:
