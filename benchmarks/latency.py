@@ -118,20 +118,22 @@ QUIET = """(ms) => {
     return performance.now() - last > ms;
 }"""
 
-# Scrolls one view inside itself, top to bottom, 200 px a frame; returns the steps taken.
-SCROLL_INSIDE = """async (index) => {
-    const root = document.querySelectorAll('.mn-root')[index];
-    root.scrollIntoView({block: 'start'});
-    root.scrollTop = 0;
+# Scrolls an element (the notebook, or one view inside itself) top to bottom, 200 px a frame;
+# returns the steps taken. `selector`, `index`: which element.
+SCROLL_END_TO_END = """async ([selector, index]) => {
+    const el = document.querySelectorAll(selector)[index];
+    if (el.classList.contains('mn-root')) el.scrollIntoView({block: 'start'});
+    el.scrollTop = 0;
     await new Promise((r) => requestAnimationFrame(() => r()));
     let steps = 0;
-    while (root.scrollTop + root.clientHeight < root.scrollHeight - 1) {
-        root.scrollTop += 200;
+    while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+        el.scrollTop += 200;
         steps += 1;
         await new Promise((r) => requestAnimationFrame(() => r()));
     }
     return steps;
 }"""
+NOTEBOOK_SCROLLERS = (".jp-WindowedPanel-outer", ".jp-NotebookPanel-notebook")  # JupyterLab 4, else older
 
 
 def measure_latency(browser: Any, url: str, chunks: int, rate: float) -> dict[str, Any]:
@@ -193,26 +195,14 @@ def measure_scroll(browser: Any, url: str) -> dict[str, Any]:
         page.wait_for_function(QUIET, arg=QUIET_MS, timeout=120_000, polling=250)
         start = float(page.evaluate("() => performance.now()"))
         settling = long_tasks(page, settle_start - 3000, start)
-        steps = page.evaluate(
-            """async () => {
-                const scroller = document.querySelector('.jp-WindowedPanel-outer') ||
-                    document.querySelector('.jp-NotebookPanel-notebook');
-                scroller.scrollTop = 0;
-                let steps = 0;
-                while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
-                    scroller.scrollTop += 200;
-                    steps += 1;
-                    await new Promise((r) => requestAnimationFrame(() => r()));
-                }
-                return steps;
-            }"""
-        )
+        scroller = next(s for s in NOTEBOOK_SCROLLERS if page.locator(s).count())
+        steps = page.evaluate(SCROLL_END_TO_END, [scroller, 0])
         end = float(page.evaluate("() => performance.now()"))
         counts = page.evaluate(COUNTS)
         tasks = long_tasks(page, start, end)
         heights = page.evaluate("() => [...document.querySelectorAll('.mn-root')].map(r => r.clientHeight)")
         inside_start = float(page.evaluate("() => performance.now()"))
-        inside_steps = [page.evaluate(SCROLL_INSIDE, index) for index in range(LONG_VIEWS)]
+        inside_steps = [page.evaluate(SCROLL_END_TO_END, [".mn-root", index]) for index in range(LONG_VIEWS)]
         inside_end = float(page.evaluate("() => performance.now()"))
         page.wait_for_timeout(500)
         after = page.evaluate(COUNTS)[:LONG_VIEWS]
