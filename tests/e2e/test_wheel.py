@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,9 +16,11 @@ import pytest
 from tests.e2e.conftest import (
     Lab,
     cell_output_text,
+    free_port,
     open_notebook,
     run_cells,
     screenshot,
+    serving,
     view_root,
     wait_status,
     watched_page,
@@ -29,14 +29,6 @@ from tests.e2e.conftest import (
 ROOT = Path(__file__).resolve().parents[2]
 RECORDING = ROOT / "tests" / "fixtures" / "tool-call.jsonl"
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -71,38 +63,16 @@ def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         '{"fetchNews": "false", "checkForUpdates": false}'
     )
     port = free_port()
-    log_path = base / "lab.log"
-    with log_path.open("w") as log:
-        # the venv's own python3 kernelspec (ipykernel's): its kernel is the venv's python
-        process = subprocess.Popen(
-            [str(venv / "bin" / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
-             "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
-             f"--ServerApp.root_dir={root}", "--LabApp.news_url="],
-            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    process.kill()
-                    raise RuntimeError(
-                        "the wheel's JupyterLab did not start:\n" + log_path.read_text()
-                    ) from None
-                time.sleep(0.3)
-        try:
-            yield Lab(url, root)
-        finally:
-            process.terminate()
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    url = f"http://127.0.0.1:{port}"
+    # the venv's own python3 kernelspec (ipykernel's): its kernel is the venv's python
+    command = [str(venv / "bin" / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+               "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
+               f"--ServerApp.root_dir={root}", "--LabApp.news_url="]  # fmt: skip
+    with serving(
+        "the wheel's JupyterLab", command, f"{url}/api/status", cwd=root, env=env, log=base / "lab.log"
+    ):
+        yield Lab(url, root)
 
 
 @pytest.mark.timeout(1200)
