@@ -41,25 +41,13 @@ class Run:
 
         ``received_ms``: when it arrived, in ms since the recording's first chunk (a recording's own
         ``mnReceivedMs`` serves when it has one); else it arrives now."""
-        chunk = coerce(item)
-        if received_ms is None and type(chunk) is dict:
-            received_ms = chunk.get(TIME_KEY)
-        if received_ms is None or type(received_ms) not in (int, float) or math.isnan(received_ms):
-            self._feed(item, chunk)
-            return
-        if self.epoch_ms is None:
-            self.epoch_ms = now_ms() - received_ms
-        self._last_ms = self.epoch_ms + received_ms
-        token = RECEIVED_MS.set(self._last_ms)
-        try:
-            self._feed(item, chunk)
-        finally:
-            RECEIVED_MS.reset(token)
-
-    def _feed(self, item: Any, chunk: dict[str, Any] | InvalidChunk) -> None:
         self._version += 1
+        chunk = coerce(item)
         if type(chunk) is not dict or "type" not in chunk:
             self._not_a_chunk(item, chunk)
+            return
+        if (received_ms is not None or TIME_KEY in chunk) and RECEIVED_MS.get() is None:
+            self._feed_received(item, chunk, received_ms)
             return
         state = self.state
         counted = state.chunk_count
@@ -69,6 +57,21 @@ class Run:
             state.chunk_count = counted
             why = f"could not fold this chunk in: {type(error).__name__}: {error}"
             state.add_invalid(raw_of(item, chunk), why)
+
+    def _feed_received(self, item: Any, chunk: dict[str, Any], received_ms: float | None) -> None:
+        """Fold a chunk at its recorded time (placed after ``epoch_ms``), or now when it has none."""
+        at = chunk.get(TIME_KEY) if received_ms is None else received_ms
+        if isinstance(at, (int, float)) and not isinstance(at, bool) and not math.isnan(at):
+            if self.epoch_ms is None:
+                self.epoch_ms = now_ms() - at
+            self._last_ms = arrival = self.epoch_ms + at
+        else:
+            arrival = now_ms()
+        token = RECEIVED_MS.set(arrival)
+        try:
+            self.feed(item)
+        finally:
+            RECEIVED_MS.reset(token)
 
     def _not_a_chunk(self, item: Any, chunk: dict[str, Any] | InvalidChunk) -> None:
         if isinstance(chunk, InvalidChunk):
