@@ -3,6 +3,7 @@ image types, a RunResult without its view tree, and JSON written as the widget w
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -13,10 +14,10 @@ from mastra_notebook.core.result import RunResult, view_snapshot
 from mastra_notebook.core.run import Run
 from mastra_notebook.core.static import RUN_SECTIONS, nodes, render_tree
 from mastra_notebook.core.static import text as fmt
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.core.transcript import render_html, render_snapshot
 
 from . import hostile as h
-from .conftest import fixture_path
+from .conftest import RecordingComm, fixture_path
 
 RUN = {"runId": "r", "from": "AGENT"}
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -211,3 +212,18 @@ def test_numbers_round_as_javascript_rounds() -> None:
     assert fmt.format_duration(0.5) == "1 ms"  # Math.round
     assert fmt.format_int(1234567.5) == "1,234,568"
     assert fmt.summarize_args({"city": "Paris", "days": [1, 2]}) == 'city="Paris", days=[2]'
+
+
+def test_a_views_transcript_is_drawn_from_the_final_state_it_saves(recording_comm: RecordingComm) -> None:
+    view = mn.view()
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        view.feed(item)
+    view.end()
+    final = json.loads(view._final)  # what the widget draws when the notebook is opened again
+    assert view._transcript()["text/html"] == render_snapshot(final["ops"], view.title)
+
+
+def test_the_header_shows_title_and_subtitle_escaped() -> None:
+    html = render_html(mn.collect(fixture_path("plain-text")), "<weather>", "What is <b>it</b> like?")
+    assert "&lt;weather&gt;" in html
+    assert "What is &lt;b&gt;it&lt;/b&gt; like?" in html

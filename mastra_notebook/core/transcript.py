@@ -18,12 +18,13 @@ from .static.from_result import result_ops
 __all__ = ["render_html", "render_snapshot"]
 
 
-def render_snapshot(ops: list[Any], title: str = "") -> str:
+def render_snapshot(ops: list[Any], title: str = "", subtitle: str = "") -> str:
     """A view snapshot's ops as one self-contained, script-free HTML fragment."""
-    return render_tree(ops, title)
+    return render_tree(ops, title, subtitle)
 
 
-def render_html(result: RunResult, title: str = "") -> str:
-    """The whole run as one self-contained, script-free HTML fragment."""
+def render_html(result: RunResult, title: str = "", subtitle: str = "") -> str:
+    """The whole run as one self-contained, script-free HTML fragment (``title`` and ``subtitle``:
+    the view's header, e.g. the agent id and the prompt's first line)."""
     ops = view_snapshot(result)
-    return render_tree(ops if ops is not None else result_ops(result), title)
+    return render_tree(ops if ops is not None else result_ops(result), title, subtitle)

@@ -45,7 +45,7 @@ def _awaiting_approval(tree: Tree, run: Node) -> bool:
     )
 
 
-def _header(tree: Tree, run: Node | None, title: str) -> str:
+def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     """header.ts for a view that no longer streams: title, status, elapsed, tokens, first token, cost."""
     status = string((run or {}).get("status"))
     state = (
@@ -57,6 +57,7 @@ def _header(tree: Tree, run: Node | None, title: str) -> str:
     )
     run = run or {}
     bits = [tag("span", esc(title), style="font-weight:600") if title else ""]
+    bits.append(tag("span", esc(subtitle), style=MUTED) if subtitle else "")  # the prompt's first line
     if state:
         bits.append(badge(_STATE_LABELS.get(state, state), _STATE_TONES.get(state, "neutral")))
     stats = []
@@ -88,8 +89,9 @@ def _header(tree: Tree, run: Node | None, title: str) -> str:
     )
 
 
-def render_tree(ops: Iterable[Any], title: str = "") -> str:
-    """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment."""
+def render_tree(ops: Iterable[Any], title: str = "", subtitle: str = "") -> str:
+    """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
+    ``title`` and ``subtitle`` as the view's header shows them (its traits)."""
     tree = Tree.from_ops(ops)
     root = tree.nodes.get(ROOT_ID)
     if root is None:
@@ -98,7 +100,7 @@ def render_tree(ops: Iterable[Any], title: str = "") -> str:
         body = "".join(bar(tree, root) for bar in nodes.VIEW_BARS) + tree.draw(root)
     return tag(
         "div",
-        _header(tree, root, title),
+        _header(tree, root, title, subtitle),
         body,
         class_="mastra-notebook-transcript",
         style=CARD + ";padding:6px 10px",
