@@ -21,6 +21,8 @@ import pytest
 
 from tests.e2e.conftest import free_port, open_notebook, save, serving, watched_page
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_COPY = ROOT / ".demo"
 DEMO_REACH = ("examples/", "server/", "scripts/")  # what the demo reads or runs from

@@ -26,6 +26,8 @@ from tests.e2e.conftest import (
     watched_page,
 )
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[2]
 RECORDING = ROOT / "tests" / "fixtures" / "tool-call.jsonl"
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
