@@ -89,6 +89,14 @@ def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     )
 
 
+def _behind_toggle(bar: str) -> str:
+    """A bar's first <summary> is the transcript's twin of the header toggle that shows the bar in
+    the widget (a control: the widget's button carries ``data-mn-control`` too)."""
+    return (
+        bar.replace("<summary", "<summary data-mn-control", 1) if bar.lstrip().startswith("<details") else bar
+    )
+
+
 def render_tree(ops: Iterable[Any], title: str = "", subtitle: str = "") -> str:
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
     ``title`` and ``subtitle`` as the view's header shows them (its traits)."""
@@ -97,7 +105,7 @@ def render_tree(ops: Iterable[Any], title: str = "", subtitle: str = "") -> str:
     if root is None:
         body = tag("div", "Waiting for the run…", style=MUTED)
     else:
-        body = "".join(bar(tree, root) for bar in nodes.VIEW_BARS) + tree.draw(root)
+        body = "".join(_behind_toggle(bar(tree, root)) for bar in nodes.VIEW_BARS) + tree.draw(root)
     return tag(
         "div",
         _header(tree, root, title, subtitle),
