@@ -23,6 +23,7 @@ _CELL = (
 _DEL = "background:rgba(248,81,73,0.28);text-decoration:line-through;text-decoration-thickness:1px"
 _INS = "background:rgba(46,160,67,0.28);text-decoration:none"
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")  # words, runs of whitespace, single punctuation marks
+MIN_RATE_SPAN = 0.25  # seconds of streaming below which no tokens/s is shown (footer.ts)
 _KEEP = 300  # an unchanged stretch longer than twice this shows its two ends only
 
 
@@ -87,8 +88,11 @@ class Comparison:
         def seconds(value: float | None) -> str:
             return "" if value is None else f"{value:.2f} s"
 
-        def rate(value: float | None) -> str:
-            return "" if value is None else f"{value:,.1f}"
+        def rate(r: RunResult) -> str:
+            streamed = sum(step.streaming or 0.0 for step in r.timing.steps)
+            value = r.timing.tokens_per_second
+            # over a few hundred ms a rate says nothing (a recording read at once), as in the footer
+            return "" if value is None or streamed < MIN_RATE_SPAN else f"{value:,.1f}"
 
         def cost(r: RunResult) -> str:
             return (
@@ -106,7 +110,7 @@ class Comparison:
             ("steps", [str(len(r.steps)) for r in self.results]),
             ("duration", [seconds(r.timing.total) for r in self.results]),
             ("time to first token", [seconds(r.timing.time_to_first_token) for r in self.results]),
-            ("tokens/s (streaming)", [rate(r.timing.tokens_per_second) for r in self.results]),
+            ("tokens/s (streaming)", [rate(r) for r in self.results]),
             ("tool time", [seconds(r.timing.tool_time) for r in self.results]),
             ("waited for people", [seconds(r.timing.human_wait or None) for r in self.results]),
             ("cost", [cost(r) for r in self.results]),
