@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
     ARTIFACTS,
+    NOTEBOOK7_OWN_ERRORS,
     Lab,
     free_port,
     run_cells,
@@ -113,8 +114,7 @@ def test_notebook7_renders_streams_stops_and_folds(lab: Lab, browser: Any) -> No
             theme(page, dark)
             screenshot(tool, f"frontends-notebook7-{'dark' if dark else 'light'}")
         theme(page, False)
-        # Notebook 7's own two (a settings schema, a file browser command); nothing of ours
-        assert not [error for error in events.errors if "mn-" in error or "mastra" in error], events.errors
+        assert not [error for error in events.errors if error not in NOTEBOOK7_OWN_ERRORS], events.errors
 
 
 # ---- Voila -----------------------------------------------------------------------------------------
