@@ -302,3 +302,44 @@ def test_nbconvert_html_with_scripts_draws_the_view_from_its_saved_state(
         expect(root.locator(".mn-tool")).to_have_attribute("data-tool-status", "done")
         expect(page.locator(".mastra-notebook-transcript")).to_be_hidden()  # beside its drawn view
         assert not events.errors, events.errors
+
+
+# ---- VS Code's output webview, by shape --------------------------------------------------------------
+
+# VS Code is not here: its notebook webview's layout is (a cell's container, one container an output,
+# each holding the renderer's element), the shape its preload script builds. In cell 1 two views: the
+# first drew, the second could not; cell 2 shows a RunResult, cell 3 a transcript alone.
+VSCODE_SHAPED = """<div id="container">
+  <div class="cell_container" id="c1">
+    <div class="output_container"><div class="output"><div class="widget"><div class="mn-root">
+      the live view</div></div></div></div>
+    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t1">
+      transcript 1</div></div></div>
+    <div class="output_container"><div class="output"><pre>&lt;StreamView run: its transcript
+      follows&gt;</pre></div></div>
+    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t2">
+      transcript 2</div></div></div>
+  </div>
+  <div class="cell_container" id="c2">
+    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t3">
+      a RunResult</div></div></div>
+  </div>
+  <div class="cell_container" id="c3">
+    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t4">
+      a view that could not draw</div></div></div>
+  </div>
+</div>"""
+
+
+def test_vscode_shaped_outputs_hide_only_the_transcript_beside_a_drawn_view(browser: Any) -> None:
+    css = (ROOT / "mastra_notebook" / "static" / "widget.css").read_text()
+    page = browser.new_page()
+    try:
+        page.set_content(
+            f"<!doctype html><html><head><style>{css}</style></head><body>{VSCODE_SHAPED}</body>"
+        )
+        expect(page.locator("#t1")).to_be_hidden()
+        for shown in ("#t2", "#t3", "#t4"):
+            expect(page.locator(shown)).to_be_visible()
+    finally:
+        page.close()
