@@ -156,15 +156,29 @@ def _():
 @app.cell
 def _(mn):
     stop = mn.view({long!r}, delay=0.01)
-    stop  # the view as the cell's last expression
+    stop  # a view as the cell's last expression
     return (stop,)
 
 
 @app.cell
-def _(mn, mo):
-    tool = mo.ui.anywidget(mn.view({tool!r}, delay=0.03))
+def _(mn):
+    tool = mn.view({tool!r}, delay=0.03)
     tool
     return (tool,)
+
+
+@app.cell
+def _(mn, mo):
+    wrapped_stop = mo.ui.anywidget(mn.view({long!r}, delay=0.01))  # a view in marimo's own wrapper
+    wrapped_stop
+    return (wrapped_stop,)
+
+
+@app.cell
+def _(mn, mo):
+    wrapped_tool = mo.ui.anywidget(mn.view({tool!r}, delay=0.03))
+    wrapped_tool
+    return (wrapped_tool,)
 
 
 @app.cell
@@ -193,10 +207,11 @@ def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_ur
     with watched_page(browser, "frontends-marimo", full_page=True) as (page, events):
         page.goto(marimo_url)
         roots = page.locator(".mn-root")
-        expect(roots).to_have_count(2, timeout=60_000)
-        stop, tool = roots.nth(0), roots.nth(1)  # last expression; mo.ui.anywidget
-        streams_then_stops(stop)
-        folds(tool)
+        expect(roots).to_have_count(4, timeout=60_000)
+        for first in (0, 2):  # as the last expression, then in mo.ui.anywidget
+            streams_then_stops(roots.nth(first))
+            folds(roots.nth(first + 1))
+        tool = roots.nth(3)
         styles_intact(page)
         # a finished RunResult shows its transcript, as it does in a saved Jupyter notebook
         transcript = page.locator(".mastra-notebook-transcript")
