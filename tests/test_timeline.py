@@ -206,7 +206,13 @@ def test_compare_draws_two_timelines_on_one_time_axis(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("span", "ticks"),
-    [(4500, [0, 1000, 2000, 3000, 4000]), (290, [0, 100, 200]), (12_000, [0, 5000, 10_000]), (0, [0])],
+    [
+        (4500, [0, 1000, 2000, 3000, 4000]),
+        (290, [0, 100, 200]),
+        (12_000, [0, 5000, 10_000]),
+        (0, [0]),
+        (2.2, [0, 1, 2]),
+    ],
 )
 def test_ticks_fall_on_round_times(span: float, ticks: list[float]) -> None:
     from mastra_notebook.core.timeline import ticks_for

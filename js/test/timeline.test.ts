@@ -175,5 +175,6 @@ describe("the time axis", () => {
     expect(ticksFor(290)).toEqual([0, 100, 200]);
     expect(ticksFor(12_000)).toEqual([0, 5000, 10_000]);
     expect(ticksFor(0)).toEqual([0]);
+    expect(ticksFor(2.2)).toEqual([0, 1, 2]); // never two ticks that read "1 ms"
   });
 });

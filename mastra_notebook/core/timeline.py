@@ -252,6 +252,7 @@ def ticks_for(span: float) -> list[float]:
     raw = span / (MOST_TICKS - 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next((f * power for f in (1, 2, 5, 10) if f * power >= raw), 10 * power)
+    step = max(step, 1)  # at least a millisecond: durations are written in whole ms below a second
     count = int(span * (1 + 1e-9) // step)
     return [i * step for i in range(count + 1)]
 

@@ -188,7 +188,8 @@ export function ticksFor(span: number): number[] {
   if (!(span > 0)) return [0];
   const raw = span / (MOST_TICKS - 1);
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power;
+  // at least a millisecond: durations are written in whole ms below a second
+  const step = Math.max([1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power, 1);
   const ticks: number[] = [];
   for (let i = 0; i * step <= span * (1 + 1e-9); i++) ticks.push(i * step);
   return ticks;
