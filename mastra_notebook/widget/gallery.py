@@ -58,19 +58,35 @@ class Kept:
 
 
 class EndedView(StreamView):
-    """The view of a run that ended, drawn at once from what its tile kept (a tile paged back to)."""
+    """A page slot's view of runs that ended, each drawn at once from what its tile kept.
 
-    def __init__(self, kept: Kept, *, title: str, subtitle: str) -> None:
-        final = orjson.dumps(message("snapshot", 0, kept.run.snapshot())).decode()
-        super().__init__(title=title, subtitle=subtitle, max_height=TILE_HEIGHT, _final=final)
-        self.layout = _TILE
-        self._batch.take()  # ops of the fresh run the base made: the kept run replaces it
+    One per slot, dealt again on every page: showing another run is one state update, not a new
+    widget (which would cost the browser a model and a fresh copy of the widget's module).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(max_height=TILE_HEIGHT, layout=_TILE)
+        self._batch.take()  # ops of the fresh run the base made: a kept run replaces it
+        self._ended.set()
+        self.kept: Kept | None = None
+
+    def show(self, kept: Kept, *, title: str, subtitle: str) -> None:
+        """Draw ``kept``'s run here (a snapshot newer than anything the browser holds)."""
+        if kept is self.kept:
+            return
+        if self.kept is not None:
+            self.kept.run.tree.sink = None
+        self.kept = kept
+        self._batch.take()
         self._run = kept.run
         kept.run.tree.sink = self._on_op
-        self._recording = kept.recording
-        self._touched = kept.touched
-        self._fed = len(kept.recording)
-        self._ended.set()
+        self._recording, self._touched, self._fed = kept.recording, kept.touched, len(kept.recording)
+        self._seq += 1
+        final = orjson.dumps(message("snapshot", self._seq, kept.run.snapshot())).decode()
+        with self.hold_sync():
+            self.title, self.subtitle, self._final = title, subtitle, final
+        if self._inspected is not None:  # an open inspector lists this run's chunks instead
+            self._send_chunk_list(0)
 
     @staticmethod
     def keep(view: StreamView) -> Kept:
@@ -93,7 +109,6 @@ class Tile:
         self.view: StreamView | None = None
         self.kept: Kept | None = None
         self._start: Start | None = start
-        self._placeholder: ipywidgets.HTML | None = None
         self._queued_result: RunResult | None = None
 
     @property
@@ -194,6 +209,8 @@ class Gallery:
         controls = ipywidgets.HBox([self._choose, self._previous, self._pager, self._next, self._find])
         controls.add_class("mn-gallery-controls")
         self._slots = [ipywidgets.Box() for _ in range(page_size)]
+        self._slot_views: list[EndedView | None] = [None] * page_size  # made when first needed
+        self._slot_waiting: list[ipywidgets.HTML | None] = [None] * page_size
         for slot in self._slots:
             slot.add_class("mn-gallery-slot")
             slot.layout.display = "none"  # until a tile fills it
@@ -285,7 +302,9 @@ class Gallery:
         self._show_progress()
 
     def _dress(self, tile: Tile, view: StreamView) -> None:
-        view.layout = _TILE
+        made, view.layout = view.layout, _TILE
+        if made is not _TILE:  # the layout the view was made with: a widget of its own, not to leak
+            made.close()
         view.max_height = TILE_HEIGHT
         view.title, view.subtitle = tile.title, tile.subtitle
 
@@ -305,11 +324,15 @@ class Gallery:
 
     @staticmethod
     def _close_view(tile: Tile) -> None:
-        """Close the view of an ended run; its run keeps no reference to it (so it can be freed)."""
-        if tile.view is not None and tile.kept is not None:
+        """An ended run leaves the page: its own view is closed (its run keeps no reference to it,
+        so it can be freed); a slot's view is only let go of."""
+        view = tile.view
+        if view is None or tile.kept is None:
+            return
+        tile.view = None
+        if not isinstance(view, EndedView):
             tile.kept.run.tree.sink = None
-            tile.view.close()
-            tile.view = None
+            view.close()
 
     # ---- what the gallery shows ----------------------------------------------------------------
 
@@ -381,7 +404,7 @@ class Gallery:
         try:
             self.jump(text)
         except (LookupError, ValueError) as error:  # said beside the pager, nothing else changes
-            self._pager.value = self._pager_html(note=str(error).strip("'\""))
+            self._pager.value = self._pager_html(note=str(error))
         self._find.value = ""
 
     def _listing(self) -> list[Tile]:
@@ -407,6 +430,9 @@ class Gallery:
         self._offset = max(0, min(offset, max(len(self._order) - 1, 0)))
         page = self._order[self._offset : self._offset + self.page_size]
         leaving = [tile for tile in self._shown if tile not in page]
+        for tile in self._shown:  # the slots' views are dealt again (a tile's own view stays its own)
+            if isinstance(tile.view, EndedView):
+                tile.view = None
         self._shown = page
         for tile in page:
             self._place(tile)
@@ -414,7 +440,7 @@ class Gallery:
             slot.children = ()
             slot.layout.display = "none"
         for tile in leaving:
-            self._retire(tile)
+            self._close_view(tile)
         if self._target is not None:
             self._slots[self._target].remove_class("mn-gallery-target")
             self._target = None
@@ -427,35 +453,30 @@ class Gallery:
         """Put the tile's widget in its slot, if it is on the page."""
         if tile not in self._shown:
             return
-        slot = self._slots[self._shown.index(tile)]
-        if tile.view is None and tile.kept is not None:  # paged back to: drawn from what it kept
-            tile.view = EndedView(tile.kept, title=tile.title, subtitle=tile.subtitle)
-        widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(tile)
+        index = self._shown.index(tile)
+        slot = self._slots[index]
+        if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
+            view = self._slot_views[index] or EndedView()
+            self._slot_views[index] = view
+            view.show(tile.kept, title=tile.title, subtitle=tile.subtitle)
+            tile.view = view
+        widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
         if slot.children != (widget,):
             slot.children = (widget,)
         slot.layout.display = None
-        if tile.view is not None and tile._placeholder is not None:
-            tile._placeholder.close()
-            tile._placeholder = None
 
-    def _queued_widget(self, tile: Tile) -> ipywidgets.HTML:
-        """A queued tile: its prompt and "queued" (no view, no Stop, until its turn)."""
-        if tile._placeholder is None:
-            tile._placeholder = ipywidgets.HTML(
-                f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}">'
-                f'<div style="font-weight:600"><bdi>{escape(tile.title)}</bdi></div>'
-                f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
-                '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>',
-                layout=ipywidgets.Layout(margin="0"),
-            )
-        return tile._placeholder
-
-    def _retire(self, tile: Tile) -> None:
-        """A tile left the page: its placeholder goes, and the view of an ended run is closed."""
-        if tile._placeholder is not None:
-            tile._placeholder.close()
-            tile._placeholder = None
-        self._close_view(tile)
+    def _queued_widget(self, index: int, tile: Tile) -> ipywidgets.HTML:
+        """A queued tile: its prompt and "queued" (no view, no Stop, until its turn), in the slot's
+        own placeholder."""
+        waiting = self._slot_waiting[index] or ipywidgets.HTML(layout=ipywidgets.Layout(margin="0"))
+        self._slot_waiting[index] = waiting
+        waiting.value = (
+            f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}">'
+            f'<div style="font-weight:600"><bdi>{escape(tile.title)}</bdi></div>'
+            f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
+            '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>'
+        )
+        return waiting
 
     def _pager_html(self, note: str = "") -> str:
         total, shown = len(self._order), len(self._shown)

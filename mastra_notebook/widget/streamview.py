@@ -31,6 +31,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.tree import Op
 from ..core.values import capped
+from .bundle import shared_module
 from .loops import private_loop, run_nested, running_loop, schedule
 from .transcript import render_html
 from .wire import FlushPolicy, OpBatch, message
@@ -59,7 +60,7 @@ class StreamView(anywidget.AnyWidget):
         _esm = _STATIC / "widget.js"
         _css = _STATIC / "widget.css"
     else:
-        _esm = traitlets.Unicode((_STATIC / "widget.js").read_text()).tag(sync=True)
+        _esm = traitlets.Unicode(shared_module((_STATIC / "widget.js").read_text())).tag(sync=True)
         _css = traitlets.Unicode((_STATIC / "widget.css").read_text()).tag(sync=True)
         _anywidget_id = traitlets.Unicode("mastra_notebook.widget.streamview.StreamView").tag(sync=True)
 

@@ -47,7 +47,7 @@ def test_gallery_and_compare_layouts(lab: Lab, page: Any, page_events: PageEvent
         mastra_url,
         f"batch = client.agent('weather').stream_many({PROMPTS!r}, concurrency=2, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
-        "mn.compare(batch.views[0], batch.views[1], labels=['Paris', 'Lisbon'])",
+        "mn.compare(batch.tiles[0], batch.tiles[1], labels=['Paris', 'Lisbon'])",
     )
     open_notebook(page, lab.notebook("gallery-compare", notebook))
     run_cells(page, 0, 1)

@@ -1,0 +1,163 @@
+"""Issue 11, item 6 in a real JupyterLab with the real Mastra server: a batch of 120 prompts at
+concurrency 8 keeps the page to one page of tiles (48), pages, filters (errors first), jumps,
+shows queued tiles as queued (no Stop) and counts done/running/queued/error with the tokens."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    assert_no_rate_limit,
+    cell,
+    open_notebook,
+    printed_json,
+    run_cell,
+    run_cells,
+    screenshot,
+)
+from tests.e2e.test_gallery_compare import THEMES, set_theme
+
+pytestmark = pytest.mark.e2e
+
+COUNT, CONCURRENCY, PAGE = 120, 8, 48
+BROKEN = {i for i in range(COUNT) if i % 15 == 7}  # the server answers 400: an unsupported role
+
+
+def setup(url: str) -> str:
+    """The first cell: the client and the prompts (a few the server refuses)."""
+    broken = '[{"role": "user", "content": f"Broken prompt {i}"}, {"role": "wizard", "content": "x"}]'
+    return (
+        f"import json\nimport mastra_notebook as mn\nclient = mn.MastraClient({url!r})\n"
+        f"prompts = [{broken} if i in {sorted(BROKEN)!r} else f'What is the weather in City{{i}}?'"
+        f" for i in range({COUNT})]"
+    )
+
+
+REPORT = """results = batch.wait(300)
+print('RESULTS', json.dumps({
+    "counts": batch.counts(), "summary": batch.summary(),
+    "widgets": sum(tile.view is not None for tile in batch.tiles),
+    "errors": [tile.index for tile in batch.tiles if tile.group == "error"],
+    "texts": [r.text[:40] for r in results[:3]],
+}))"""
+
+# Tiles in the gallery's DOM: live views and queued placeholders alike.
+TILES_IN_DOM = "el => el.querySelectorAll('.mn-gallery-slot > *').length"
+DOM_NODES = "el => el.querySelectorAll('*').length"
+
+
+def _running(summary: str) -> int:
+    match = re.search(r"(\d+) running", summary)
+    return int(match.group(1)) if match else 0
+
+
+def test_a_batch_of_120_pages_filters_and_jumps(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    notebook = [
+        setup(mastra_url),
+        f"batch = client.agent('weather').stream_many(prompts, concurrency={CONCURRENCY})\nbatch",
+        REPORT,
+    ]
+    open_notebook(page, lab.notebook("gallery-scale", notebook))
+    run_cells(page, 0, 1)
+    gallery = cell(page, 1).locator(".mn-gallery")
+    summary = gallery.locator(".mn-gallery-summary")
+    expect(summary).to_contain_text("queued", timeout=30_000)
+
+    # while it runs: queued tiles say queued (no Stop), at most 8 stream, one page of tiles at most
+    queued = gallery.locator(".mn-gallery-queued").first
+    expect(queued).to_contain_text("queued", timeout=30_000)
+    assert queued.locator("button").count() == 0
+    shot_taken = False
+    most_tiles = most_running = 0
+    handle = gallery.element_handle()
+    while "queued" in summary.inner_text():
+        most_tiles = max(most_tiles, page.evaluate(TILES_IN_DOM, handle))
+        most_running = max(most_running, _running(summary.inner_text()))
+        if not shot_taken and gallery.locator(".mn-gallery-queued").count() >= 12:
+            for theme in THEMES:
+                set_theme(page, theme)
+                screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
+            set_theme(page, "light")
+            shot_taken = True
+        page.wait_for_timeout(250)
+    assert 1 <= most_running <= CONCURRENCY
+    assert most_tiles <= PAGE
+
+    run_cell(page, 2)
+    report = printed_json(page, 2)
+    done = COUNT - len(BROKEN)
+    assert report["counts"] == {"queued": 0, "running": 0, "done": done, "error": len(BROKEN)}
+    assert report["errors"] == sorted(BROKEN)
+    assert report["widgets"] <= PAGE  # the kernel holds widgets for the page's tiles only
+    expect(summary).to_contain_text(f"{done} done · {len(BROKEN)} error · ", timeout=30_000)
+    expect(summary).to_contain_text("tokens", timeout=30_000)
+    expect(summary).not_to_contain_text("queued")
+    tiles = gallery.locator(".mn-gallery-slot .mn-root")
+    expect(tiles).to_have_count(PAGE, timeout=30_000)
+    expect(tiles.first).to_have_attribute("data-status", "finished", timeout=30_000)
+    expect(tiles.first).to_contain_text("City0", timeout=30_000)
+    pager = gallery.locator(".mn-gallery-pager")
+    expect(pager).to_contain_text("1\N{EN DASH}48 of 120", timeout=30_000)
+
+    # the next page: its ended runs drawn again from what they kept, at once
+    gallery.locator(".mn-gallery-next").click()
+    expect(pager).to_contain_text("49\N{EN DASH}96 of 120", timeout=30_000)
+    expect(tiles.first).to_contain_text("What is the weather in City48?", timeout=30_000)
+    expect(tiles.first).to_have_attribute("data-status", "finished", timeout=30_000)
+    expect(tiles.first.locator(".mn-tool").first).to_be_visible()
+    assert page.evaluate(TILES_IN_DOM, handle) <= PAGE
+    gallery.locator(".mn-gallery-next").click()
+    expect(pager).to_contain_text("97\N{EN DASH}120 of 120", timeout=30_000)
+    expect(tiles).to_have_count(COUNT - 96, timeout=30_000)
+    gallery.locator(".mn-gallery-previous").click()
+    gallery.locator(".mn-gallery-previous").click()
+    expect(pager).to_contain_text("1\N{EN DASH}48 of 120", timeout=30_000)
+    expect(tiles.first).to_contain_text("City0", timeout=30_000)
+    expect(tiles.first.locator(".mn-text").last).to_contain_text("Here is what I found", timeout=30_000)
+
+    # errors first, then errors only
+    gallery.locator(".mn-gallery-filter select").select_option(label="errors first")
+    for index in range(len(BROKEN)):
+        expect(tiles.nth(index)).to_have_attribute("data-status", "error", timeout=30_000)
+    expect(tiles.first).to_contain_text("Broken prompt 7", timeout=30_000)
+    expect(tiles.first).to_contain_text("Unsupported role", timeout=30_000)
+    expect(tiles.nth(len(BROKEN))).to_have_attribute("data-status", "finished", timeout=30_000)
+    for theme in THEMES:
+        set_theme(page, theme)
+        screenshot(gallery, f"gallery-scale-errors-first-{theme}", max_height=1400)
+    set_theme(page, "light")
+    gallery.locator(".mn-gallery-filter select").select_option(label="errors only")
+    expect(tiles).to_have_count(len(BROKEN), timeout=30_000)
+    expect(pager).to_contain_text(f"1\N{EN DASH}{len(BROKEN)} of {len(BROKEN)} (errors only)", timeout=30_000)
+
+    # jump by prompt text, then by index: the tile first on the page, outlined
+    jump = gallery.locator(".mn-gallery-jump input")
+    jump.fill("city100")
+    jump.press("Enter")
+    expect(pager).to_contain_text("101\N{EN DASH}120 of 120", timeout=30_000)
+    expect(gallery.locator(".mn-gallery-filter select")).to_have_value("all, in prompt order", timeout=30_000)
+    expect(tiles.first).to_contain_text("What is the weather in City100?", timeout=30_000)
+    expect(gallery.locator(".mn-gallery-slot").first).to_have_class(
+        re.compile("mn-gallery-target"), timeout=30_000
+    )
+    jump.fill("#57")
+    jump.press("Enter")
+    expect(tiles.first).to_contain_text("What is the weather in City57?", timeout=30_000)
+    assert gallery.locator(".mn-gallery-target").count() == 1
+    jump.fill("Atlantis")
+    jump.press("Enter")
+    expect(pager).to_contain_text("no prompt contains 'Atlantis'", timeout=30_000)
+    expect(tiles.first).to_contain_text("City57")  # nothing else moved
+    screenshot(gallery, "gallery-scale-jump-light", max_height=1400)
+    nodes = page.evaluate(DOM_NODES, handle)
+    assert nodes < 20_000, nodes
+    assert_no_rate_limit(page)
+    assert not page_events.errors
