@@ -121,7 +121,7 @@ def test_notebook7_renders_streams_stops_and_folds(lab: Lab, browser: Any) -> No
 
 
 def test_voila_renders_streams_and_applies_the_final_state(lab: Lab, browser: Any) -> None:
-    cells = ["import mastra_notebook as mn", f"mn.view({str(TOOL_CALL)!r}, delay=0.2)"]  # about 6 s
+    cells = ["import mastra_notebook as mn", f"mn.view({str(TOOL_CALL)!r}, delay=0.12)"]  # about 3.5 s
     lab.notebook("frontends-voila", cells)
     for dark in (False, True):
         name = f"frontends-voila-{'dark' if dark else 'light'}"
