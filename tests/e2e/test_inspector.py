@@ -116,7 +116,7 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     scrolls = root.evaluate(SCROLLS)
     part.click()
     hits = panel.locator(".mn-chunk.mn-hit")
-    assert hits.count() == 10
+    assert hits.count() == 11  # text-start, 9 deltas, text-end (which times the part: its ended_at)
     assert root.evaluate(SCROLLS) == scrolls, "the page and the notebook did not scroll"
     box, first = panel.bounding_box(), hits.first.bounding_box()
     head = panel.locator(".mn-inspector-top").bounding_box()
@@ -125,7 +125,7 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     for cell_name in ("type", "path", "i"):
         ratio = hits.first.locator(f".mn-chunk-{cell_name}").evaluate(CONTRAST)
         assert ratio >= 4.5, (cell_name, ratio)
-    assert "10 of 65 chunks built the selected part" in panel.inner_text()
+    assert "11 of 65 chunks built the selected part" in panel.inner_text()
     screenshot(root, name)
 
     # a page reload draws the view again: opening the inspector asks the kernel again
