@@ -592,7 +592,7 @@ class Gallery:
 
 
 _QUEUED_STYLE = (
-    "box-sizing:border-box;height:100%;min-height:72px;padding:8px 10px;border:1px dashed "
+    "box-sizing:border-box;min-height:72px;padding:8px 10px;border:1px dashed "
     "var(--jp-border-color2,#ccc);border-radius:6px;color:var(--jp-ui-font-color1,inherit);"
     "background:var(--jp-layout-color1,transparent);overflow:hidden;overflow-wrap:anywhere"
 )
