@@ -75,6 +75,10 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     queued = gallery.locator(".mn-gallery-queued").first
     expect(queued).to_contain_text("queued", timeout=30_000)
     assert queued.locator("button").count() == 0
+    for theme in THEMES:  # the page's last tile: queued for a while yet
+        set_theme(page, theme)
+        screenshot(gallery.locator(".mn-gallery-slot").nth(PAGE - 1), f"gallery-scale-queued-{theme}")
+    set_theme(page, "light")
     shot_taken = False
     most_tiles = most_running = 0
     handle = gallery.element_handle()
