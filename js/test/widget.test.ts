@@ -229,6 +229,17 @@ describe("header", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("shows the cost when it is known, and nothing when it is not (the footer says why)", () => {
+    const { model, stat, frame } = fakeSetup();
+    model.receive(snapshot(1, [root({ status: "finished", cost: { total_usd: null, reason: "no price for mock-weather" } })]));
+    frame();
+    expect(stat("cost").hidden).toBe(true);
+    model.receive(opsMsg(2, [set("root", "cost", { total_usd: 0.0021, reason: null })]));
+    frame();
+    expect(stat("cost").hidden).toBe(false);
+    expect(stat("cost").textContent).toBe("$0.0021");
+  });
+
   it("keeps Stop in the header while streaming", () => {
     const { model, header } = fakeSetup({ streaming: true });
     const stop = header.querySelector<HTMLButtonElement>("button.mn-stop");

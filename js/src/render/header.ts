@@ -131,7 +131,8 @@ export class Header {
     const ttft = span(run?.started_at, run?.first_token_at);
     show(this.ttft, ttft === null ? null : `first token ${formatDuration(ttft)}`);
     const cost = run ? runCost(run) : null;
-    show(this.cost, cost === null ? null : cost.text === "unknown" ? "cost unknown" : cost.text);
+    // The header shows a cost only when it is known; the footer says "unknown" and why.
+    show(this.cost, cost === null || cost.text === "unknown" ? null : cost.text);
     this.cost.title = cost?.title ?? "";
   }
 

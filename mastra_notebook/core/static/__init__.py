@@ -77,8 +77,8 @@ def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     if ttft is not None:
         stats.append(f"first token {fmt.format_duration(ttft)}")
     cost = run_cost(run)
-    if cost is not None:
-        stats.append("cost unknown" if cost == "unknown" else cost)
+    if cost is not None and cost != "unknown":  # known costs only, as the widget's header
+        stats.append(cost)
     if stats:
         bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
     line = " ".join(bit for bit in bits if bit)
