@@ -23,6 +23,9 @@ def shared_module(code: str) -> str:
         '  URL.createObjectURL(new Blob([code], { type: "text/javascript" }))\n'
         "));\n"
         "export default {\n"
+        "  async initialize(context) {\n"
+        "    return (await bundle).default.initialize?.(context);\n"
+        "  },\n"
         "  async render(context) {\n"
         "    return (await bundle).default.render(context);\n"
         "  },\n"
