@@ -16,7 +16,6 @@ Goal: no task over 100 ms. It is a measurement: it exits 0 whether or not the go
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
@@ -28,10 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from concurrency import launcher  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from render import LONGTASK_OBSERVER, RUN_CELL_JS, jupyterlab, long_tasks  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, cell, open_notebook, run_cells  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, cell, open_notebook, printed_json, run_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "batch.json"
 LONG_TASK_GOAL_MS = 100.0
@@ -68,22 +68,6 @@ FIRST_TILE_JS = """(text) => (document.querySelector('.mn-gallery-slot .mn-root'
   && [...document.querySelectorAll('.mn-gallery-slot .mn-root')].every(r => r.dataset.status !== 'running')"""
 
 
-def _launcher() -> Any:
-    spec = importlib.util.spec_from_file_location("mastra_test_server_launch", ROOT / "server" / "launch.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _output(page: Any, index: int, marker: str, timeout_s: float) -> dict[str, Any]:
-    locator = cell(page, index).locator(".jp-OutputArea-output", has_text=marker)
-    locator.first.wait_for(timeout=timeout_s * 1000)
-    text = str(locator.first.inner_text())
-    return dict(json.loads(text.split(marker, 1)[1].strip().splitlines()[0]))
-
-
 def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.add_init_script(LONGTASK_OBSERVER)
@@ -92,7 +76,7 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
     try:
         open_notebook(page, url)
         run_cells(page, 0)
-        _output(page, 0, "SETUP", 60)
+        printed_json(page, 0, "SETUP")
         start = float(page.evaluate("() => performance.now()"))
         run_cells(page, 1)
         page.evaluate(RUN_CELL_JS, 2)
@@ -103,13 +87,14 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
             if cell(page, 2).locator(".jp-OutputArea-output", has_text="RESULTS").count():
                 break
             page.wait_for_timeout(500)
-        report = _output(page, 2, "RESULTS", 60)
+        report = printed_json(page, 2)
         page.wait_for_timeout(1000)  # the last tiles' final frames
         end = float(page.evaluate("() => performance.now()"))
         during = long_tasks(page, start, end)
         flips = []
-        for button, first in (("next", "City48?"), ("next", "City96?"), ("previous", "City48?"),
-                              ("previous", "City0?")):  # fmt: skip
+        firsts = [index for index in (0, 48, 96) if index < prompts]  # the first tile of each page flipped to
+        moves = [("next", f) for f in firsts[1:]] + [("previous", f) for f in reversed(firsts[:-1])]
+        for button, first in ((button, f"City{index}?") for button, index in moves):
             began = time.monotonic()
             cell(page, 1).locator(f".mn-gallery-{button}").click()
             page.wait_for_function(FIRST_TILE_JS, arg=first, timeout=120_000, polling=50)
@@ -141,7 +126,7 @@ def main() -> int:
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
         return 0
-    launch = _launcher()
+    launch = launcher()
     server, mastra_url = launch.start_server(port=0, timeout=120)
     try:
         with tempfile.TemporaryDirectory(prefix="mn-batch-") as tmp, jupyterlab(Path(tmp)) as lab:
