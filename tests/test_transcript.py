@@ -220,7 +220,27 @@ def test_a_views_transcript_is_drawn_from_the_final_state_it_saves(recording_com
         view.feed(item)
     view.end()
     final = json.loads(view._final)  # what the widget draws when the notebook is opened again
-    assert view._transcript()["text/html"] == render_snapshot(final["ops"], view.title)
+    assert view._transcript()["text/html"] == render_snapshot(
+        final["ops"], view.title, view.subtitle, [view.view_key]
+    )
+
+
+def test_a_transcript_names_the_view_that_hides_it_and_no_other(recording_comm: RecordingComm) -> None:
+    """A drawn view hides the transcripts of its own key (widget.ts): a view's names it, a bare
+    RunResult's names none, so it is never hidden; a key is a class name, so only hex passes."""
+    first, second = mn.view(title="a"), mn.view(title="b")
+    for view in (first, second):
+        view.feed({"type": "text-delta", **RUN, "payload": {"id": "t", "text": "hi"}})
+        view.end()
+    assert first.view_key != second.view_key
+    assert re.fullmatch(r"[0-9a-f]{32}", first.view_key)
+    html = first._transcript()["text/html"]
+    assert f'class="mastra-notebook-transcript mn-transcript-of-{first.view_key}"' in html
+    assert second.view_key not in html
+    assert 'class="mastra-notebook-transcript"' in first.result._repr_html_()
+    assert "mn-transcript-of-" not in first.result._repr_html_()
+    hostile = render_html(first.result, view_keys=['x" onclick="alert(1)', "} body {display:none", "ABC"])
+    assert 'class="mastra-notebook-transcript"' in hostile
 
 
 def test_the_header_shows_title_and_subtitle_escaped() -> None:

@@ -6,6 +6,7 @@
 import type { Traits } from "./render/context";
 import { Inspector } from "./inspector";
 import { Timeline } from "./render/timeline";
+import { hideOwnTranscripts } from "./transcripts";
 import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
 import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
@@ -156,7 +157,9 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
 }
 
 function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
-  return renderView(model, el);
+  const cleanup = renderView(model, el);
+  hideOwnTranscripts(el.ownerDocument, model.get("view_key")); // drawn: its transcript would repeat it
+  return cleanup;
 }
 
 export interface StaticOptions {

@@ -9,6 +9,7 @@ tree made of its parts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .result import RunResult, view_snapshot
@@ -18,13 +19,16 @@ from .static.from_result import result_ops
 __all__ = ["render_html", "render_snapshot"]
 
 
-def render_snapshot(ops: list[Any], title: str = "", subtitle: str = "") -> str:
+def render_snapshot(
+    ops: list[Any], title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()
+) -> str:
     """A view snapshot's ops as one self-contained, script-free HTML fragment."""
-    return render_tree(ops, title, subtitle)
+    return render_tree(ops, title, subtitle, view_keys)
 
 
-def render_html(result: RunResult, title: str = "", subtitle: str = "") -> str:
+def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
     """The whole run as one self-contained, script-free HTML fragment (``title`` and ``subtitle``:
-    the view's header, e.g. the agent id and the prompt's first line)."""
+    the view's header, e.g. the agent id and the prompt's first line; ``view_keys``: the live views
+    it stands for, which hide it where they draw)."""
     ops = view_snapshot(result)
-    return render_tree(ops if ops is not None else result_ops(result), title, subtitle)
+    return render_tree(ops if ops is not None else result_ops(result), title, subtitle, view_keys)

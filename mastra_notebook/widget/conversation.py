@@ -11,7 +11,7 @@ from typing import Any
 import ipywidgets
 
 from .streamview import StreamView
-from .transcript import render_html
+from .transcript import render_html, transcript_class
 
 _USER_TURN = (
     "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;"
@@ -62,7 +62,9 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
             user_turn_html(prompt) + render_html(view.result, view.title)
             for prompt, view in zip(self.prompts, self.views, strict=True)
         )
-        return f'<div class="mastra-notebook-transcript">{title}{turns}</div>'
+        # hidden where the turns' views draw, as each view's own transcript is
+        keys = [view.view_key for view in self.views]
+        return f'<div class="{transcript_class(keys)}">{title}{turns}</div>'
 
     def _update_transcripts(self) -> None:
         for handle in self._displays:

@@ -31,10 +31,6 @@ import(url).then((module) => {
 """
 
 
-# The static transcript stands in until the renderer mounts (or for good, where scripts cannot run).
-_SHOW_FALLBACK = "#mn-view > .mastra-notebook-transcript { display: block !important; }"
-
-
 # ``<`` opens "</script>" and "<!--<script>" (which keeps the element open past its end tag, so the
 # boot script never runs); outside strings JSON has none of these, inside them the escape is the same
 # string. ``>`` and ``&`` go too, harmlessly. (str.replace: translate is slow on megabytes.)
@@ -57,7 +53,7 @@ def page_html(run: Run, title: str = "") -> str:
         '<!doctype html>\n<html><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{escape(title or 'Mastra run')}</title><style>{css}{_SHOW_FALLBACK}</style></head><body>"
+        f"<title>{escape(title or 'Mastra run')}</title><style>{css}</style></head><body>"
         f'<div id="mn-view">{render_snapshot(snapshot["ops"], title)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'

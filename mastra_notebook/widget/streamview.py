@@ -15,6 +15,7 @@ import math
 import os
 import threading
 import time
+import uuid
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
@@ -76,11 +77,13 @@ class StreamView(anywidget.AnyWidget):
     subtitle = traitlets.Unicode("").tag(sync=True)  # a line under the title: what was asked
     queued = traitlets.Bool(False).tag(sync=True)  # waiting for its turn (a gallery tile not started)
     max_height = traitlets.Unicode(DEFAULT_MAX_HEIGHT).tag(sync=True)  # CSS length; "" for no limit
+    # Names this view's transcripts: where the view draws it hides them (and only them: see widget.ts)
+    view_key = traitlets.Unicode().tag(sync=True)
 
     def __init__(
         self, *, title: str = "", max_height: str | float | None = DEFAULT_MAX_HEIGHT, **kwargs: Any
     ) -> None:
-        super().__init__(title=title, max_height=css_length(max_height), **kwargs)
+        super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
         self._batch = OpBatch()
         self._seq = 0
         self._policy = FlushPolicy()
@@ -390,7 +393,7 @@ class StreamView(anywidget.AnyWidget):
 
     def _transcript(self) -> dict[str, str]:
         """The run as static, script-free HTML: what GitHub, nbviewer and nbconvert show."""
-        return {"text/html": render_html(self.result, self.title)}
+        return {"text/html": render_html(self.result, self.title, self.subtitle, [self.view_key])}
 
     def _ipython_display_(self) -> None:
         """The widget, then its transcript as an output of its own. Only the transcript is updated when

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.static import transcript_class
 from ..core.transcript import render_html, render_snapshot
 
-__all__ = ["render_html", "render_snapshot"]
+__all__ = ["render_html", "render_snapshot", "transcript_class"]

@@ -324,37 +324,53 @@ def test_nbconvert_html_with_scripts_draws_the_view_from_its_saved_state(
 # VS Code is not here: its notebook webview's layout is (a cell's container, one container an output,
 # each holding the renderer's element), the shape its preload script builds. In cell 1 two views: the
 # first drew, the second could not; cell 2 shows a RunResult, cell 3 a transcript alone.
-VSCODE_SHAPED = """<div id="container">
+DRAWN_KEY = "0123456789abcdef0123456789abcdef"
+UNDRAWN_KEY = "fedcba9876543210fedcba9876543210"
+VSCODE_SHAPED = f"""<div id="container">
   <div class="cell_container" id="c1">
-    <div class="output_container"><div class="output"><div class="widget"><div class="mn-root">
-      the live view</div></div></div></div>
-    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t1">
-      transcript 1</div></div></div>
+    <div class="output_container"><div class="output"><div class="widget" id="w1"></div></div></div>
+    <div class="output_container"><div class="output">
+      <div class="mastra-notebook-transcript mn-transcript-of-{DRAWN_KEY}" id="t1">transcript 1</div></div></div>
     <div class="output_container"><div class="output"><pre>&lt;StreamView run: its transcript
       follows&gt;</pre></div></div>
-    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t2">
-      transcript 2</div></div></div>
   </div>
   <div class="cell_container" id="c2">
     <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t3">
       a RunResult</div></div></div>
   </div>
   <div class="cell_container" id="c3">
-    <div class="output_container"><div class="output"><div class="mastra-notebook-transcript" id="t4">
-      a view that could not draw</div></div></div>
+    <div class="output_container"><div class="output">
+      <div class="mastra-notebook-transcript mn-transcript-of-{UNDRAWN_KEY}" id="t4">a view that could not draw</div>
+    </div></div>
   </div>
 </div>"""
 
+# The real bundle renders a view into #w1 with a model as anywidget passes it (get/on/off/send).
+MOUNT = """async ([bundle, key]) => {
+  const url = URL.createObjectURL(new Blob([bundle], {type: "text/javascript"}));
+  const module = await import(url);
+  const traits = {view_key: key, title: "agent weather", streaming: false, _final: ""};
+  const model = {get: (name) => traits[name], on() {}, off() {}, send() {}};
+  module.default.render({model, el: document.getElementById("w1")});
+}"""
 
-def test_vscode_shaped_outputs_hide_only_the_transcript_beside_a_drawn_view(browser: Any) -> None:
-    css = (ROOT / "mastra_notebook" / "static" / "widget.css").read_text()
+
+def test_vscode_shaped_outputs_hide_only_the_transcript_of_the_view_that_drew(browser: Any) -> None:
+    """Hiding goes by the view's key, not by a host's layout: in a page shaped like VS Code's output
+    webview, the drawn view hides its own transcript; a RunResult's and an undrawn view's stay."""
+    static = ROOT / "mastra_notebook" / "static"
     page = browser.new_page()
     try:
         page.set_content(
-            f"<!doctype html><html><head><style>{css}</style></head><body>{VSCODE_SHAPED}</body>"
+            f"<!doctype html><html><head><style>{(static / 'widget.css').read_text()}</style></head>"
+            f"<body>{VSCODE_SHAPED}</body></html>"
         )
+        for shown in ("#t1", "#t3", "#t4"):  # before any view draws, every transcript is read
+            expect(page.locator(shown)).to_be_visible()
+        page.evaluate(MOUNT, [(static / "widget.js").read_text(), DRAWN_KEY])
+        expect(page.locator("#w1 .mn-root")).to_be_visible()
         expect(page.locator("#t1")).to_be_hidden()
-        for shown in ("#t2", "#t3", "#t4"):
+        for shown in ("#t3", "#t4"):
             expect(page.locator(shown)).to_be_visible()
     finally:
         page.close()

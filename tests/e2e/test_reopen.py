@@ -57,7 +57,7 @@ def saved(lab: Lab) -> Lab:
 
 
 STYLESHEET_LOADED = """() => [...document.querySelectorAll('style')].some(
-    (s) => s.textContent.includes('.mastra-notebook-transcript'))"""  # anywidget adds it as a state loads
+    (s) => s.textContent.includes('.mn-root .mn-header'))"""  # widget.css: anywidget adds it as a state loads
 
 
 def shown_once(page: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,9 +11,12 @@ from . import text as fmt
 from .html import BORDER, CARD, MUTED, badge, esc, tag
 from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, num, obj, run_cost, span, string
 
-__all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "Tree", "render_tree"]
+__all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
 
 # header.ts: what the badge says, by state
+# A live view's key (StreamView.view_key, a uuid4 hex): it becomes a class name, so nothing else.
+VIEW_KEY = re.compile(r"[0-9a-f]{32}")
+
 _STATE_LABELS = {
     "queued": "queued",
     "starting": "starting",
@@ -97,9 +101,21 @@ def _behind_toggle(bar: str) -> str:
     )
 
 
-def render_tree(ops: Iterable[Any], title: str = "", subtitle: str = "") -> str:
+def transcript_class(view_keys: Iterable[str] = ()) -> str:
+    """The transcript's classes: one per live view it stands for (``mn-transcript-of-<key>``). A view
+    that draws hides the transcripts of its own key (widget.ts), so a transcript is hidden only
+    beside its own drawn view; where no view draws (no kernel, an untrusted notebook, GitHub) no rule
+    exists and the transcript is read. A class, not an attribute: notebook sanitizers keep classes."""
+    keys = [key for key in view_keys if VIEW_KEY.fullmatch(key)]
+    return " ".join(["mastra-notebook-transcript", *(f"mn-transcript-of-{key}" for key in keys)])
+
+
+def render_tree(
+    ops: Iterable[Any], title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()
+) -> str:
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
-    ``title`` and ``subtitle`` as the view's header shows them (its traits)."""
+    ``title`` and ``subtitle`` as the view's header shows them (its traits); ``view_keys``: the live
+    views this transcript stands for (see ``transcript_class``)."""
     tree = Tree.from_ops(ops)
     root = tree.nodes.get(ROOT_ID)
     if root is None:
@@ -110,6 +126,6 @@ def render_tree(ops: Iterable[Any], title: str = "", subtitle: str = "") -> str:
         "div",
         _header(tree, root, title, subtitle),
         body,
-        class_="mastra-notebook-transcript",
+        class_=transcript_class(view_keys),
         style=CARD + ";padding:6px 10px",
     )
