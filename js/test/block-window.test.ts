@@ -184,3 +184,31 @@ describe("a long text keeps only the blocks near view in the DOM", () => {
     expect(spacers(md)).toEqual([0, 0]);
   });
 });
+
+describe("a window of small blocks", () => {
+  beforeEach(() => {
+    scroll = 0;
+    observers.length = 0;
+    fakeLayout();
+    // blocks of 10 px: the band (2,100 px) would hold 210 of them
+    vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
+      if (this.classList.contains("mn-root")) return rect(0, BOX_PX);
+      if (this.classList.contains("mn-md-blocks")) return rect(-scroll, 0);
+      return rect(0, 10);
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    document.body.replaceChildren();
+  });
+
+  it("keeps at most 20 blocks beyond those in the visible box on each side", async () => {
+    const md = await mountLong(2000);
+    scroll = 10_000;
+    observers[0]?.fire();
+    observers[0]?.fire(); // measured now: 10 px each
+    expect(md.window.range).toEqual([1000 - 20, 1070 + 20]); // the box shows blocks 1000..1069
+    expect(blocksIn(md)).toHaveLength(110);
+  });
+});

@@ -20,6 +20,9 @@ import { h } from "../dom";
 export const WINDOW_FROM = 40;
 /** The band kept in the DOM: the scroll box plus this many box heights above and below it. */
 const MARGIN_BOXES = 1;
+/** Blocks kept beyond those in the visible box, on each side, at most: a window of guessed heights
+ * (a jump into never-measured blocks) could otherwise span hundreds of blocks. */
+const MAX_BEYOND_BOX = 20;
 /** Height of a block not measured yet, per character (about 90 characters a 20 px line), and at least. */
 const PX_PER_CHAR = 0.22;
 const MIN_BLOCK_PX = 24;
@@ -155,6 +158,9 @@ export class BlockWindow {
     const view = this.root?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
     const margin = (view.bottom - view.top) * MARGIN_BOXES;
     let [lo, hi] = blockRange(this.heights, view.top - margin - box.top, view.bottom + margin - box.top);
+    const [boxLo, boxHi] = blockRange(this.heights, view.top - box.top, view.bottom - box.top);
+    lo = Math.max(lo, boxLo - MAX_BEYOND_BOX);
+    hi = Math.min(hi, boxHi + MAX_BEYOND_BOX);
     if (this.selectionInside()) {
       // a selection being made or copied keeps its blocks: the window only grows
       lo = Math.min(lo, this.lo);
