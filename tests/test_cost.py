@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,16 +134,22 @@ def test_prices_are_never_fetched(monkeypatch: pytest.MonkeyPatch) -> None:
     assert run.result.cost.total_usd is not None
 
 
-def test_the_dataframe_has_the_cost_and_timing_columns() -> None:
-    runs = [PROVIDERS / "google-tools.jsonl", fixture_path("tool-call")]
+def test_the_dataframe_has_the_cost_and_timing_columns(tmp_path: Path) -> None:
+    view = mn.view()  # a recording saved with its arrival times, as view.save writes it
+    for item in mn.read_chunks(PROVIDERS / "google-tools.jsonl"):
+        view.feed(item)
+    view.end()
+    view.save(tmp_path / "google-tools.jsonl")
+    runs = [tmp_path / "google-tools.jsonl", fixture_path("tool-call")]
     frame = mn.to_dataframe(runs)
     columns = {"cost_usd", "cost_reason", "tokens_per_second", "tool_time_s", "human_wait_s"}
     columns |= {"time_to_first_token_s", "duration_s"}
     assert columns <= set(frame.columns)
     google = mn.collect(runs[0])
     assert frame.loc[0, "cost_usd"] == pytest.approx(google.cost.total_usd)
-    assert frame.loc[0, "tool_time_s"] >= 0  # timed by this reading's clock
+    assert frame.loc[0, "tool_time_s"] >= 0  # timed by its recorded arrivals
     assert frame.loc[0, "tokens_per_second"] > 0
+    assert frame.loc[1, "tokens_per_second"] != frame.loc[1, "tokens_per_second"]  # untimed: NaN, no guess
     assert (
         frame.loc[1, "cost_usd"] is None or frame.loc[1, "cost_usd"] != frame.loc[1, "cost_usd"]
     )  # None/NaN

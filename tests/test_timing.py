@@ -123,3 +123,24 @@ def test_parts_streaming_together_count_once() -> None:
     assert union_ms([(0, 10), (5, 20), (30, 40)]) == 30
     assert union_ms([(0, 100), (10, 20)]) == 100
     assert union_ms([]) == 0
+
+
+def test_a_source_read_at_once_without_arrival_times_has_no_durations(tmp_path: Path) -> None:
+    """A raw Mastra stream (no mnReceivedMs) read by collect() is timed by how fast it was read:
+    a million tokens a second says nothing of the stream, so its durations are None, with why."""
+    untimed = mn.collect(fixture_path("tool-call"))
+    assert untimed.timing.untimed
+    assert "mnReceivedMs" in untimed.timing.untimed
+    assert untimed.timing.tokens_per_second is None
+    assert untimed.timing.time_to_first_token is None
+    assert untimed.timing.total is None
+    assert all(step.tokens_per_second is None for step in untimed.timing.steps)
+    assert [step.output_tokens for step in untimed.timing.steps] == [15, 18]  # the counts still hold
+    view = mn.view()
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        view.feed(item)
+    view.end()
+    view.save(tmp_path / "timed.jsonl")
+    timed = mn.collect(tmp_path / "timed.jsonl")  # saved with arrival times: timed by them
+    assert timed.timing.untimed is None
+    assert timed.timing.total is not None

@@ -27,6 +27,9 @@ async def aread_chunks(source: AsyncIterable[bytes | str]) -> AsyncIterator[Any]
         yield parse_chunk(record)
 
 
+UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
+
+
 def collect(source: Any) -> RunResult:
     """Read a whole source into a finished RunResult."""
     if isinstance(source, Run):
@@ -36,7 +39,10 @@ def collect(source: Any) -> RunResult:
     for record in records(source):
         feed(record)
     run.end()
-    return run.result
+    result = run.result
+    if run.epoch_ms is None:  # no chunk carried its arrival time (mnReceivedMs): nothing to time
+        result.timing = result.timing.without_durations(UNTIMED)
+    return result
 
 
 def records(source: Any) -> Iterator[Any]:

@@ -44,6 +44,16 @@ class Timing(BaseModel):
     human_wait: float = 0.0  # people approving, declining or resuming: in neither of the above
     tokens_per_second: float | None = None  # all steps' output tokens over their streaming spans
     steps: list[StepTiming] = Field(default_factory=list)
+    untimed: str | None = None  # why the durations are None: the source carried no arrival times
+
+    def without_durations(self, reason: str) -> Timing:
+        """The same figures with every duration left out: a source read at once, with no arrival
+        times, was timed by how fast it was read, which says nothing of the stream."""
+        steps = [
+            step.model_copy(update={"streaming": None, "tokens_per_second": None}) for step in self.steps
+        ]
+        cleared = {"time_to_first_token": None, "total": None, "tool_time": 0.0, "tokens_per_second": None}
+        return self.model_copy(update={**cleared, "steps": steps, "untimed": reason})
 
 
 def union_ms(intervals: Iterable[Interval]) -> float:
