@@ -560,6 +560,8 @@ class Workflow:
     def runs(self, **filters: Any) -> catalogue.WorkflowRuns:
         """This workflow's runs, by run id, newest first; shown as a table. Filters as Mastra's
         (``status="running"``, ``resource_id=...``, ``page``, ``per_page``) in snake_case."""
+        if filters.get("per_page") is not None:  # Mastra's storage pages only when given both
+            filters.setdefault("page", 0)
         query = httpx.QueryParams({camel(k): v for k, v in filters.items() if v is not None})
         listed = self.client.get(f"{self.path}/runs" + (f"?{query}" if query else ""))
         runs = listed.get("runs", []) if isinstance(listed, Mapping) else []
