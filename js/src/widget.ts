@@ -202,4 +202,6 @@ export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: Static
   };
 }
 
+export { adoptStyles } from "./styles";
+
 export default { render };

@@ -16,7 +16,8 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,22 @@ _STATIC = Path(__file__).parent.parent / "static"
 DEFAULT_MAX_HEIGHT = "70vh"  # a taller view scrolls inside itself
 _ENVELOPE = 40  # bytes of the comm's own wrapping of a custom message ({"method": "custom", ...})
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
+_OPEN_WHEN_SHOWN: ContextVar[bool] = ContextVar("mastra_notebook_open_when_shown", default=False)
+
+
+@contextlib.contextmanager
+def opened_when_shown() -> Iterator[None]:
+    """Views made inside have no browser model until shown (``StreamView.show_in_browser``).
+
+    A batch's runs that stream off the page then cost the browser nothing: each model is the whole
+    module and its state, 270 kB to parse and import, and a 500-prompt batch made 450 of them only to
+    close them again.
+    """
+    token = _OPEN_WHEN_SHOWN.set(True)
+    try:
+        yield
+    finally:
+        _OPEN_WHEN_SHOWN.reset(token)
 
 
 class StreamView(anywidget.AnyWidget):
@@ -61,8 +78,10 @@ class StreamView(anywidget.AnyWidget):
         _esm = _STATIC / "widget.js"
         _css = _STATIC / "widget.css"
     else:
-        _esm = traitlets.Unicode(shared_module((_STATIC / "widget.js").read_text())).tag(sync=True)
-        _css = traitlets.Unicode((_STATIC / "widget.css").read_text()).tag(sync=True)
+        # The styles ride in the entry, not in `_css` (bundle.py says why)
+        _esm = traitlets.Unicode(
+            shared_module((_STATIC / "widget.js").read_text(), (_STATIC / "widget.css").read_text())
+        ).tag(sync=True)
         _anywidget_id = traitlets.Unicode("mastra_notebook.widget.streamview.StreamView").tag(sync=True)
 
     def add_traits(self, **traits: Any) -> None:
@@ -83,6 +102,7 @@ class StreamView(anywidget.AnyWidget):
     def __init__(
         self, *, title: str = "", max_height: str | float | None = DEFAULT_MAX_HEIGHT, **kwargs: Any
     ) -> None:
+        self._open_when_shown = _OPEN_WHEN_SHOWN.get()  # read by open(), which the base's __init__ calls
         super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
         self._batch = OpBatch()
         self._seq = 0
@@ -104,6 +124,27 @@ class StreamView(anywidget.AnyWidget):
         self._run = Run(on_op=self._on_op)
         warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
+
+    # ---- the browser's model ----------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the comm (the browser's model), unless the view was made to open when shown or closed."""
+        if not getattr(self, "_open_when_shown", False) and not getattr(self, "_closed", False):
+            super().open()
+
+    def show_in_browser(self) -> None:
+        """Give the view its browser model now (it draws the run so far: the browser asks for it)."""
+        self._open_when_shown = False
+        self.open()
+
+    def close(self) -> None:
+        self._closed = True  # for good: never opened again
+        super().close()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        self.show_in_browser()
+        shown = getattr(super(), "_repr_mimebundle_", None)  # ipywidgets 7 draws through _ipython_display_
+        return shown(**kwargs) if shown is not None else None
 
     # ---- the public API -------------------------------------------------------------------------
 
@@ -401,6 +442,7 @@ class StreamView(anywidget.AnyWidget):
         the widget's CSS hides the transcript wherever the widget itself shows."""
         from IPython.display import display
 
+        self.show_in_browser()
         bundle: Any = super()._repr_mimebundle_() or {}
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # Colab needs the metadata
         # text/plain is saved with the notebook: a status here would be frozen at "running"
