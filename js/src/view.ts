@@ -36,6 +36,10 @@ export class View {
   });
   private readonly jumpBar = h("div", "mn-jump-bar", [this.jump]);
   private following = true;
+  /** Off screen (a gallery's tile below the fold): following the tail waits until it shows. */
+  private offscreen = false;
+  private scrollPending = false;
+  private visibility: IntersectionObserver | null = null;
   private lastScrollTop = 0;
   private userInputAt = -Infinity;
 
@@ -57,6 +61,7 @@ export class View {
       this.scrollToEnd();
     });
     host.append(this.root);
+    this.watchVisibility();
     this.markApplied();
   }
 
@@ -130,6 +135,7 @@ export class View {
   }
 
   destroy(): void {
+    this.visibility?.disconnect();
     this.header.destroy();
     this.root.removeEventListener("scroll", this.onScroll);
     for (const event of USER_SCROLL_EVENTS) this.root.removeEventListener(event, this.onUserInput);
@@ -150,9 +156,29 @@ export class View {
   /** Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. */
   private afterChange(): void {
     const live = this.traits.streaming && this.root.classList.contains("mn-bounded");
+    if (live && this.offscreen) {
+      // Reading its height would lay out a view the page skips: 8 tiles streaming below the fold
+      // forced a layout each on every update. It is read when the view shows.
+      this.scrollPending ||= this.following;
+      return;
+    }
     if (live && this.following) this.scrollToEnd();
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
+  }
+
+  private watchVisibility(): void {
+    if (typeof IntersectionObserver === "undefined") return; // jsdom: always on screen
+    this.visibility = new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1];
+      if (!entry) return;
+      this.offscreen = !entry.isIntersecting;
+      if (!this.offscreen && this.scrollPending) {
+        this.scrollPending = false;
+        if (this.following) this.scrollToEnd();
+      }
+    });
+    this.visibility.observe(this.root);
   }
 
   private scrollToEnd(): void {

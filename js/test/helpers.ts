@@ -80,6 +80,19 @@ export function nextFrame(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => resolve()));
 }
 
+/**
+ * Waits the frames until `selector` shows in `el` (at most `frames`): every view of the page shares
+ * the frames (src/schedule.ts FrameQueue), so a view may draw a frame or two after another's.
+ */
+export async function drawn(el: Element, selector: string, frames = 20): Promise<Element> {
+  for (let frame = 0; frame < frames; frame++) {
+    const found = el.querySelector(selector);
+    if (found) return found;
+    await nextFrame();
+  }
+  throw new Error(`${selector} was not drawn within ${frames} frames`);
+}
+
 /** Renders `ops` (after a root run node) statically into a fresh element. */
 export function mount(ops: Op[], rootFields: Record<string, unknown> = {}): StaticHandle & { el: HTMLElement } {
   const el = document.createElement("div");

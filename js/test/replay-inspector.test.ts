@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import widget from "../src/widget";
-import { add, append, FakeModel, nextFrame, opsMsg, root, snapshot } from "./helpers";
+import { add, append, drawn, FakeModel, nextFrame, opsMsg, root, snapshot } from "./helpers";
 
 function show(model: FakeModel): { el: HTMLElement; cleanup: () => void } {
   const el = document.createElement("div");
@@ -88,10 +88,10 @@ describe("inspector", () => {
     const { el } = show(model);
     model.receive(snapshot(0, [root(), add("root", "n1", "text", { text: "" })]));
     model.receive(opsMsg(1, [append("n1", "text", "Hello")]));
-    await nextFrame();
+    const part = await drawn(el, '[data-node-id="n1"]');
     click(el.querySelector(".mn-inspect"));
     model.receive({ t: "chunks", start: 0, entries });
-    click(el.querySelector('[data-node-id="n1"]'));
+    click(part);
     const hits = [...el.querySelectorAll<HTMLElement>(".mn-chunk.mn-hit")].map((row) => row.dataset.i);
     expect(hits).toEqual(["1"]);
   });

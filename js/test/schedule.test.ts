@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Clock, FrameScheduler, MAX_GAP_MS } from "../src/schedule";
+import { type Clock, FrameQueue, FrameScheduler, MAX_GAP_MS } from "../src/schedule";
 
 /** Frames every 16 ms, driven by vitest's fake timers; `Date.now()` is the fake clock. */
 const fakeClock: Clock = {
@@ -93,5 +93,82 @@ describe("FrameScheduler", () => {
     s.request();
     vi.advanceTimersByTime(100);
     expect(starts).toEqual([]);
+  });
+});
+
+describe("FrameQueue: every view of a page shares the animation frames", () => {
+  /** Frames on demand; each callback costs `cost` ms of the fake clock. */
+  function queue(sliceMs = 30) {
+    let now = 0;
+    const frames: (() => void)[] = [];
+    const q = new FrameQueue((callback) => void frames.push(callback), () => now, sliceMs);
+    const ran: { view: number; frame: number }[] = [];
+    let frame = 0;
+    const view = (index: number, cost: number) => () => {
+      ran.push({ view: index, frame });
+      now += cost;
+    };
+    const nextFrame = () => {
+      frame++;
+      const due = frames.splice(0);
+      for (const callback of due) callback();
+      return due.length;
+    };
+    return { q, ran, view, nextFrame, requested: () => frames.length };
+  }
+
+  it("spreads 48 views' updates over frames of at most the slice (plus one update)", () => {
+    const { q, ran, view, nextFrame } = queue(30);
+    for (let i = 0; i < 48; i++) q.add(view(i, 5));
+    let frames = 0;
+    while (nextFrame() > 0) frames++;
+    expect(ran.map((r) => r.view)).toEqual([...Array(48).keys()]); // in the order asked, none lost
+    const perFrame = new Map<number, number>();
+    for (const r of ran) perFrame.set(r.frame, (perFrame.get(r.frame) ?? 0) + 1);
+    expect(Math.max(...perFrame.values())).toBe(6); // 6 × 5 ms fills a 30 ms slice
+    expect(frames).toBe(8);
+  });
+
+  it("asks for one animation frame however many views ask", () => {
+    const { q, view, requested } = queue();
+    for (let i = 0; i < 10; i++) q.add(view(i, 1));
+    expect(requested()).toBe(1);
+  });
+
+  it("runs at least one update a frame, however slow", () => {
+    const { q, ran, view, nextFrame } = queue(30);
+    q.add(view(0, 100));
+    q.add(view(1, 100));
+    nextFrame();
+    expect(ran.map((r) => r.view)).toEqual([0]);
+    nextFrame();
+    expect(ran.map((r) => r.view)).toEqual([0, 1]);
+  });
+
+  it("puts what an update asks for in a later frame, after what waited", () => {
+    const { q, ran, view, nextFrame } = queue(30);
+    const again = view(9, 1);
+    q.add(() => {
+      view(0, 1)();
+      q.add(again);
+    });
+    q.add(view(1, 1));
+    nextFrame();
+    expect(ran.map((r) => r.view)).toEqual([0, 1]);
+    nextFrame();
+    expect(ran.map((r) => r.view)).toEqual([0, 1, 9]);
+  });
+
+  it("goes on after an update that throws", () => {
+    const { q, ran, view, nextFrame } = queue(30);
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    q.add(() => {
+      throw new Error("broken view");
+    });
+    q.add(view(1, 1));
+    nextFrame();
+    expect(ran.map((r) => r.view)).toEqual([1]);
+    expect(error).toHaveBeenCalledOnce();
+    error.mockRestore();
   });
 });

@@ -339,4 +339,52 @@ describe("bounded height", () => {
     model.set("streaming", false); // the run ended: no more following, no button
     expect(jumpBar.hidden).toBe(true);
   });
+
+  it("off screen, reads no height while it streams; follows the tail once it shows", () => {
+    const observers: { callback: IntersectionObserverCallback; target?: Element }[] = [];
+    vi.stubGlobal(
+      "IntersectionObserver",
+      class {
+        private readonly entry: { callback: IntersectionObserverCallback; target?: Element };
+        constructor(callback: IntersectionObserverCallback) {
+          this.entry = { callback };
+          observers.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.target = target;
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    try {
+      const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
+      const size = { content: 400, client: 400 };
+      fakeScrollBox(rootEl, size);
+      let heightReads = 0;
+      Object.defineProperty(rootEl, "scrollHeight", {
+        get: () => (heightReads++, size.content),
+        configurable: true,
+      });
+      const watch = observers.find((o) => o.target === rootEl);
+      expect(watch).toBeDefined();
+      const show = (isIntersecting: boolean) =>
+        watch?.callback([{ isIntersecting, target: rootEl } as unknown as IntersectionObserverEntry], {} as never);
+      show(false); // below the fold
+      model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
+      frame();
+      for (let seq = 2; seq < 6; seq++) {
+        size.content += 300;
+        model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
+        frame();
+      }
+      expect(rootEl.querySelector(".mn-text")?.textContent).toContain("more more more more");
+      expect(heightReads).toBe(0); // no layout forced for a view the page does not draw
+      expect(rootEl.scrollTop).toBe(0);
+      show(true); // scrolled into view: at the newest content at once
+      expect(rootEl.scrollTop).toBe(size.content - size.client);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

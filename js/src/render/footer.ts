@@ -43,10 +43,10 @@ export function tokensPerSecond(run: NodeData): number | null {
 }
 
 /** `$0.00206` below a dollar (three significant digits: a step costs fractions of a cent), `$1.23` above. */
+const DOLLARS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 export function formatUsd(usd: number): string {
-  if (usd === 0 || usd >= 1) {
-    return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  }
+  if (usd === 0 || usd >= 1) return `$${DOLLARS.format(usd)}`;
   const digits = Math.max(2, 2 - Math.floor(Math.log10(usd)));
   return `$${usd.toFixed(digits)}`.replace(/0+$/, "").replace(/\.$/, "");
 }
