@@ -112,7 +112,8 @@ async def test_paging_back_draws_an_ended_run_again_from_what_it_kept(recording_
     assert first is not None
     gallery.next_page()
     assert [tile.index for tile in gallery.page] == [4, 5, 6, 7]
-    assert gallery.tiles[0].view is None  # left the page: closed
+    assert gallery.tiles[0].view is None  # left the page
+    await asyncio.sleep(0.1)  # closed soon after (test_a_page_lets_go_of_its_views_a_few_at_a_time)
     assert first.comm is None
     gallery.previous_page()
     again = gallery.tiles[0].view
@@ -202,17 +203,25 @@ async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
     assert gallery.counts() == {"queued": 7, "running": 2, "done": 0, "error": 0}
     assert [tile.status for tile in gallery.tiles[:4]] == ["running", "running", "queued", "queued"]
     assert len(_live_views(gallery)) == 2  # no widget for a queued run
-    placeholder = gallery._slots[2].children[0]
-    assert 'data-status="queued"' in placeholder.value
-    assert "prompt number 2" in placeholder.value
-    assert "button" not in placeholder.value  # no Stop for a run that has not started
+    # the grid shows the slots of the started tiles; the queued ones after them are one list
+    assert gallery._grid.children == (gallery._slots[0], gallery._slots[1])
+    assert gallery._waiting.layout.display is None  # shown, under the grid
+    waiting = gallery._waiting.value
+    assert waiting.count('data-status="queued"') == 2  # the page's two queued tiles, a line each
+    assert "prompt number 2" in waiting
+    assert "prompt number 3" in waiting
+    assert "prompt number 4" not in waiting  # the next page's
+    assert "2 queued on this page" in waiting
+    assert "button" not in waiting  # no Stop for a run that has not started
     assert gallery.summary().startswith("2 running · 7 queued · ")
     frame = mn.to_dataframe(gallery)  # the rows so far: one per prompt, as far as each got
     assert list(frame["status"]) == ["running", "running"] + ["queued"] * 7
     gate.set()
     await gallery
     assert started == list(range(9))
-    assert gallery._slots[2].children == (gallery.tiles[2].view,)  # the placeholder gave way to its view
+    assert gallery._slots[2].children == (gallery.tiles[2].view,)  # its line gave way to its view
+    assert gallery._grid.children == tuple(gallery._slots)
+    assert gallery._waiting.layout.display == "none"  # nothing queued: no list
     frame = mn.to_dataframe(gallery)
     assert list(frame["status"]) == ["finished"] * 9
     assert list(frame["text"]) == [f"answer {i}" for i in range(9)]
@@ -268,3 +277,97 @@ def test_a_plain_script_waits_for_the_batch(recording_comm: RecordingComm) -> No
     results = gallery.wait(10)
     assert [r.status for r in results] == ["finished", "error"] + ["finished"] * 5
     assert gallery.counts()["done"] == 6
+
+
+async def test_a_queued_tile_before_a_started_one_keeps_its_slot(recording_comm: RecordingComm) -> None:
+    """Errors first lists an ended tile before queued ones: the grid still shows tiles in list order,
+    so a queued tile before the page's last started one says queued in its own slot."""
+    gate = asyncio.Event()
+    gallery = Gallery(1, page_size=4)
+    for i in range(4):
+        gallery.submit(_starter(i, gate=gate), prompt=f"prompt number {i}", title="agent test")
+    await asyncio.sleep(0.01)
+    gallery.jump(3)  # the last, queued, first on the page and highlighted
+    assert [tile.index for tile in gallery.page] == [3]
+    assert gallery._grid.children == ()
+    assert 'class="mn-gallery-queued mn-gallery-target"' in gallery._waiting.value
+    gallery._order = [gallery.tiles[1], gallery.tiles[0]]  # a list where a queued tile comes first
+    gallery._go(0)
+    assert gallery._grid.children == (gallery._slots[0], gallery._slots[1])
+    (placeholder,) = gallery._slots[0].children
+    assert 'data-status="queued"' in placeholder.value
+    assert "prompt number 1" in placeholder.value
+    assert gallery._slots[1].children == (gallery.tiles[0].view,)
+    gate.set()
+    await gallery
+    assert gallery._waiting.layout.display == "none"  # none queued: no list
+    assert gallery._slots[0].children == (gallery.tiles[1].view,)
+
+
+async def test_a_page_lets_go_of_its_views_a_few_at_a_time(recording_comm: RecordingComm) -> None:
+    """Paging away from 10 ended runs closes their views 4 at a time, not in one burst of messages
+    (the browser tears each widget down: 48 at once were one long task)."""
+    gallery = _batch(20, page_size=10)
+    await gallery
+    views = [tile.view for tile in gallery.page]
+    assert len(views) == 10
+    assert all(view is not None for view in views)
+
+    def closed() -> int:
+        return sum(view is not None and view.comm is None for view in views)
+
+    gallery.next_page()
+    assert all(tile.view is None for tile in gallery.tiles[:10])  # let go of at once
+    assert closed() == 0
+    await asyncio.sleep(0)
+    assert closed() == 4
+    await asyncio.sleep(0.2)
+    assert closed() == 10
+
+
+async def test_a_run_streaming_off_the_page_has_no_browser_model_until_shown(
+    recording_comm: RecordingComm,
+) -> None:
+    """The browser makes a model (the 270 kB module and its state) only for the tiles it shows: the
+    runs that stream off the page open none, and one paged to while it streams opens then."""
+    gate = asyncio.Event()
+    gallery = Gallery(4, page_size=2)
+    for i in range(4):
+        gallery.submit(_starter(i, gate=gate), prompt=f"prompt number {i}", title="agent test")
+    await asyncio.sleep(0.01)
+    views = [tile.view for tile in gallery.tiles]
+    assert all(view is not None and view.streaming for view in views)  # all four stream
+    on_page, off_page = views[:2], views[2:]
+    assert all(view is not None and view.comm is not None for view in on_page)
+    assert all(view is not None and view.comm is None for view in off_page)
+
+    def opened() -> set[str]:
+        return {
+            m["data"]["state"].get("view_key") for m in recording_comm.messages if m["type"] == "comm_open"
+        }
+
+    assert {view.view_key for view in on_page if view is not None} <= opened()
+    assert not {view.view_key for view in off_page if view is not None} & opened()  # nothing sent
+
+    gallery.next_page()  # to runs 2 and 3, still streaming: their views open, drawn from the run so far
+    assert all(view is not None and view.comm is not None for view in off_page)
+    assert {view.view_key for view in off_page if view is not None} <= opened()
+    assert gallery._slots[0].children == (views[2],)
+    gate.set()
+    results = await gallery
+    assert [r.text for r in results] == [f"answer {i}" for i in range(4)]
+
+
+async def test_a_view_shown_by_hand_opens_its_model(recording_comm: RecordingComm) -> None:
+    from mastra_notebook.widget.streamview import opened_when_shown
+
+    with opened_when_shown():
+        view = mn.StreamView(title="made off the page")
+    assert view.comm is None
+    bundle = view._repr_mimebundle_()
+    assert view.comm is not None
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == view.model_id
+    view.close()
+    view.show_in_browser()  # closed for good
+    assert view.comm is None

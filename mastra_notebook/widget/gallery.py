@@ -25,10 +25,11 @@ from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
 from .loops import private_loop, run_nested, running_loop
-from .streamview import StreamView, first_line
+from .streamview import StreamView, first_line, opened_when_shown
 from .wire import message
 
 TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)
+CLOSE_AT_ONCE, CLOSE_GAP_S = 4, 0.03  # views a page let go of: closed this many at a time, this far apart
 PAGE_SIZE = 48  # tiles on a page: the page's DOM stays bounded (about 50 live views at most)
 _TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
 
@@ -192,12 +193,12 @@ class Gallery:
         self._target: int | None = None  # the slot of the tile jumped to (highlighted)
         self._progress = ipywidgets.HTML()
         self._pager = ipywidgets.HTML()
-        self._choose = ipywidgets.Dropdown(options=FILTERS, value="all", description="show")
+        # The controls' labels are HTML, not a `description`: JupyterLab typesets a description as
+        # math, and the first typeset of a page loads MathJax (35 ms of the gallery's first draw)
+        self._choose = ipywidgets.Dropdown(options=FILTERS, value="all")
         self._previous = ipywidgets.Button(description="◀ previous", tooltip="the previous page")
         self._next = ipywidgets.Button(description="next ▶", tooltip="the next page")
-        self._find = ipywidgets.Text(
-            placeholder="jump to #index or prompt text", continuous_update=False, description="jump"
-        )
+        self._find = ipywidgets.Text(placeholder="jump to #index or prompt text", continuous_update=False)
         self._choose.observe(self._on_choose, names="value")
         self._previous.on_click(lambda _button: self.previous_page())
         self._next.on_click(lambda _button: self.next_page())
@@ -206,7 +207,10 @@ class Gallery:
                  "jump": self._find, "pager": self._pager}  # fmt: skip
         for name, control in named.items():
             control.add_class(f"mn-gallery-{name}")
-        controls = ipywidgets.HBox([self._choose, self._previous, self._pager, self._next, self._find])
+        show, jump = (ipywidgets.HTML(f'<span class="mn-gallery-label">{w}</span>') for w in ("show", "jump"))
+        controls = ipywidgets.HBox(
+            [show, self._choose, self._previous, self._pager, self._next, jump, self._find]
+        )
         controls.add_class("mn-gallery-controls")
         self._slots = [ipywidgets.Box() for _ in range(page_size)]
         self._slot_views: list[EndedView | None] = [None] * page_size  # made when first needed
@@ -214,14 +218,18 @@ class Gallery:
         for slot in self._slots:
             slot.add_class("mn-gallery-slot")
             slot.layout.display = "none"  # until a tile fills it
+        # The queued tiles after the page's last started one: one list under the grid, not a widget
+        # each (under it, not in it: a tile that starts then only adds a slot to the grid's end)
+        self._waiting = ipywidgets.HTML(layout=ipywidgets.Layout(margin="8px 0 0", display="none"))
+        self._waiting.add_class("mn-gallery-waiting")
         self._grid = ipywidgets.GridBox(
-            self._slots,
+            (),
             layout=ipywidgets.Layout(
                 grid_template_columns="repeat(auto-fill, minmax(360px, 1fr))", grid_gap="8px"
             ),
         )
         self._grid.add_class("mn-gallery-grid")
-        self.widget = ipywidgets.VBox([self._progress, controls, self._grid])
+        self.widget = ipywidgets.VBox([self._progress, controls, self._grid, self._waiting])
         self.widget.add_class("mn-gallery")
         self._show_progress()
 
@@ -273,7 +281,8 @@ class Gallery:
         if start is None:  # stopped while queued
             return
         try:
-            view, work = start()
+            with opened_when_shown():  # a run streaming off the page has no browser model
+                view, work = start()
         except Exception as error:  # a bad prompt or option: that tile says why, the others go on
             run = Run()
             run.mark_error(f"could not start this run: {type(error).__name__}: {error}")
@@ -323,16 +332,38 @@ class Gallery:
             self._idle.set()
 
     @staticmethod
-    def _close_view(tile: Tile) -> None:
+    def _close_view(tile: Tile, *, closing: list[StreamView] | None = None) -> None:
         """An ended run leaves the page: its own view is closed (its run keeps no reference to it,
-        so it can be freed); a slot's view is only let go of."""
+        so it can be freed), or put in ``closing``; a slot's view is only let go of."""
         view = tile.view
         if view is None or tile.kept is None:
             return
         tile.view = None
         if not isinstance(view, EndedView):
             tile.kept.run.tree.sink = None
-            view.close()
+            if closing is None:
+                view.close()
+            else:
+                closing.append(view)
+
+    def _close_gradually(self, views: list[StreamView]) -> None:
+        """Close the views a page let go of a few at a time: 48 closed at once became one task of
+        JupyterLab's of over 100 ms (each close tears a widget down in the browser)."""
+        loop = running_loop()
+        if loop is None:
+            for view in views:
+                view.close()
+            return
+
+        def close_some() -> None:
+            for view in views[:CLOSE_AT_ONCE]:
+                view.close()
+            del views[:CLOSE_AT_ONCE]
+            if views:
+                loop.call_later(CLOSE_GAP_S, close_some)
+
+        if views:
+            loop.call_soon(close_some)
 
     # ---- what the gallery shows ----------------------------------------------------------------
 
@@ -439,21 +470,28 @@ class Gallery:
         for slot in self._slots[len(page) :]:
             slot.children = ()
             slot.layout.display = "none"
+        closing: list[StreamView] = []
         for tile in leaving:
-            self._close_view(tile)
+            self._close_view(tile, closing=closing)
+        self._close_gradually(closing)
         if self._target is not None:
             self._slots[self._target].remove_class("mn-gallery-target")
             self._target = None
         if target is not None and target in page:
             self._target = page.index(target)
             self._slots[self._target].add_class("mn-gallery-target")
+        self._layout_grid()
         self._pager.value = self._pager_html()
 
     def _place(self, tile: Tile) -> None:
-        """Put the tile's widget in its slot, if it is on the page."""
+        """Put the tile's widget in its slot, if it is on the page (a queued tile after the page's
+        last started one is a line of the waiting list instead)."""
         if tile not in self._shown:
             return
         index = self._shown.index(tile)
+        if tile.queued and index >= self._started_slots():
+            self._layout_grid()
+            return
         slot = self._slots[index]
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
             view = self._slot_views[index] or EndedView()
@@ -461,9 +499,40 @@ class Gallery:
             view.show(tile.kept, title=tile.title, subtitle=tile.subtitle)
             tile.view = view
         widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
+        if isinstance(widget, StreamView):
+            widget.show_in_browser()
         if slot.children != (widget,):
             slot.children = (widget,)
         slot.layout.display = None
+        self._layout_grid()
+
+    def _started_slots(self) -> int:
+        """The page's slots up to its last tile that is not queued: the ones the grid shows."""
+        for index in range(len(self._shown) - 1, -1, -1):
+            if not self._shown[index].queued:
+                return index + 1
+        return 0
+
+    def _layout_grid(self) -> None:
+        """The grid shows the slots up to the page's last started tile; the queued tiles after it are
+        one list under it. A slot and a placeholder for each of 40 queued tiles took JupyterLab 100
+        to 200 ms of one task to draw a new page."""
+        shown = self._started_slots()
+        for index in range(shown):  # a queued tile before a started one (a filter, a jump) keeps a slot
+            tile = self._shown[index]
+            if tile.queued:
+                placeholder = self._queued_widget(index, tile)
+                if self._slots[index].children != (placeholder,):
+                    self._slots[index].children = (placeholder,)
+                self._slots[index].layout.display = None
+        waiting = self._shown[shown:]
+        value = self._waiting_html(waiting, shown)
+        if self._waiting.value != value:
+            self._waiting.value = value
+        self._waiting.layout.display = None if waiting else "none"
+        children = tuple(self._slots[:shown])
+        if self._grid.children != children:
+            self._grid.children = children
 
     def _queued_widget(self, index: int, tile: Tile) -> ipywidgets.HTML:
         """A queued tile: its prompt and "queued" (no view, no Stop, until its turn), in the slot's
@@ -477,6 +546,23 @@ class Gallery:
             '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>'
         )
         return waiting
+
+    def _waiting_html(self, waiting: list[Tile], first: int) -> str:
+        """The page's queued tiles after its last started one: a line each (no view, no Stop)."""
+        if not waiting:
+            return ""
+        lines = "".join(
+            f'<div class="mn-gallery-queued{" mn-gallery-target" if first + offset == self._target else ""}"'
+            f' data-status="queued" style="{_WAITING_LINE_STYLE}"><bdi style="font-weight:600">'
+            f'{escape(tile.title)}</bdi> <span style="opacity:0.75">{escape(tile.subtitle)}</span></div>'
+            for offset, tile in enumerate(waiting)
+        )
+        head = f"{len(waiting)} queued on this page: each starts in a tile of its own when its turn comes"
+        return (
+            f'<div class="mn-gallery-waiting-list" style="{_WAITING_STYLE}">'
+            f'<div class="mn-gallery-queued-status" style="margin-bottom:4px">{escape(head)}</div>'
+            f'<div style="{_WAITING_LINES_STYLE}">{lines}</div></div>'
+        )
 
     def _pager_html(self, note: str = "") -> str:
         total, shown = len(self._order), len(self._shown)
@@ -596,3 +682,9 @@ _QUEUED_STYLE = (
     "var(--jp-border-color2,#ccc);border-radius:6px;color:var(--jp-ui-font-color1,inherit);"
     "background:var(--jp-layout-color1,transparent);overflow:hidden;overflow-wrap:anywhere"
 )
+_WAITING_STYLE = (
+    "box-sizing:border-box;padding:8px 10px;border:1px dashed var(--jp-border-color2,#ccc);"
+    "border-radius:6px;color:var(--jp-ui-font-color1,inherit);background:var(--jp-layout-color1,transparent)"
+)
+_WAITING_LINES_STYLE = "display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:0 16px"
+_WAITING_LINE_STYLE = "white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:1.6"

@@ -72,13 +72,14 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     expect(summary).to_contain_text("queued", timeout=30_000)
     first_seen = summary.inner_text()  # sampled at once: on a quiet host the batch is quick
 
-    # while it runs: queued tiles say queued (no Stop), at most 8 stream, one page of tiles at most
-    queued = gallery.locator(".mn-gallery-queued").first
-    expect(queued).to_contain_text("queued", timeout=30_000)
-    assert queued.locator("button").count() == 0
-    for theme in THEMES:  # the page's last tile: queued for a while yet
+    # while it runs: the page's queued tiles are lines under its started ones (no view, no Stop)
+    waiting = gallery.locator(".mn-gallery-waiting")
+    expect(waiting).to_contain_text("queued on this page", timeout=30_000)
+    expect(waiting.locator(".mn-gallery-queued").first).to_have_attribute("data-status", "queued")
+    assert waiting.locator("button").count() == 0
+    for theme in THEMES:
         set_theme(page, theme)
-        screenshot(gallery.locator(".mn-gallery-slot").nth(PAGE - 1), f"gallery-scale-queued-{theme}")
+        screenshot(waiting, f"gallery-scale-queued-{theme}")
     set_theme(page, "light")
     shot_taken = False
     most_tiles, most_running = 0, _running(first_seen)
@@ -86,7 +87,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     while "queued" in summary.inner_text():
         most_tiles = max(most_tiles, page.evaluate(TILES_IN_DOM, handle))
         most_running = max(most_running, _running(summary.inner_text()))
-        if not shot_taken and gallery.locator(".mn-gallery-queued").count() >= 12:
+        if not shot_taken and waiting.locator(".mn-gallery-queued").count() >= 12:
             for theme in THEMES:
                 set_theme(page, theme)
                 screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
