@@ -77,10 +77,6 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     expect(waiting).to_contain_text("queued on this page", timeout=30_000)
     expect(waiting.locator(".mn-gallery-queued").first).to_have_attribute("data-status", "queued")
     assert waiting.locator("button").count() == 0
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(waiting, f"gallery-scale-queued-{theme}")
-    set_theme(page, "light")
     shot_taken = False
     most_tiles, most_running = 0, _running(first_seen)
     handle = gallery.element_handle()
@@ -167,3 +163,35 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     assert nodes < 20_000, nodes
     assert_no_rate_limit(page)
     assert not page_events.errors
+
+
+def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    """Slow runs two at a time, six tiles a page: the page shows its two started runs as tiles and its
+    four queued prompts as lines under them (no view, no Stop); as each starts, its line becomes a tile."""
+    notebook = [
+        setup(mastra_url),
+        "slow = [f'Run {i}: deltas=150 delay=20' for i in range(10)]\n"
+        "batch = client.agent('slow').stream_many(slow, concurrency=2, page_size=6)\nbatch",
+    ]
+    open_notebook(page, lab.notebook("gallery-waiting", notebook))
+    run_cells(page, 0, 1)
+    gallery = cell(page, 1).locator(".mn-gallery")
+    waiting = gallery.locator(".mn-gallery-waiting")
+    expect(waiting).to_contain_text("4 queued on this page", timeout=30_000)
+    lines = waiting.locator(".mn-gallery-queued")
+    expect(lines).to_have_count(4)
+    expect(lines.first).to_contain_text("Run 2")
+    expect(lines.last).to_contain_text("Run 5")  # the page's own: Run 6 on is the next page's
+    assert waiting.locator("button").count() == 0
+    expect(gallery.locator(".mn-gallery-slot")).to_have_count(2)  # the started tiles alone
+    for theme in THEMES:
+        set_theme(page, theme)
+        screenshot(gallery, f"gallery-scale-queued-{theme}")
+    set_theme(page, "light")
+    expect(waiting).to_contain_text("2 queued on this page", timeout=60_000)  # two more started
+    expect(gallery.locator(".mn-gallery-slot")).to_have_count(4)
+    expect(waiting).to_be_hidden(timeout=60_000)  # the page's last prompt started
+    expect(gallery.locator(".mn-gallery-slot")).to_have_count(6)
+    assert not page_events.errors, page_events.errors

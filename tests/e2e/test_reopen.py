@@ -56,8 +56,8 @@ def saved(lab: Lab) -> Lab:
     return lab
 
 
-STYLESHEET_LOADED = """() => [...document.querySelectorAll('style')].some(
-    (s) => s.textContent.includes('.mn-root .mn-header'))"""  # widget.css: anywidget adds it as a state loads
+# The widget's module: anywidget imports it as a saved state's models load, whether or not they draw
+MODULE_LOADED = """() => Object.keys(globalThis).some((key) => key.startsWith('mastra_notebook:'))"""
 
 
 def shown_once(page: Any) -> Any:
@@ -79,9 +79,9 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
         output = cell(page, 0).locator(".jp-OutputArea")
         output.locator(".mn-root" if draws else ".mastra-notebook-transcript").first.wait_for(timeout=60_000)
         if widget_state:
-            page.wait_for_function(STYLESHEET_LOADED, timeout=30_000)
+            page.wait_for_function(MODULE_LOADED, timeout=30_000)
         page.wait_for_timeout(1500)  # the saved views that can draw have drawn
-        assert page.evaluate(STYLESHEET_LOADED) == widget_state
+        assert page.evaluate(MODULE_LOADED) == widget_state
         shown = shown_once(page)
         if draws:  # the view drew from its saved final state: the transcript beside it is hidden
             assert shown.get_attribute("data-status") == "finished"
