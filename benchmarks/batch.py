@@ -8,7 +8,9 @@ main-thread task over 50 ms. Then the gallery is paged (next, next, previous, pr
 until its first tile shows). Reported: wall time (the cell's clock, stream_many to the last run's
 end), the kernel's peak RSS (ru_maxrss) before and after, the kernel's widgets at the end, the
 page's DOM elements and tiles at most, and the longest task during the batch and while paging.
-Goal: no task over 100 ms. It is a measurement: it exits 0 whether or not the goal is met.
+Goal: no task over 100 ms. A light Chromium trace gives each of those tasks' main-thread CPU time too:
+on two cores shared with the kernel and the server, a task may last 100 ms while the page works a
+few ms in it. It is a measurement: it exits 0 whether or not the goal is met.
 
     .venv/bin/python benchmarks/batch.py [--prompts 500] [--concurrency 8] [--json]
 """
@@ -70,15 +72,49 @@ FIRST_TILE_JS = """(text) => (document.querySelector('.mn-gallery-slot .mn-root'
   && [...document.querySelectorAll('.mn-gallery-slot .mn-root')].every(r => r.dataset.status !== 'running')"""
 
 
+# A light trace of the page's tasks: each task's wall time and the main thread's CPU time in it. On two
+# cores shared with the kernel and the server, a task can last 100 ms while the page works 6 ms in it.
+TRACE_CATEGORIES = ["toplevel", "blink.user_timing"]
+MARK_JS = "(name) => performance.mark(name)"
+
+
+def cpu_of_long_tasks(trace: bytes, start_mark: str, end_mark: str) -> dict[str, Any]:
+    """The renderer's main-thread tasks over 50 ms between two marks: wall and CPU milliseconds."""
+    events = json.loads(trace)["traceEvents"]
+    threads = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
+               and e.get("args", {}).get("name") == "CrRendererMain"}  # fmt: skip
+    marks = {e["name"]: e["ts"] for e in events if e.get("name") in (start_mark, end_mark)}
+    if start_mark not in marks or end_mark not in marks:
+        return {"supported": False}
+    tasks = [
+        e for e in events
+        if (e.get("pid"), e.get("tid")) in threads and e.get("name") == "ThreadControllerImpl::RunTask"
+        and e.get("ph") == "X" and e.get("dur", 0) > 50_000 and marks[start_mark] <= e["ts"] <= marks[end_mark]
+    ]  # fmt: skip
+    pairs = sorted(((e["dur"] / 1000, e.get("tdur", 0) / 1000) for e in tasks), reverse=True)
+    return {
+        "supported": True,
+        "max_cpu_ms": round(max((cpu for _, cpu in pairs), default=0.0), 1),
+        "over_100ms_wall": [
+            {"wall_ms": round(wall, 1), "cpu_ms": round(cpu, 1)} for wall, cpu in pairs if wall > 100
+        ],
+        "over_100ms_cpu": sum(1 for _, cpu in pairs if cpu > 100),
+    }
+
+
 def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.add_init_script(LONGTASK_OBSERVER)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.dismiss())
+    tracing = False
     try:
         open_notebook(page, url)
         run_cells(page, 0)
         printed_json(page, 0, "SETUP")
+        browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+        tracing = True
+        page.evaluate(MARK_JS, "mn-batch")
         start = float(page.evaluate("() => performance.now()"))
         run_cells(page, 1)
         page.evaluate(RUN_CELL_JS, 2)
@@ -92,6 +128,7 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
         report = printed_json(page, 2)
         page.wait_for_timeout(1000)  # the last tiles' final frames
         end = float(page.evaluate("() => performance.now()"))
+        page.evaluate(MARK_JS, "mn-paging")
         during = long_tasks(page, start, end)
         flips = []
         firsts = [index for index in (0, 48, 96) if index < prompts]  # the first tile of each page flipped to
@@ -103,8 +140,14 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
             flips.append(round(time.monotonic() - began, 2))
         page.wait_for_timeout(1000)
         paging = long_tasks(page, end, float(page.evaluate("() => performance.now()")))
+        page.evaluate(MARK_JS, "mn-paged")
         after = page.evaluate(SAMPLE_JS)
+        trace, tracing = browser.stop_tracing(), False
+        during["cpu"] = cpu_of_long_tasks(trace, "mn-batch", "mn-paging")
+        paging["cpu"] = cpu_of_long_tasks(trace, "mn-paging", "mn-paged")
     finally:
+        if tracing:
+            browser.stop_tracing()
         context.close()
     return {
         **report,
@@ -150,6 +193,10 @@ def main() -> int:
     worst = [figures["long_tasks_during_batch"]["max_ms"], figures["long_tasks_paging"]["max_ms"]]
     figures.update(prompts=args.prompts, concurrency=args.concurrency, goal_long_task_ms=LONG_TASK_GOAL_MS)
     figures["goal_met"] = None not in worst and max(worst) <= LONG_TASK_GOAL_MS
+    cpu = [figures[key]["cpu"] for key in ("long_tasks_during_batch", "long_tasks_paging")]
+    figures["cpu_goal_met"] = (
+        all(c["supported"] for c in cpu) and max(c["max_cpu_ms"] for c in cpu) <= LONG_TASK_GOAL_MS
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     if args.json:
@@ -167,6 +214,9 @@ def main() -> int:
         f"longest task during the batch {during['max_ms']} ms ({during['over_100ms']} over 100 ms, "
         f"{during['over_50ms']} over 50 ms); paging {paging['max_ms']} ms ({paging['over_100ms']} over 100 ms); "
         f"goal no task > {LONG_TASK_GOAL_MS:g} ms: {'MET' if figures['goal_met'] else 'NOT MET'}\n"
+        f"main-thread CPU in the longest task: {during['cpu'].get('max_cpu_ms')} ms during the batch, "
+        f"{paging['cpu'].get('max_cpu_ms')} ms paging; the tasks over 100 ms (wall, CPU): "
+        f"{[(t['wall_ms'], t['cpu_ms']) for c in cpu for t in c.get('over_100ms_wall', [])]}\n"
         f"(figures in {RESULTS.relative_to(ROOT)})"
     )
     return 0
