@@ -61,7 +61,6 @@ export class View {
       this.scrollToEnd();
     });
     host.append(this.root);
-    this.watchVisibility();
     this.markApplied();
   }
 
@@ -99,6 +98,7 @@ export class View {
     // An invalid length is dropped by the style: then the view is not bounded.
     this.root.classList.toggle("mn-bounded", this.root.style.maxHeight !== "");
     if (started) this.following = true;
+    this.watchVisibility(this.traits.streaming);
     this.afterChange();
     if (!approvalChanged) return;
     for (const [id, view] of this.views) {
@@ -167,8 +167,18 @@ export class View {
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
   }
 
-  private watchVisibility(): void {
-    if (typeof IntersectionObserver === "undefined") return; // jsdom: always on screen
+  /**
+   * Whether the view is on screen, watched only while it streams: an observer on every finished view
+   * made scrolling inside a long one cost a 60 ms task (benchmarks/latency.py).
+   */
+  private watchVisibility(streaming: boolean): void {
+    if (!streaming) {
+      this.visibility?.disconnect();
+      this.visibility = null;
+      this.offscreen = this.scrollPending = false;
+      return;
+    }
+    if (this.visibility || typeof IntersectionObserver === "undefined") return; // jsdom: always on screen
     this.visibility = new IntersectionObserver((entries) => {
       const entry = entries[entries.length - 1];
       if (!entry) return;

@@ -341,11 +341,11 @@ describe("bounded height", () => {
   });
 
   it("off screen, reads no height while it streams; follows the tail once it shows", () => {
-    const observers: { callback: IntersectionObserverCallback; target?: Element }[] = [];
+    const observers: { callback: IntersectionObserverCallback; target?: Element; disconnected?: boolean }[] = [];
     vi.stubGlobal(
       "IntersectionObserver",
       class {
-        private readonly entry: { callback: IntersectionObserverCallback; target?: Element };
+        private readonly entry: { callback: IntersectionObserverCallback; target?: Element; disconnected?: boolean };
         constructor(callback: IntersectionObserverCallback) {
           this.entry = { callback };
           observers.push(this.entry);
@@ -354,7 +354,9 @@ describe("bounded height", () => {
           this.entry.target = target;
         }
         unobserve() {}
-        disconnect() {}
+        disconnect() {
+          this.entry.disconnected = true;
+        }
       },
     );
     try {
@@ -383,6 +385,8 @@ describe("bounded height", () => {
       expect(rootEl.scrollTop).toBe(0);
       show(true); // scrolled into view: at the newest content at once
       expect(rootEl.scrollTop).toBe(size.content - size.client);
+      model.set("streaming", false); // ended: no longer watched (an observer per view slowed scrolling)
+      expect(watch?.disconnected).toBe(true);
     } finally {
       vi.unstubAllGlobals();
     }
