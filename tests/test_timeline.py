@@ -167,13 +167,17 @@ def test_every_recording_lays_out(name: str) -> None:
 
 
 def test_the_transcript_holds_the_timeline_with_the_nested_runs_bars() -> None:
-    html = mn.collect(fixture_path("agent-as-tool"))._repr_html_()
+    lines = fixture_path("agent-as-tool").read_bytes().splitlines()
+    timed = [{**orjson.loads(raw), TIME_KEY: 20.0 * i} for i, raw in enumerate(lines) if raw.strip()]
+    html = mn.collect(timed)._repr_html_()
     assert html.count('class="mn-static-timeline"') == 1  # once, for the root run
     start = html.index('class="mn-static-timeline"')
     timeline = html[start:]
     assert 'data-bar="tool"' in timeline
     assert "sub-agent researcher" in timeline
     assert "<script" not in html
+    # read at once, with no arrival times: nothing to lay out in time
+    assert 'class="mn-static-timeline"' not in mn.collect(fixture_path("agent-as-tool"))._repr_html_()
 
 
 def test_compare_draws_two_timelines_on_one_time_axis(tmp_path: Path) -> None:

@@ -247,3 +247,25 @@ def test_the_header_shows_title_and_subtitle_escaped() -> None:
     html = render_html(mn.collect(fixture_path("plain-text")), "<weather>", "What is <b>it</b> like?")
     assert "&lt;weather&gt;" in html
     assert "What is &lt;b&gt;it&lt;/b&gt; like?" in html
+
+
+def test_a_source_read_at_once_shows_no_durations_in_its_transcript() -> None:
+    """A recording without arrival times is timed by how fast it was read: ``collect`` leaves its
+    durations out of the RunResult's timing and out of the transcript drawn from it alike. The same
+    chunks with their arrival times (mnReceivedMs) show them."""
+    chunks = [json.loads(line) for line in fixture_path("tool-call.jsonl").read_text().splitlines() if line]
+    untimed = mn.collect(chunks)
+    assert untimed.timing.untimed is not None
+    assert untimed.timing.total is None
+    page = render_html(untimed)
+    assert "Let me look up" in page  # the run is all there
+    assert "duration" not in page
+    assert "first token" not in page
+    assert not re.search(r"\d ms\b", page), re.findall(r"[\d.]+ ms\b", page)
+
+    timed = mn.collect([{**item, "mnReceivedMs": 40 * index} for index, item in enumerate(chunks)])
+    assert timed.timing.untimed is None
+    assert timed.timing.total is not None
+    page = render_html(timed)
+    assert "duration" in page
+    assert "first token" in page

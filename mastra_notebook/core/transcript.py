@@ -15,6 +15,7 @@ from typing import Any
 from .result import RunResult, view_snapshot
 from .static import render_tree
 from .static.from_result import result_ops
+from .tree import without_times
 
 __all__ = ["render_html", "render_snapshot"]
 
@@ -31,4 +32,7 @@ def render_html(result: RunResult, title: str = "", subtitle: str = "", view_key
     the view's header, e.g. the agent id and the prompt's first line; ``view_keys``: the live views
     it stands for, which hide it where they draw)."""
     ops = view_snapshot(result)
-    return render_tree(ops if ops is not None else result_ops(result), title, subtitle, view_keys)
+    ops = ops if ops is not None else result_ops(result)
+    if result.timing.untimed is not None:  # read at once (collect): its moments are the reading's
+        ops = without_times(ops)
+    return render_tree(ops, title, subtitle, view_keys)

@@ -115,6 +115,24 @@ class Tree:
             self.sink(["push", node.id, field, shown])
 
 
+# The moments the reducer stamps on nodes (ms): of no meaning for a source read at once
+TIME_FIELDS = ("started_at", "first_token_at", "called_at", "ended_at", "finished_at")
+
+
+def without_times(ops: list[Op]) -> list[Op]:
+    """Snapshot ops with the nodes' moments, and a decision's wait, left out."""
+    untimed: list[Op] = []
+    for op in ops:
+        if op[0] != "add":
+            untimed.append(op)
+            continue
+        fields = {key: value for key, value in op[2].items() if key not in TIME_FIELDS}
+        if isinstance(fields.get("decision"), dict):
+            fields["decision"] = {**fields["decision"], "at": None, "waited_ms": None}
+        untimed.append([op[0], op[1], fields])
+    return untimed
+
+
 def snapshot_ops(root: Node) -> list[Op]:
     """Ops that rebuild the shown tree under (and including) ``root`` from nothing."""
     ops: list[Op] = []
