@@ -322,7 +322,7 @@ class Gallery:
         if view is not None and view.result.status != "suspended":  # a waiting run may go on: kept live
             tile.kept = EndedView.keep(view)
             if tile not in self._shown:
-                self._close_view(tile)
+                self._close(self._let_go(tile))
         self._listed(tile)
         self._dispatch()
         self._show_progress()
@@ -332,32 +332,34 @@ class Gallery:
             self._idle.set()
 
     @staticmethod
-    def _close_view(tile: Tile, *, closing: list[StreamView] | None = None) -> None:
-        """An ended run leaves the page: its own view is closed (its run keeps no reference to it,
-        so it can be freed), or put in ``closing``; a slot's view is only let go of."""
+    def _let_go(tile: Tile) -> StreamView | None:
+        """An ended run leaves the page: its tile lets go of its view. Its own view is returned, to
+        be closed (its run keeps no reference to it, so it can be freed); a slot's view is not."""
         view = tile.view
         if view is None or tile.kept is None:
-            return
+            return None
         tile.view = None
-        if not isinstance(view, EndedView):
-            tile.kept.run.tree.sink = None
-            if closing is None:
+        if isinstance(view, EndedView):
+            return None
+        tile.kept.run.tree.sink = None
+        return view
+
+    @staticmethod
+    def _close(*views: StreamView | None) -> None:
+        for view in views:
+            if view is not None:
                 view.close()
-            else:
-                closing.append(view)
 
     def _close_gradually(self, views: list[StreamView]) -> None:
         """Close the views a page let go of a few at a time: 48 closed at once became one task of
         JupyterLab's of over 100 ms (each close tears a widget down in the browser)."""
         loop = running_loop()
         if loop is None:
-            for view in views:
-                view.close()
+            self._close(*views)
             return
 
         def close_some() -> None:
-            for view in views[:CLOSE_AT_ONCE]:
-                view.close()
+            self._close(*views[:CLOSE_AT_ONCE])
             del views[:CLOSE_AT_ONCE]
             if views:
                 loop.call_later(CLOSE_GAP_S, close_some)
@@ -466,14 +468,11 @@ class Gallery:
                 tile.view = None
         self._shown = page
         for tile in page:
-            self._place(tile)
+            self._fill(tile)
         for slot in self._slots[len(page) :]:
             slot.children = ()
             slot.layout.display = "none"
-        closing: list[StreamView] = []
-        for tile in leaving:
-            self._close_view(tile, closing=closing)
-        self._close_gradually(closing)
+        self._close_gradually([view for view in map(self._let_go, leaving) if view is not None])
         if self._target is not None:
             self._slots[self._target].remove_class("mn-gallery-target")
             self._target = None
@@ -486,11 +485,14 @@ class Gallery:
     def _place(self, tile: Tile) -> None:
         """Put the tile's widget in its slot, if it is on the page (a queued tile after the page's
         last started one is a line of the waiting list instead)."""
-        if tile not in self._shown:
-            return
+        if tile in self._shown:
+            self._fill(tile)
+            self._layout_grid()
+
+    def _fill(self, tile: Tile) -> None:
+        """The slot of ``tile``, on the page, holds its widget (the grid laid out after, once)."""
         index = self._shown.index(tile)
         if tile.queued and index >= self._started_slots():
-            self._layout_grid()
             return
         slot = self._slots[index]
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
@@ -504,7 +506,6 @@ class Gallery:
         if slot.children != (widget,):
             slot.children = (widget,)
         slot.layout.display = None
-        self._layout_grid()
 
     def _started_slots(self) -> int:
         """The page's slots up to its last tile that is not queued: the ones the grid shows."""

@@ -102,7 +102,8 @@ class StreamView(anywidget.AnyWidget):
     def __init__(
         self, *, title: str = "", max_height: str | float | None = DEFAULT_MAX_HEIGHT, **kwargs: Any
     ) -> None:
-        self._open_when_shown = _OPEN_WHEN_SHOWN.get()  # read by open(), which the base's __init__ calls
+        # read by open(), which the base's __init__ calls
+        self._open_when_shown, self._closed = _OPEN_WHEN_SHOWN.get(), False
         super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
         self._batch = OpBatch()
         self._seq = 0
@@ -129,7 +130,7 @@ class StreamView(anywidget.AnyWidget):
 
     def open(self) -> None:
         """Open the comm (the browser's model), unless the view was made to open when shown or closed."""
-        if not getattr(self, "_open_when_shown", False) and not getattr(self, "_closed", False):
+        if not self._open_when_shown and not self._closed:
             super().open()
 
     def show_in_browser(self) -> None:
