@@ -59,11 +59,8 @@ export class FrameQueue {
         console.error("mastra_notebook: a view's update failed", error);
       }
     }
-    if (ran < due.length) {
-      this.waiting = due.slice(ran).concat(this.waiting);
-      this.requested = true;
-      this.requestFrame(this.run);
-    } else if (this.waiting.length > 0) {
+    this.waiting = due.slice(ran).concat(this.waiting); // what did not fit first, then what came since
+    if (this.waiting.length > 0) {
       this.requested = true;
       this.requestFrame(this.run);
     }

@@ -38,7 +38,6 @@ export class View {
   private following = true;
   /** Off screen (a gallery's tile below the fold): following the tail waits until it shows. */
   private offscreen = false;
-  private scrollPending = false;
   private visibility: IntersectionObserver | null = null;
   private lastScrollTop = 0;
   private userInputAt = -Infinity;
@@ -156,12 +155,7 @@ export class View {
   /** Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. */
   private afterChange(): void {
     const live = this.traits.streaming && this.root.classList.contains("mn-bounded");
-    if (live && this.offscreen) {
-      // Reading its height would lay out a view the page skips: 8 tiles streaming below the fold
-      // forced a layout each on every update. It is read when the view shows.
-      this.scrollPending ||= this.following;
-      return;
-    }
+    if (live && this.offscreen) return; // its height would lay out a view the page skips: read when it shows
     if (live && this.following) this.scrollToEnd();
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
@@ -175,7 +169,7 @@ export class View {
     if (!streaming) {
       this.visibility?.disconnect();
       this.visibility = null;
-      this.offscreen = this.scrollPending = false;
+      this.offscreen = false;
       return;
     }
     if (this.visibility || typeof IntersectionObserver === "undefined") return; // jsdom: always on screen
@@ -183,10 +177,7 @@ export class View {
       const entry = entries[entries.length - 1];
       if (!entry) return;
       this.offscreen = !entry.isIntersecting;
-      if (!this.offscreen && this.scrollPending) {
-        this.scrollPending = false;
-        if (this.following) this.scrollToEnd();
-      }
+      if (!this.offscreen && this.following) this.scrollToEnd(); // what came while it was off screen
     });
     this.visibility.observe(this.root);
   }
