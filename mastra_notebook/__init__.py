@@ -1,14 +1,45 @@
-"""Watch, understand and keep Mastra agent and workflow runs in Jupyter."""
+"""Watch, understand and keep Mastra agent and workflow runs in Jupyter.
+
+A short guide (``help(mn.<name>)`` for any of them):
+
+Watch a run
+    ``client = mn.MastraClient()``; ``view = client.agent("weather").stream("...")`` shows a live
+    view; ``result = view.wait()`` (or ``await view``) gives the finished :class:`RunResult`.
+    ``view.approve()``, ``view.decline()``, ``view.resume(data)`` and ``view.stop()`` act on the run.
+Read a recording
+    ``mn.view(source)`` draws any recording or iterable of chunks; ``mn.replay(path)`` plays one at
+    its recorded pace; ``mn.collect(source)`` goes straight to a :class:`RunResult`; ``mn.Run`` is
+    the bare reducer (``run.feed(chunk)``, ``run.result``).
+Iterate on prompts and tools
+    ``mn.tool(fn)`` makes a Python function a tool the agent can call; ``agent.stream_many(prompts)``
+    runs a batch; ``mn.compare(a, b)`` sets runs side by side; ``mn.to_dataframe(runs)`` gives rows.
+What a run holds
+    :class:`RunResult` with its :class:`Step`, :class:`ToolCall`, :class:`Usage`, :class:`Timing`,
+    :class:`Cost` and :class:`ErrorInfo`.
+
+Chunk-level names (``Chunk``, ``parse_chunk``, ``aread_chunks``, ...) live in
+:mod:`mastra_notebook.chunks`.
+"""
 
 from __future__ import annotations
 
 from importlib import metadata as _metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .core.chunks import Chunk, InvalidChunk, UnknownChunk, parse_chunk
-from .core.ingest import aread_chunks, collect, read_chunks
-from .core.result import Decision, RunResult, ToolCall, Usage
+from .core.cost import Cost
+from .core.ingest import collect, read_chunks
+from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage
 from .core.run import Run
+from .core.timing import StepTiming, Timing
+
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
+    from .analysis.compare import compare
+    from .analysis.dataframe import to_dataframe
+    from .client.mastra import MastraClient
+    from .client.tools import tool
+    from .core.recording import Recording
+    from .widget.replay import ReplayView, replay
+    from .widget.streamview import StreamView, view
 
 try:  # one source, js/package.json, written into the installed metadata by the build
     __version__ = _metadata.version("mastra-notebook")
@@ -26,6 +57,8 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "to_dataframe": "analysis.dataframe",
     "Recording": "core.recording",
 }
+# Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
+_MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
 
 
 def __dir__() -> list[str]:
@@ -34,31 +67,34 @@ def __dir__() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
+    from importlib import import_module
+
+    if name in _MOVED:
+        return getattr(import_module(".chunks", __name__), name)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mastra_notebook' has no attribute {name!r}")
-    from importlib import import_module
-
     return getattr(import_module(f".{module}", __name__), name)
 
 
 __all__ = [
-    "Chunk",
+    "Cost",
     "Decision",
-    "InvalidChunk",
+    "ErrorInfo",
     "MastraClient",
     "Recording",
     "ReplayView",
     "Run",
     "RunResult",
+    "Step",
+    "StepTiming",
     "StreamView",
+    "Timing",
     "ToolCall",
-    "UnknownChunk",
+    "Tripwire",
     "Usage",
-    "aread_chunks",
     "collect",
     "compare",
-    "parse_chunk",
     "read_chunks",
     "replay",
     "to_dataframe",
