@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
-import math
 from typing import Any
 
 import pytest
@@ -201,64 +199,7 @@ def test_shown_view_updates_only_its_transcript(
     assert "Three tips for clean Python" in updated["text/html"]
 
 
-# ---- when batches leave (wire.FlushPolicy), and the view's own traits ---------------------------
-
-
-def simulate_policy(
-    interval: float, chars: int, count: int, overhead: int = 120
-) -> list[tuple[float, int, int]]:
-    """Feed ``count`` chunks of ``chars`` characters every ``interval`` s through a FlushPolicy driven
-    as StreamView drives it (send when due, else a timer that only moves earlier); return the
-    messages sent as (time, size, text characters), a message costing ``overhead`` bytes plus its text."""
-    from mastra_notebook.widget.wire import FlushPolicy
-
-    policy = FlushPolicy()
-    sent: list[tuple[float, int, int]] = []
-    text = 0
-    timer = math.inf
-
-    def send(at: float) -> None:
-        nonlocal text, timer
-        sent.append((at, overhead + text, text))
-        policy.sent(at, overhead + text, text)
-        text, timer = 0, math.inf
-
-    for i in range(count):
-        now = i * interval
-        if text and timer <= now:
-            send(timer)
-        text += chars
-        due = policy.on_change(now, text)
-        if due <= now:
-            send(now)
-        else:
-            timer = min(timer, due)
-    if text:
-        send(timer)
-    return sent
-
-
-def test_a_chunk_after_a_quiet_moment_leaves_at_once() -> None:
-    sent = simulate_policy(interval=1 / 20, chars=6, count=100)  # 20 chunks a second
-    assert len(sent) == 100
-    assert all(abs(at - i / 20) < 1e-9 for i, (at, _, _) in enumerate(sent))
-
-
-# The byte budget holds once text comes fast enough to pay a message's overhead within MAX_WAIT
-# (here 120 / 0.5 / 0.2 s = 1,200 characters a second); below that, latency wins.
-@pytest.mark.parametrize(("rate", "byte_budget"), [(50, False), (250, True), (2000, True)])
-def test_under_load_batches_keep_to_40_messages_and_1_5_bytes_per_byte(rate: int, byte_budget: bool) -> None:
-    from mastra_notebook.widget.wire import MAX_WAIT, MIN_GAP
-
-    sent = simulate_policy(interval=1 / rate, chars=6, count=rate * 4)
-    times = [at for at, _, _ in sent]
-    gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert min(gaps) >= MIN_GAP - 1e-9  # at most 40 a second
-    text = sum(chars for _, _, chars in sent)
-    assert text == rate * 4 * 6
-    ratio = sum(size for _, size, _ in sent) / text
-    assert (ratio <= 1.5 + 120 / text) is byte_budget  # (the first message goes at once)
-    assert max(gaps) <= MAX_WAIT + 1 / rate + 1e-9  # and nothing waits long
+# ---- the view's own traits (when batches leave: tests/test_flush_policy.py) ---------------------
 
 
 def test_a_fed_chunk_is_sent_at_once_then_a_burst_is_coalesced(recording_comm: RecordingComm) -> None:

@@ -14,9 +14,9 @@ from typing import Any
 from ..core.tree import Op
 
 MIN_GAP = 1 / 40  # seconds between two messages at least: at most 40 messages a second
-MAX_WAIT = 0.2  # seconds an op waits at most under load, whatever the byte budget says
+MAX_WAIT = 0.2  # seconds an op waits at most while a fast stream pays for its messages
 FLUSH_INTERVAL = MAX_WAIT  # the longest a fed op waits before it leaves (kept for callers)
-BYTES_PER_TEXT_BYTE = 1.5  # under load a message waits until its text pays for its overhead
+BYTES_PER_TEXT_BYTE = 1.5  # under a firehose a message waits until its text pays for its overhead
 _FIRST_OVERHEAD = 160.0  # bytes of a message besides its text, until one was measured
 
 
@@ -74,43 +74,62 @@ def message(kind: str, seq: int, ops: list[Op]) -> dict[str, Any]:
 
 
 class FlushPolicy:
-    """When the waiting batch leaves: at once after a quiet moment, coalesced under load.
+    """When the waiting batch leaves: latency first, within the message budget.
 
-    Quiet (nothing sent and no change for ``MIN_GAP``): a chunk goes at once, so a slow stream
-    shows each chunk as it comes. Under load (ops keep coming): a message leaves when ``MIN_GAP``
-    has passed since the last one *and* its text is worth its overhead (sent bytes at most
-    ``BYTES_PER_TEXT_BYTE`` per byte of text, the overhead measured on the messages sent so far),
-    or when its oldest op has waited ``MAX_WAIT``. Pure: the caller gives the clock and the timer.
+    A change leaves at once, or ``MIN_GAP`` after the previous message if that was sooner (at most
+    40 messages a second, and no op waits longer than ``MIN_GAP``). Only a firehose waits longer:
+    when changes lately came faster than one per ``MIN_GAP`` *and* their text would have paid for a
+    message's overhead (``BYTES_PER_TEXT_BYTE`` bytes sent per byte of text, the overhead measured on
+    the messages sent so far) within ``MAX_WAIT``, a message waits until its own text pays, and at
+    most ``MAX_WAIT``. Token-sized deltas at the rates providers stream never pay (a few hundred
+    characters a second), so they are never held for bytes. "Lately" is a decaying sum with time
+    constant ``MAX_WAIT``: one burst does not make a firehose. Pure: the caller gives the clock and
+    keeps the timer.
     """
 
     def __init__(self) -> None:
         self._last_send = -math.inf
-        self._last_change = -math.inf
         self._first_pending: float | None = None
         self._overhead = _FIRST_OVERHEAD
+        self._pending_text = 0  # characters of the waiting batch already counted in _recent_text
+        self._recent_at = -math.inf
+        self._recent_text = 0.0  # characters fed lately (decaying with time constant MAX_WAIT)
+        self._recent_changes = 0.0  # changes lately, likewise
 
     def on_change(self, now: float, text_chars: int) -> float:
         """The batch grew (a chunk was folded in; it now holds ``text_chars`` of text): when it
-        should leave (``now``: at once)."""
-        quiet = now - self._last_change >= MIN_GAP and now - self._last_send >= MIN_GAP
-        self._last_change = now
+        should leave (``now`` or earlier: at once)."""
+        decay = math.exp(-(now - self._recent_at) / MAX_WAIT) if now > self._recent_at else 1.0
+        self._recent_at = max(now, self._recent_at)
+        self._recent_text = self._recent_text * decay + max(text_chars - self._pending_text, 0)
+        self._recent_changes = self._recent_changes * decay + 1
+        self._pending_text = text_chars
         if self._first_pending is None:
             self._first_pending = now
-            if quiet:
-                return now
         return self.due(text_chars)
+
+    @property
+    def _pays(self) -> float:
+        """Characters of text that pay for one message's overhead."""
+        return self._overhead / (BYTES_PER_TEXT_BYTE - 1)
+
+    @property
+    def firehose(self) -> bool:
+        """Changes lately came faster than the message budget, with text enough to pay for their
+        messages within ``MAX_WAIT``: only then are batches held for bytes."""
+        return self._recent_changes * MIN_GAP >= MAX_WAIT and self._recent_text >= self._pays
 
     def due(self, text_chars: int) -> float:
         """When the waiting batch should leave."""
-        first = self._first_pending if self._first_pending is not None else self._last_change
         earliest = self._last_send + MIN_GAP
-        if text_chars * (BYTES_PER_TEXT_BYTE - 1) >= self._overhead:
+        if self._first_pending is None or not self.firehose or text_chars >= self._pays:
             return earliest
-        return max(earliest, first + MAX_WAIT)
+        return max(earliest, self._first_pending + MAX_WAIT)
 
     def sent(self, now: float, size: int, text_chars: int) -> None:
         """A message of ``size`` bytes carrying ``text_chars`` of text left at ``now``."""
         self._last_send = now
         self._first_pending = None
+        self._pending_text = 0
         if text_chars:  # a message with text tells what the rest costs (ops, ids, the envelope)
             self._overhead = 0.8 * self._overhead + 0.2 * max(size - text_chars, 0)
