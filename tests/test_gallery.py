@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.widget.gallery import EndedView, Gallery
+from mastra_notebook.widget.gallery import Affixes, EndedView, Gallery
 
 from .conftest import RecordingComm
 
@@ -121,7 +121,8 @@ async def test_paging_back_draws_an_ended_run_again_from_what_it_kept(recording_
     assert again is not first
     assert again.result.text == "answer 0"
     assert again.result.status == "finished"
-    assert again.title == "prompt number 0"
+    assert again.title == "\N{HORIZONTAL ELLIPSIS}0"  # the part of its prompt that differs
+    assert gallery._slots[0].tooltip == "prompt number 0"  # the whole prompt on hover
     assert again.subtitle == "#0 · agent test"
     assert '"answer 0"' in again._final  # drawn at once from its first state, no round trip
     assert len(again.inspector_entries()) == 2  # the inspector still lists its chunks
@@ -371,3 +372,70 @@ async def test_a_view_shown_by_hand_opens_its_model(recording_comm: RecordingCom
     view.close()
     view.show_in_browser()  # closed for good
     assert view.comm is None
+
+
+LISBON = "What is the weather in Lisbon today?"
+
+
+async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm: RecordingComm) -> None:
+    """The batch's shared words left out, an ellipsis where they were; the whole prompt on hover."""
+    gate = asyncio.Event()
+    gallery = Gallery(1, page_size=4)
+    cities = ["Lisbon", "Paris", "New York", "Rio de Janeiro", "Oslo"]
+    for i, city in enumerate(cities):
+        prompt = f"What is the weather in {city} today?"
+        gallery.submit(_starter(i, gate=gate), prompt=prompt, title="agent weather")
+    await asyncio.sleep(0.01)
+    labels = [f"\N{HORIZONTAL ELLIPSIS}{city}\N{HORIZONTAL ELLIPSIS}" for city in cities]
+    assert [tile.label for tile in gallery.tiles] == labels
+    assert [tile.title for tile in gallery.tiles] == [f"What is the weather in {c} today?" for c in cities]
+    first = gallery.tiles[0].view
+    assert first is not None
+    assert first.title == labels[0]  # made when it was alone, labelled again when the second came
+    assert first.subtitle == "#0 · agent weather"
+    assert gallery._slots[0].tooltip == LISBON
+    # the queued tiles of the page: their labels, the whole prompt as their tooltip
+    waiting = gallery._waiting.value
+    assert f'<bdi style="font-weight:600">{labels[1]}</bdi>' in waiting
+    assert 'title="What is the weather in Paris today?"' in waiting
+    gate.set()
+    await gallery
+    gallery.next_page()
+    view = gallery.tiles[4].view
+    assert isinstance(view, EndedView)
+    assert view.title == labels[4]
+    assert gallery._slots[0].tooltip == "What is the weather in Oslo today?"
+
+
+async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: RecordingComm) -> None:
+    gallery = Gallery(4, page_size=4)
+    gallery.submit(_starter(0), prompt=LISBON)
+    gallery.submit(_starter(1), prompt="What is the weather in Paris today?")
+    views = [tile.view for tile in gallery.tiles]
+    assert [view.title for view in views if view is not None] == ["…Lisbon…", "…Paris…"]
+    gallery.submit(_starter(2), prompt="What is the capital of France?")  # shares "What is the"
+    assert [tile.label for tile in gallery.tiles] == ["…weather in Lisbon today?", "…weather in Paris today?",
+                                                      "…capital of France?"]  # fmt: skip
+    assert [view.title for view in views if view is not None] == [t.label for t in gallery.tiles[:2]]
+    gallery.submit(_starter(3), prompt=[{"role": "user", "content": "Tell me a joke"}])  # shares nothing
+    assert [tile.label for tile in gallery.tiles] == [tile.title for tile in gallery.tiles]
+    assert gallery.tiles[3].title == "Tell me a joke"
+    await gallery
+
+
+@pytest.mark.parametrize(
+    ("prompts", "labels"),
+    [
+        (["What is the weather in Paris?", "And in Lisbon?"], None),  # nothing shared: from the start
+        (["Summarise: the cat sat", "Summarise: the"], None),  # one prompt is all shared words
+        (["Same prompt again", "Same prompt again"], None),  # the same prompt run twice
+        (["Go to the shop", "Go to the park"], ["…shop", "…park"]),
+        (["a Paris", "a Lisbon"], None),  # "a": too short to be worth an ellipsis
+        (["Translate: good morning", "Translate: thank you"], ["…good morning", "…thank you"]),
+    ],
+)
+def test_the_label_rule(prompts: list[str], labels: list[str] | None) -> None:
+    affixes = Affixes()
+    for prompt in prompts:
+        affixes.add(prompt)
+    assert [affixes.label(prompt) for prompt in prompts] == (labels or prompts)

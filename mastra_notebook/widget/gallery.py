@@ -32,6 +32,8 @@ TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream 
 CLOSE_AT_ONCE, CLOSE_GAP_S = 4, 0.03  # views a page let go of: closed this many at a time, this far apart
 PAGE_SIZE = 48  # tiles on a page: the page's DOM stays bounded (about 50 live views at most)
 _TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
+ELIDED = "\N{HORIZONTAL ELLIPSIS}"
+MIN_ELIDED = 5  # characters: a shared part shorter than this is shown (an ellipsis for "in" saves nothing)
 
 Work = Callable[[], Awaitable[None]]
 Start = Callable[[], tuple[StreamView, Work]]  # makes a tile's view and the work that streams into it
@@ -95,18 +97,75 @@ class EndedView(StreamView):
         return Kept(view.run, view._recording, view._touched)
 
 
+class Affixes:
+    """The words every prompt of a batch starts and ends with, kept as prompts arrive.
+
+    A tile's header shows its prompt without them ("What is the weather in Lisbon today?" among
+    others alike: "…Lisbon…"), the part that tells it from the others. Prompts that share nothing, or
+    one that is all shared words (the same prompt run again, or a prefix of the others), show from
+    their start.
+    """
+
+    def __init__(self) -> None:
+        self._head: list[str] | None = None  # the words every line starts with
+        self._tail: list[str] = []  # the words every line ends with, last first
+        self._shortest = 0  # words in the shortest line
+        self.cut = (0, 0)  # words left out at the start and at the end of every line
+
+    def add(self, line: str) -> bool:
+        """Count ``line`` in; True when the cut changed (the tiles' labels are to be made again)."""
+        words = line.split()
+        if not words:
+            return False
+        if self._head is None:
+            self._head, self._tail, self._shortest = words, words[::-1], len(words)
+            return False
+        self._head = self._head[: _shared(self._head, words)]
+        self._tail = self._tail[: _shared(self._tail, words[::-1])]
+        self._shortest = min(self._shortest, len(words))
+        head = self._elided(self._head, self._shortest)
+        tail = self._elided(self._tail, self._shortest - head)
+        cut, self.cut = self.cut, (head, tail)
+        return cut != self.cut
+
+    @staticmethod
+    def _elided(shared: list[str], room: int) -> int:
+        """How many of the ``shared`` words to leave out: none when they are all of a prompt (it would
+        show nothing of its own) or too short to be worth an ellipsis."""
+        if len(shared) >= room or len(" ".join(shared)) < MIN_ELIDED:
+            return 0
+        return len(shared)
+
+    def label(self, line: str) -> str:
+        """``line`` without the batch's shared words, an ellipsis where they were."""
+        head, tail = self.cut
+        if not head and not tail:
+            return line
+        words = line.split()
+        middle = " ".join(words[head : len(words) - tail])
+        return f"{ELIDED if head else ''}{middle}{ELIDED if tail else ''}"
+
+
+def _shared(a: list[str], b: list[str]) -> int:
+    """How many words ``a`` and ``b`` start with alike."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
 class Tile:
     """One prompt of a batch: queued, then streaming into a live view, then ended.
 
     ``result`` is the RunResult so far; ``recording`` every chunk received (once ended);
     ``view`` the tile's widget while it has one (None while queued off-page or ended off-page).
+    ``title`` is the prompt's first line; ``label`` the part of it the tile's header shows.
     """
 
     def __init__(self, index: int, prompt: Any, start: Start, *, title: str, subtitle: str) -> None:
         self.index = index
         self.prompt = prompt
         self.title = title
+        self.label = title
         self.subtitle = subtitle
+        self.prompted = False  # titled by its prompt (not by what runs it): labelled by the batch
         self.view: StreamView | None = None
         self.kept: Kept | None = None
         self._start: Start | None = start
@@ -180,6 +239,8 @@ class Gallery:
         self.concurrency = concurrency
         self.page_size = page_size
         self.tiles: list[Tile] = []
+        self._affixes = Affixes()
+        self._labelled = (0, 0)  # the affixes' cut the tiles' labels were made with
         self._queue: deque[Tile] = deque()
         self._running = 0  # tiles holding a slot of the concurrency limit
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -253,8 +314,13 @@ class Gallery:
 
     def _tile(self, start: Start, prompt: Any, title: str) -> Tile:
         index = len(self.tiles)
-        return Tile(index, prompt, start, title=first_line(prompt) or title or f"run {index}",
+        line = first_line(prompt)
+        tile = Tile(index, prompt, start, title=line or title or f"run {index}",
                     subtitle=f"#{index} · {title}" if title else f"#{index}")  # fmt: skip
+        if line:
+            self._affixes.add(line)
+            tile.label, tile.prompted = self._affixes.label(line), True
+        return tile
 
     def _enqueue(self, tile: Tile) -> None:
         self.tiles.append(tile)
@@ -267,8 +333,21 @@ class Gallery:
             loop.call_soon_threadsafe(self._arrived, tile)
 
     def _arrived(self, tile: Tile) -> None:
+        if self._affixes.cut != self._labelled:
+            self._relabel()
         self._listed(tile)
         self._dispatch()
+
+    def _relabel(self) -> None:
+        """The batch's shared words changed (a prompt came that shares fewer): every tile's label is
+        made again, in its view and on the page (on the loop the gallery's state lives on)."""
+        self._labelled = self._affixes.cut
+        for tile in self.tiles:
+            if tile.prompted:
+                tile.label = self._affixes.label(tile.title)
+                if tile.view is not None:
+                    tile.view.title = tile.label
+        self._layout_grid()  # the queued tiles' placeholders and lines
 
     def _dispatch(self) -> None:
         """Start queued tiles while slots are free (on the loop the runs live on)."""
@@ -315,7 +394,7 @@ class Gallery:
         if made is not _TILE:  # the layout the view was made with: a widget of its own, not to leak
             made.close()
         view.max_height = TILE_HEIGHT
-        view.title, view.subtitle = tile.title, tile.subtitle
+        view.title, view.subtitle = tile.label, tile.subtitle
 
     def _stream_ended(self, tile: Tile) -> None:
         view = tile.view
@@ -498,13 +577,15 @@ class Gallery:
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
             view = self._slot_views[index] or EndedView()
             self._slot_views[index] = view
-            view.show(tile.kept, title=tile.title, subtitle=tile.subtitle)
+            view.show(tile.kept, title=tile.label, subtitle=tile.subtitle)
             tile.view = view
         widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
         if isinstance(widget, StreamView):
             widget.show_in_browser()
         if slot.children != (widget,):
             slot.children = (widget,)
+        if slot.tooltip != tile.title:  # the whole first line, the label being a part of it
+            slot.tooltip = tile.title
         slot.layout.display = None
 
     def _started_slots(self) -> int:
@@ -541,8 +622,9 @@ class Gallery:
         waiting = self._slot_waiting[index] or ipywidgets.HTML(layout=ipywidgets.Layout(margin="0"))
         self._slot_waiting[index] = waiting
         waiting.value = (
-            f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}">'
-            f'<div style="font-weight:600"><bdi>{escape(tile.title)}</bdi></div>'
+            f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}"'
+            f' title="{escape(tile.title)}">'
+            f'<div style="font-weight:600"><bdi>{escape(tile.label)}</bdi></div>'
             f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
             '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>'
         )
@@ -554,8 +636,9 @@ class Gallery:
             return ""
         lines = "".join(
             f'<div class="mn-gallery-queued{" mn-gallery-target" if first + offset == self._target else ""}"'
-            f' data-status="queued" style="{_WAITING_LINE_STYLE}"><bdi style="font-weight:600">'
-            f'{escape(tile.title)}</bdi> <span style="opacity:0.75">{escape(tile.subtitle)}</span></div>'
+            f' data-status="queued" style="{_WAITING_LINE_STYLE}" title="{escape(tile.title)}">'
+            f'<bdi style="font-weight:600">{escape(tile.label)}</bdi>'
+            f' <span style="opacity:0.75">{escape(tile.subtitle)}</span></div>'
             for offset, tile in enumerate(waiting)
         )
         head = f"{len(waiting)} queued on this page: each starts in a tile of its own when its turn comes"
