@@ -14,22 +14,26 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from .documented import Documented
 
 if TYPE_CHECKING:  # result.py holds Cost as a field: no import at run time
     from .result import RunResult, Step
 
 
-class Cost(BaseModel):
+class Cost(Documented):
     """USD: ``total_usd`` (this run's steps and the runs nested in it) and ``steps_usd`` (one figure per
     step, ``None`` where unknown). ``reason`` says why ``total_usd`` is ``None``."""
 
-    model_config = ConfigDict(extra="forbid")
-
     total_usd: float | None = None
+    """USD for this run's steps and the runs nested in it; ``None`` when any is unknown (see ``reason``)."""
     steps_usd: list[float | None] = Field(default_factory=list)
-    nested_usd: float | None = None  # sub-agents and workflows run by this run's tools
+    """USD per step, in order; ``None`` for a step whose model or usage is unknown."""
+    nested_usd: float | None = None
+    """USD of the sub-agents and workflows this run's tools ran (``None``: none, or unknown)."""
     reason: str | None = None
+    """Why ``total_usd`` is ``None``: a model genai-prices does not know, a step without usage..."""
 
 
 def model_ref(model_id: str | None, provider: str | None) -> tuple[str | None, str | None]:

@@ -6,9 +6,10 @@ from contextvars import ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WrapSerializer
+from pydantic import ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WrapSerializer
 
 from .cost import Cost
+from .documented import Documented
 from .timing import Timing
 from .values import capped, depth_marker
 
@@ -39,38 +40,60 @@ def _write_nested_run(value: Any, handler: SerializerFunctionWrapHandler) -> Any
 Value = Annotated[Any, WrapSerializer(_write_value)]
 
 
-class _Result(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Result(Documented):
+    """A part of a run's result."""
 
 
 class Usage(_Result):
+    """Tokens, as the provider reported them (a step's, or a run's total)."""
+
     input_tokens: int = 0
+    """Tokens the model read: the prompt, the history and the tool results sent back to it."""
     output_tokens: int = 0
+    """Tokens the model wrote: text, reasoning and tool-call arguments."""
     total_tokens: int = 0
+    """All tokens, as the provider counts them (input plus output, in most)."""
     reasoning_tokens: int = 0
+    """Of the output tokens, those spent reasoning (0 where the provider does not say)."""
     cached_input_tokens: int = 0
+    """Of the input tokens, those read from the provider's prompt cache (billed less)."""
 
 
 class ErrorInfo(_Result):
+    """Why a run, a tool call, a workflow step or a background task failed."""
+
     message: str
+    """What went wrong, as the server or the tool said it."""
     name: str | None = None
+    """The error's class or kind (``TypeError``, ``APICallError``...), when given."""
     status_code: int | None = None
+    """The HTTP status of a failed request (400, 429, 500...), when the error came from one."""
     details: Value = None
+    """Anything else the error carried (the cause, the provider's response body), as sent."""
 
 
 class Tripwire(_Result):
+    """A guardrail that stopped the run: which one, and why."""
+
     reason: str
+    """Why a guardrail (an input or output processor) stopped the run."""
     processor_id: str | None = None
+    """The id of the processor that tripped, when given."""
     metadata: Value = None
+    """What the processor attached to its decision, as sent."""
 
 
 class Decision(_Result):
     """How a person answered a tool call or workflow step that waited for them."""
 
     action: Literal["approve", "decline", "resume"]
-    by: Literal["view", "python"]  # a click in the widget, or a call such as view.approve()
+    """``approve`` or ``decline`` (a tool call waiting for approval), or ``resume`` (a suspended one)."""
+    by: Literal["view", "python"]
+    """``view``: a click in the widget; ``python``: a call such as ``view.approve()``."""
     at: datetime | None = None
-    waited: float | None = None  # seconds from the request to the decision: a human wait
+    """When the decision was made (UTC)."""
+    waited: float | None = None
+    """Seconds from the request to the decision: time a person took, kept out of the tool's time."""
 
 
 def _waited(decision: Decision | None) -> float:
@@ -80,26 +103,50 @@ def _waited(decision: Decision | None) -> float:
 
 
 class ToolCall(_Result):
+    """One tool call: its arguments, what became of it, who decided on it, and the run it ran
+    inside it (a sub-agent or a workflow), if any."""
+
     tool_call_id: str
+    """The call's id, as the model gave it (providers may reuse one across steps)."""
     tool_name: str
+    """The tool the model called."""
     args: Value = None
+    """The arguments, parsed from JSON (``None`` until they are complete)."""
     args_text: str = ""
+    """The arguments' JSON text as it streamed in, complete or not."""
     status: str = "running"
+    """Where the call is: ``running``, ``done``, ``error``, ``awaiting-approval``, ``suspended`` or
+    ``denied``."""
     result: Value = None
+    """What the tool returned."""
     error: ErrorInfo | None = None
+    """Why the tool failed, when its status is ``error``."""
     outputs: list[Value] = Field(default_factory=list)
+    """What the tool streamed while it ran (``tool-output`` chunks that are not a nested run)."""
     children: NestedRun = None
+    """The run a tool ran inside it (a sub-agent or a workflow), with its own text, calls and usage."""
     approval: Value = None
+    """What the approval request carried (its ``resume_schema``), while or after it waited."""
     suspend_payload: Value = None
+    """What the tool sent when it suspended, for the person who resumes it."""
     denied_reason: str | None = None
-    decision: Decision | None = None  # who approved, declined or resumed it, and when
-    continue_with: str | None = None  # while it waits: the call that answers it (view.approve(...))
-    provider_executed: bool = False  # run by the provider (web search, code execution), not by Mastra
-    ran_in: str | None = None  # "notebook": a client tool (agent.stream(tools=...)) run in the kernel
-    orphan: bool = False  # its output or result came without the call itself in this stream
+    """Why the call was declined, when a reason was given."""
+    decision: Decision | None = None
+    """Who approved, declined or resumed it, and when."""
+    continue_with: str | None = None
+    """While it waits: the call that answers it, such as ``view.approve("call_1")``."""
+    provider_executed: bool = False
+    """Run by the provider (web search, code execution), not by Mastra."""
+    ran_in: str | None = None
+    """``notebook`` for a client tool (``agent.stream(tools=...)``) run in this kernel; else ``None``."""
+    orphan: bool = False
+    """Its output or result came without the call itself in this stream."""
     started_at: datetime | None = None
-    called_at: datetime | None = None  # its arguments complete (streamed by the model before): it runs
+    """When the call began to stream (its arguments' first characters), on the run's clock."""
+    called_at: datetime | None = None
+    """When its arguments were complete and the tool ran."""
     finished_at: datetime | None = None
+    """When its result, error or denial came."""
 
     @property
     def tool_time(self) -> float | None:
@@ -121,90 +168,164 @@ class Step(_Result):
     """One model step, as Mastra's StepResult: the text, reasoning and tool calls made in it."""
 
     index: int
+    """The step's position in the run, from 0."""
     text: str = ""
+    """The text the model wrote in this step."""
     reasoning_text: str = ""
+    """The reasoning the model streamed in this step."""
     tool_calls: list[ToolCall] = Field(default_factory=list)
+    """The tool calls the model made in this step."""
     finish_reason: str | None = None
+    """Why the step ended, as the provider said (``stop``, ``tool-calls``, ``length``...)."""
     usage: Usage | None = None
+    """The tokens of this step alone, as Mastra's StepResult reports them."""
     warnings: list[Value] = Field(default_factory=list)
+    """The provider's warnings for this step (an unsupported setting, say)."""
     model_id: str | None = None
+    """The model that ran the step, as the provider named it."""
     provider: str | None = None
+    """The provider that ran the step (``openai.chat``, ``anthropic.messages``...)."""
     response_id: str | None = None
+    """The provider's id of its response."""
     started_at: datetime | None = None
-    first_token_at: datetime | None = None  # its streaming span: first to last delta of its parts
+    """When the step started."""
+    first_token_at: datetime | None = None
+    """When the first delta of its text, reasoning or tool arguments came."""
     last_token_at: datetime | None = None
+    """When the last delta of its parts came: with ``first_token_at``, its streaming span."""
     finished_at: datetime | None = None
+    """When the step finished."""
 
 
 class Source(_Result):
+    """A source the model cited (a URL or a document)."""
+
     source_type: str | None = None
+    """``url`` or ``document``, as the provider said."""
     id: str | None = None
+    """The source's id."""
     url: str | None = None
+    """Where the source is (a URL source)."""
     title: str | None = None
+    """The source's title, when given."""
     media_type: str | None = None
+    """The document's media type (a document source)."""
     filename: str | None = None
-    citations: list[str] = Field(default_factory=list)  # the passages of the text that cite it
+    """The document's file name (a document source)."""
+    citations: list[str] = Field(default_factory=list)
+    """The passages of the text that cite it."""
 
 
 class File(_Result):
+    """A file the model made (an image, say)."""
+
     model_config = ConfigDict(extra="forbid", ser_json_bytes="base64", val_json_bytes="base64")
 
     media_type: str | None = None
+    """The file's media type (``image/png``...)."""
     data: bytes = b""
+    """The file's bytes (base64 in JSON)."""
     name: str | None = None
+    """The file's name, when given."""
 
 
 class BackgroundTask(_Result):
+    """A task the run started in the background: its statuses, outputs and result."""
+
     task_id: str
+    """The task's id."""
     tool_name: str | None = None
+    """The tool the task runs, when it runs one."""
     tool_call_id: str | None = None
+    """The tool call that started the task, when one did."""
     status: str
+    """The task's latest status (``started``, ``running``, ``suspended``, ``cancelled``...)."""
     history: list[str] = Field(default_factory=list)
+    """Every status it went through, in order."""
     outputs: list[Value] = Field(default_factory=list)
+    """What the task streamed while it ran."""
     result: Value = None
+    """What the task returned."""
     error: ErrorInfo | None = None
+    """Why the task failed, when it did."""
 
 
 class Goal(_Result):
+    """One evaluation of a run's goal (an agent network or a task loop)."""
+
     evaluation: Value = None
+    """The network's or agent's evaluation of its goal, as sent."""
     should_continue: bool = False
+    """True when the evaluation says the run goes on (the goal is not met yet)."""
 
 
 class WorkflowStep(_Result):
+    """One step of a workflow: its input, output and status, and the run it ran inside it."""
+
     step_name: str
+    """The step's id in the workflow."""
     status: str
+    """Where the step is: ``running``, ``success``, ``failed``, ``suspended``, ``waiting``..."""
     input: Value = None
+    """What the step was given."""
     output: Value = None
+    """What the step returned."""
     error: ErrorInfo | None = None
+    """Why the step failed, when it did."""
     outputs: list[Value] = Field(default_factory=list)
+    """What the step streamed while it ran (``step-output`` chunks that are not a nested run)."""
     suspend_payload: Value = None
-    decision: Decision | None = None  # who resumed it, and when
-    continue_with: str | None = None  # while it waits: view.resume(..., step=...)
+    """What the step sent when it suspended, for the person who resumes it."""
+    decision: Decision | None = None
+    """Who resumed it, and when."""
+    continue_with: str | None = None
+    """While it waits: the call that resumes it, such as ``view.resume(..., step=...)``."""
     children: NestedRun = None
+    """The run the step ran inside it (an agent or a nested workflow)."""
     started_at: datetime | None = None
+    """When the step started."""
     finished_at: datetime | None = None
+    """When the step ended."""
 
 
 class Workflow(_Result):
+    """A workflow run: its status, its steps and its result."""
+
     workflow_id: str | None = None
+    """The workflow's id."""
     status: str = "running"
+    """The workflow's status (``running``, ``success``, ``failed``, ``suspended``...)."""
     steps: list[WorkflowStep] = Field(default_factory=list)
+    """Its steps, in the order they started."""
     result: Value = None
+    """What the workflow returned."""
 
 
 class InvalidLine(_Result):
+    """A line or item of the source that is not a chunk: kept, with why."""
+
     raw: str
+    """The line (or item) as it came, cut when long."""
     error: str
+    """Why it is not a chunk."""
 
 
 class Part(_Result):
     """One part of the run, in arrival order: ``kind`` plus what locates or holds it."""
 
     kind: str
+    """What the part is: ``text``, ``reasoning``, ``tool_call``, ``step``, ``source``, ``file``,
+    ``background_task``, ``goal``, ``workflow_step``, ``banner``, ``data``, ``unknown`` or ``invalid``."""
     text: str | None = None
+    """Its text: a text or reasoning part's, a banner's message, a workflow step's name, an invalid
+    line."""
     tool_call_id: str | None = None
+    """The tool call it is, for a ``tool_call`` part."""
     type: str | None = None
+    """A banner's level, or the chunk type of a goal, data or unknown part."""
     value: Value = None
+    """Where it is in the result (an index into ``tool_calls``, ``sources``, ``files`` or the workflow's
+    steps; a step's index), or what it holds (reasoning details, a data chunk's value)."""
 
 
 # For hosts that reset the browser's styles (marimo); scoped to the transcript. GitHub drops <style>.
@@ -217,33 +338,65 @@ _HOST_RESET = (
 
 
 class RunResult(_Result):
+    """A run, finished or not: its text, tool calls, steps, usage, timing and cost. The same from a
+    server, a file or a list of chunks (``view.result``, ``mn.collect(...)``, ``view.wait()``)."""
+
     run_id: str | None = None
+    """The run's id, as Mastra gave it (``None`` for a source that names none)."""
     agent_id: str | None = None
+    """The agent (or workflow) that ran, when known."""
     status: Status = "running"
+    """How the run stands: ``running``, ``finished``, ``error``, ``aborted`` (stopped), ``tripwire`` (a
+    guardrail stopped it), ``suspended`` (it waits for a person) or ``incomplete`` (the stream ended without
+    a finish)."""
     text: str = ""
+    """The answer: the text of every step, in order."""
     reasoning_text: str = ""
+    """The reasoning the model streamed, every step's, in order."""
     tool_calls: list[ToolCall] = Field(default_factory=list)
+    """The tool calls of every step, in order (the nested runs' are in their ``children``)."""
     steps: list[Step] = Field(default_factory=list)
+    """The model steps, as Mastra's StepResults: each one's text, tool calls and usage."""
     usage: Usage = Field(default_factory=Usage)
+    """The tokens of this run's own model steps (Mastra's total usage)."""
     finish_reason: str | None = None
+    """Why the last step ended, as the provider said (``stop``, ``tool-calls``, ``length``...)."""
     object: Value = None
+    """The structured output, for a run asked for one (``structuredOutput``)."""
     sources: list[Source] = Field(default_factory=list)
+    """The sources the model cited."""
     files: list[File] = Field(default_factory=list)
+    """The files the model made."""
     warnings: list[Value] = Field(default_factory=list)
+    """The provider's warnings, every step's."""
     error: ErrorInfo | None = None
+    """Why the run failed, when its status is ``error``."""
     tripwire: Tripwire | None = None
+    """Which guardrail stopped the run and why, when its status is ``tripwire``."""
     background_tasks: list[BackgroundTask] = Field(default_factory=list)
+    """The background tasks the run started."""
     goals: list[Goal] = Field(default_factory=list)
+    """The evaluations of the run's goal (an agent network or a task loop), in order."""
     workflow: Workflow | None = None
+    """The workflow's steps and result, for a workflow run."""
     parts: list[Part] = Field(default_factory=list)
-    provider_events: list[Value] = Field(default_factory=list)  # lifecycle ``custom`` chunks of providers
+    """Everything the run showed, in arrival order: text, reasoning, tool calls, banners..."""
+    provider_events: list[Value] = Field(default_factory=list)
+    """The providers' lifecycle ``custom`` chunks, as sent."""
     chunk_count: int = 0
+    """How many chunks the run was read from."""
     invalid: list[InvalidLine] = Field(default_factory=list)
+    """The lines or items that were not chunks (kept, not fatal)."""
     started_at: datetime | None = None
+    """When the run started: its request sent, or its source begun to be read."""
     first_token_at: datetime | None = None
+    """When the first token (text, reasoning or tool arguments) came."""
     finished_at: datetime | None = None
-    timing: Timing = Field(default_factory=Timing)  # time to first token, tokens/s, tool time, total
-    cost: Cost = Field(default_factory=Cost)  # USD, per step and in all, from genai-prices
+    """When the run ended."""
+    timing: Timing = Field(default_factory=Timing)
+    """Time to first token, tokens per second, tool time and the total, in seconds."""
+    cost: Cost = Field(default_factory=Cost)
+    """What the run cost in USD, per step and in all (its nested runs included), from genai-prices."""
 
     @property
     def duration(self) -> float | None:

@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from .documented import Documented
 
 if TYPE_CHECKING:  # result.py holds Timing as a field: no import at run time
     from .result import RunResult
@@ -19,32 +21,43 @@ if TYPE_CHECKING:  # result.py holds Timing as a field: no import at run time
 Interval = tuple[float, float]  # epoch milliseconds, start and end
 
 
-class StepTiming(BaseModel):
+class StepTiming(Documented):
     """One model step: how long its parts streamed, and how fast."""
 
-    model_config = ConfigDict(extra="forbid")
-
     index: int
-    streaming: float | None = None  # seconds its text, reasoning and tool arguments streamed (union)
+    """The step's position in the run, from 0 (as in ``RunResult.steps``)."""
+    streaming: float | None = None
+    """Seconds its text, reasoning and tool arguments streamed (the union of their spans: the tools'
+    own time left out)."""
     output_tokens: int | None = None
-    tokens_per_second: float | None = None  # output tokens over the streaming span only
+    """The step's output tokens, as reported."""
+    tokens_per_second: float | None = None
+    """Output tokens over the streaming span only; ``None`` without tokens, or for a span too short to say."""
 
 
-class Timing(BaseModel):
+class Timing(Documented):
     """The run's figures, in seconds. ``None`` where the stream did not tell (no first token, say)."""
 
-    model_config = ConfigDict(extra="forbid")
-
     started_at: datetime | None = None
+    """When the run started (UTC)."""
     first_token_at: datetime | None = None
+    """When its first token (text, reasoning or tool arguments) came."""
     finished_at: datetime | None = None
+    """When it ended."""
     time_to_first_token: float | None = None
-    total: float | None = None  # from the first chunk to the end
-    tool_time: float = 0.0  # the tools' own time (from their call to their end), less human waits
-    human_wait: float = 0.0  # people approving, declining or resuming: in neither of the above
-    tokens_per_second: float | None = None  # all steps' output tokens over their streaming spans
+    """Seconds from the start to the first token."""
+    total: float | None = None
+    """Seconds from the run's start (its request sent, or its source begun to be read) to its end."""
+    tool_time: float = 0.0
+    """Seconds the tools themselves took (from their call to their end), people's decisions left out."""
+    human_wait: float = 0.0
+    """Seconds people took to approve, decline or resume: in neither ``tool_time`` nor the rates."""
+    tokens_per_second: float | None = None
+    """All steps' output tokens over their streaming spans."""
     steps: list[StepTiming] = Field(default_factory=list)
-    untimed: str | None = None  # why the durations are None: the source carried no arrival times
+    """Each model step's streaming time and rate."""
+    untimed: str | None = None
+    """Why the durations are ``None``: the source carried no arrival times (a file read at once)."""
 
     def without_durations(self, reason: str) -> Timing:
         """The same figures with every duration left out: a source read at once, with no arrival
