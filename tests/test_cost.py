@@ -148,8 +148,8 @@ def test_the_dataframe_has_the_cost_and_timing_columns(tmp_path: Path) -> None:
     google = mn.collect(runs[0])
     assert frame.loc[0, "cost_usd"] == pytest.approx(google.cost.total_usd)
     assert frame.loc[0, "tool_time_s"] >= 0  # timed by its recorded arrivals
-    assert frame.loc[0, "tokens_per_second"] > 0
-    assert frame.loc[1, "tokens_per_second"] != frame.loc[1, "tokens_per_second"]  # untimed: NaN, no guess
+    # fed at once, then saved: its steps streamed for microseconds, too short for a rate (not 19,669 tok/s)
+    assert frame["tokens_per_second"].isna().all()  # the second is untimed: no guess
     assert (
         frame.loc[1, "cost_usd"] is None or frame.loc[1, "cost_usd"] != frame.loc[1, "cost_usd"]
     )  # None/NaN

@@ -19,6 +19,7 @@ TIMES = {"started_at", "first_token_at", "finished_at", "ended_at", "called_at",
 
 def run_of_first(items: list[Any], count: int) -> mn.Run:
     run = mn.Run()
+    run.start(recorded=True)  # a recording read: timed by its own times (none here), as a replay is
     for item in items[:count]:
         run.feed(item)
     if count == len(items):
@@ -174,14 +175,15 @@ def test_describe_invalid_and_background_paths() -> None:
     assert describe(custom) == {"type": "tool-output", "from": "AGENT", "path": []}
 
 
-def test_replay_inspector_lists_times_for_untimed_and_timed_recordings(
+def test_replay_inspector_lists_the_recorded_times_and_none_made_up(
     tmp_path: Path, recording_comm: RecordingComm
 ) -> None:
     untimed = mn.replay(fixture_path("agent-as-tool"), autoplay=False)
     untimed.seek(untimed.total)
     times = [entry["ms"] for entry in untimed.inspector_entries()]
-    # an untimed recording: the replay's own timeline (one UNTIMED_GAP_MS step per chunk)
-    assert times == [round(i * 40.0, 1) for i in range(untimed.total)]
+    # an untimed recording has no times: none made from the replay's pace (the run has none either)
+    assert times == [None] * untimed.total
+    assert untimed.result.timing.untimed is not None
     live = mn.view()
     for item in mn.read_chunks(fixture_path("tool-call")):
         live.feed(item)

@@ -18,12 +18,12 @@ from .conftest import RecordingComm, fixture_path
 TOOL_RUNS_MS = 1000.0  # the tool executes for one second between its call (line 16) and its result
 
 
-def _timed_tool_call(tmp_path: Path) -> Path:
-    """tool-call.jsonl as a recording: line i arrives at 10*i ms, and the tool runs a second."""
+def _timed_tool_call(tmp_path: Path, gap: float = 10.0) -> Path:
+    """tool-call.jsonl as a recording: line i arrives at gap*i ms, and the tool runs a second."""
     lines = fixture_path("tool-call").read_bytes().splitlines()
     out = []
     for index, line in enumerate(lines):
-        at = 10.0 * index + (TOOL_RUNS_MS if index >= 17 else 0.0)
+        at = gap * index + (TOOL_RUNS_MS if index >= 17 else 0.0)
         out.append(orjson.dumps({**orjson.loads(line), TIME_KEY: at}))
     path = tmp_path / "timed.jsonl"
     path.write_bytes(b"\n".join(out) + b"\n")
@@ -62,7 +62,7 @@ def test_a_recording_is_timed_by_its_recorded_arrivals(tmp_path: Path) -> None:
     # step 1 streamed text (lines 2..8: 60 ms) and then the arguments (lines 9..16: 70 ms)
     assert one.streaming == pytest.approx(0.130, abs=US)
     assert one.output_tokens == result.steps[0].usage.output_tokens  # type: ignore[union-attr]
-    assert one.tokens_per_second == pytest.approx(one.output_tokens / 0.130, rel=1e-4)  # type: ignore[operator]
+    assert one.tokens_per_second is None  # 130 ms of streaming: too short to say (figures.MIN_RATE_SPAN_MS)
     # step 2: its text (lines 20..27), not the second the tool took before it
     assert two.streaming == pytest.approx(0.070, abs=US)
     steps = result.steps
@@ -71,8 +71,17 @@ def test_a_recording_is_timed_by_its_recorded_arrivals(tmp_path: Path) -> None:
     assert (steps[0].last_token_at - steps[0].first_token_at).total_seconds() == pytest.approx(
         0.140, abs=1e-5
     )
+    assert timing.tokens_per_second is None  # 200 ms of streaming in all
+
+
+def test_a_rate_is_output_tokens_over_a_quarter_second_of_streaming_or_more(tmp_path: Path) -> None:
+    timing = mn.collect(_timed_tool_call(tmp_path, gap=40.0)).timing
+    one, two = timing.steps
+    assert one.streaming == pytest.approx(0.520, abs=US)
+    assert one.tokens_per_second == pytest.approx(one.output_tokens / 0.520, rel=1e-4)  # type: ignore[operator]
+    assert two.tokens_per_second == pytest.approx(two.output_tokens / 0.280, rel=1e-4)  # type: ignore[operator]
     tokens = sum(step.output_tokens or 0 for step in timing.steps)
-    assert timing.tokens_per_second == pytest.approx(tokens / 0.200, rel=1e-4)
+    assert timing.tokens_per_second == pytest.approx(tokens / 0.800, rel=1e-4)
 
 
 def test_a_replay_reads_the_same_timing_at_any_speed(tmp_path: Path, recording_comm: RecordingComm) -> None:
@@ -90,13 +99,16 @@ def test_a_replay_reads_the_same_timing_at_any_speed(tmp_path: Path, recording_c
     assert stepped.result.started_at == stepped.result.timing.started_at
 
 
-def test_an_untimed_recording_replays_on_its_own_timeline_whatever_the_speed(
+def test_an_untimed_recording_replays_with_no_figures_made_from_its_pace(
     recording_comm: RecordingComm,
 ) -> None:
     slow = mn.replay(fixture_path("tool-call"), speed=50.0).wait(timeout=30)
     fast = mn.replay(fixture_path("tool-call"), speed=500.0).wait(timeout=30)
-    assert _figures(slow) == _figures(fast)
-    assert slow.timing.total == pytest.approx(29 * 0.040, abs=US)  # 30 chunks, 40 ms apart at speed 1
+    assert _figures(slow) == _figures(fast) == _figures(mn.collect(fixture_path("tool-call")))
+    assert slow.timing.untimed is not None
+    assert slow.timing.total is None
+    assert slow.timing.tokens_per_second is None
+    assert slow.started_at is None
 
 
 def test_a_live_feed_is_timed_by_the_clock_and_a_person_deciding_is_left_out() -> None:

@@ -27,22 +27,17 @@ async def aread_chunks(source: AsyncIterable[bytes | str]) -> AsyncIterator[Any]
         yield parse_chunk(record)
 
 
-UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
-
-
 def collect(source: Any) -> RunResult:
     """Read a whole source into a finished RunResult."""
     if isinstance(source, Run):
         return source.result
     run = Run()
+    run.start(recorded=True)  # timed by its recorded arrivals (mnReceivedMs) only: Run decides
     feed = run.feed
     for record in records(source):
         feed(record)
     run.end()
-    result = run.result
-    if run.epoch_ms is None:  # no chunk carried its arrival time (mnReceivedMs): nothing to time
-        result.timing = result.timing.without_durations(UNTIMED)
-    return result
+    return run.result
 
 
 def records(source: Any) -> Iterator[Any]:

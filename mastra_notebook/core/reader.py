@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from . import figures
 from .cost import run_cost
 from .result import (
     BackgroundTask,
@@ -216,6 +217,7 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
         tool_calls=list(calls.values()),
         steps=steps,
         usage=_usage(get("usage")) or Usage(),
+        usage_with_nested=Usage(**figures.usage_with_nested(state.node.fields)),
         finish_reason=get("finish_reason"),
         object=get("object"),
         sources=sources,
@@ -234,6 +236,6 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
         first_token_at=_time(get("first_token_at")),
         finished_at=_time(get("finished_at")),
     )
-    result.timing = run_timing(result, step_timings)
+    result.timing = run_timing(result, state.node.fields, step_timings, state.clock.untimed)
     result.cost = run_cost(result)
     return result

@@ -1,8 +1,9 @@
 """Recordings: every chunk a view received, with its arrival time, saved as JSONL and read back.
 
 A saved line is the chunk as Mastra sent it plus one key, ``mnReceivedMs`` (milliseconds since the
-first chunk). That keeps a recording a valid Mastra JSONL stream for every other reader, and plain
-Mastra JSONL without timings is a valid recording.
+run started: its request was sent; in older recordings, since the first chunk). That keeps a
+recording a valid Mastra JSONL stream for every other reader, and plain Mastra JSONL without timings
+is a valid recording.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ def _line(item: Any, at_ms: float) -> bytes:
     """One saved line: the chunk as it came, with its time added. A chunk that came as JSON text is
     kept byte for byte (however deep it is nested); only the time key is spliced in."""
     stamp = f"{round(at_ms, 1)}".encode()
+    untimed = math.isnan(at_ms)  # a line read without a time is saved without one
+    if untimed and isinstance(item, (bytes, bytearray, memoryview, str)):
+        text = (item.encode() if isinstance(item, str) else bytes(item)).strip()
+        chunk = coerce(text)
+        return chunk.raw.encode() if isinstance(chunk, InvalidChunk) else text
+    if untimed:
+        chunk = coerce(item)
+        return chunk.raw.encode() if isinstance(chunk, InvalidChunk) else values.dump(chunk).encode()
     if isinstance(item, (bytes, bytearray, memoryview, str)):
         text = (item.encode() if isinstance(item, str) else bytes(item)).strip()
         chunk = coerce(text)
@@ -39,22 +48,39 @@ def _line(item: Any, at_ms: float) -> bytes:
 
 
 class Recording:
-    """Chunks in arrival order, each with its time (ms since the first chunk)."""
+    """Chunks in arrival order, each with its time: ms since the run started, on the kernel's clock."""
 
     def __init__(self) -> None:
         self.items: list[Any] = []
         self.times: list[float] = []
         self._start: float | None = None
+        self.started_ms: float | None = None  # the start on the wall clock (epoch ms)
+        self.live = True  # a chunk without a recorded time is timed by its arrival (else it has none)
 
     def __len__(self) -> int:
         return len(self.items)
 
+    def start(self, *, live: bool = True) -> float:
+        """The run starts now (its request is sent, or ``live=False``: a source whose own recorded
+        times are the only ones starts being read); the first call counts. Returns the start (epoch ms)."""
+        if self._start is None:
+            self._start, self.started_ms = time.monotonic(), time.time() * 1000
+            self.live = live
+        assert self.started_ms is not None
+        return self.started_ms
+
     def add(self, item: Any, at_ms: float | None = None) -> None:
+        """Add a chunk that arrived now (or at ``at_ms``); a chunk that carries its recorded time
+        (``mnReceivedMs``) keeps it, and is kept without it."""
         if at_ms is None:
-            now = time.monotonic()
-            if self._start is None:
-                self._start = now
-            at_ms = (now - self._start) * 1000
+            item, at_ms = _recorded(item)
+        if at_ms is None:
+            if self.live:
+                self.start()
+                assert self._start is not None
+                at_ms = (time.monotonic() - self._start) * 1000
+            else:
+                at_ms = math.nan
         self.items.append(item)
         self.times.append(at_ms)
 
@@ -76,19 +102,44 @@ class Recording:
     def load(cls, source: Any) -> Recording:
         """A recording from any source ``read_chunks`` takes; chunks without a time get none (NaN)."""
         recording = cls()
+        recording.start(live=False)
         for record in records(source):
-            chunk = coerce(record)
-            at_ms = math.nan
-            if isinstance(chunk, dict) and TIME_KEY in chunk:  # a copy: the caller's dict stays whole
-                value = chunk[TIME_KEY]
-                chunk = {key: item for key, item in chunk.items() if key != TIME_KEY}
-                at_ms = float(value) if isinstance(value, (int, float)) else at_ms
-            recording.add(chunk, at_ms)
+            recording.add(record)
         return recording
 
     @property
     def timed(self) -> bool:
         return not all(math.isnan(t) for t in self.times)
+
+
+_KEY_BYTES = TIME_KEY.encode()
+
+
+def is_stored(source: Any) -> bool:
+    """Whether ``source`` is a stream read from storage (a path, bytes, a file, a list of chunks): timed
+    only by its recorded arrivals, if any. An iterator or async iterable may be live: timed as it comes."""
+    stored = (str, Path, bytes, bytearray, memoryview, list, tuple)
+    return isinstance(source, stored) or callable(getattr(source, "read", None))
+
+
+def _recorded(item: Any) -> tuple[Any, float | None]:
+    """A chunk that carries its recorded time: the chunk without it (a copy), and the time."""
+    if isinstance(item, dict):
+        if TIME_KEY not in item:
+            return item, None
+        chunk: Any = item
+    elif isinstance(item, (bytes, bytearray, memoryview, str)):
+        text = item.encode() if isinstance(item, str) else bytes(item)
+        if _KEY_BYTES not in text:  # a live chunk: no parse
+            return item, None
+        chunk = coerce(text)
+    else:
+        return item, None
+    if not isinstance(chunk, dict) or TIME_KEY not in chunk:
+        return item, None
+    value = chunk[TIME_KEY]
+    at_ms = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    return {key: part for key, part in chunk.items() if key != TIME_KEY}, at_ms
 
 
 def describe(chunk: dict[str, Any] | InvalidChunk) -> dict[str, Any]:

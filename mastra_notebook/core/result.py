@@ -359,6 +359,9 @@ class RunResult(_Result):
     """The model steps, as Mastra's StepResults: each one's text, tool calls and usage."""
     usage: Usage = Field(default_factory=Usage)
     """The tokens of this run's own model steps (Mastra's total usage)."""
+    usage_with_nested: Usage = Field(default_factory=Usage)
+    """With the tokens of the sub-agents and workflows its tools ran, to any depth (equal to ``usage``
+    when none used a model)."""
     finish_reason: str | None = None
     """Why the last step ended, as the provider said (``stop``, ``tool-calls``, ``length``...)."""
     object: Value = None
@@ -400,10 +403,8 @@ class RunResult(_Result):
 
     @property
     def duration(self) -> float | None:
-        """Seconds from the first chunk to the end, when both are known."""
-        if self.started_at is None or self.finished_at is None:
-            return None
-        return (self.finished_at - self.started_at).total_seconds()
+        """Seconds from the run's start to its end, when both are known (``timing.total``)."""
+        return self.timing.total
 
     @property
     def human_wait(self) -> float:

@@ -15,23 +15,59 @@ from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
 from .reader import read_result
 from .result import RunResult, keep_view
-from .state import RECEIVED_MS, TIME_KEY, RunState, now_ms
+from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
+
+UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
 
 class Run:
-    """A pure accumulator: ``feed`` chunks, read ``result`` at any moment. No widget, no I/O."""
+    """A pure accumulator: ``feed`` chunks, read ``result`` at any moment. No widget, no I/O.
+
+    One clock per run, the kernel's: a chunk is timed when it is fed (or by the time a recording or
+    the feeder gives, in ms since the run started). ``start()`` says when the run began: its request
+    was sent, or its source started being read."""
 
     def __init__(self, *, on_op: Sink | None = None, epoch_ms: float | None = None) -> None:
         self.tree = Tree()
         self.tree.sink = on_op
-        self.state = RunState.root(self.tree)
-        # Recorded times (ms since a recording's first chunk) are placed after ``epoch_ms``: by default
-        # the moment the first timed chunk is fed. ``_last_ms``: the latest recorded arrival.
+        self.clock = Clock()
+        self.state = RunState.root(self.tree, self.clock)
+        # Recorded times (ms since the run started) are placed after ``epoch_ms``: by default the
+        # start, else the moment the first timed chunk is fed. ``_last_ms``: the latest arrival.
         self.epoch_ms = epoch_ms
+        self.recorded = False  # a source read from storage: only its recorded times time it
+        self._started = False
         self._last_ms: float | None = None
+        self._fed_any = False
         self._version = 0
         self._cached: tuple[int, RunResult] | None = None
+
+    def start(self, at_ms: float | None = None, *, recorded: bool = False) -> None:
+        """The run starts (once; later calls change nothing): its request is sent now (or at
+        ``at_ms``, epoch ms), or, ``recorded``, its source starts being read. A recorded source is
+        timed only by its own arrival times, placed after ``at_ms`` (default: when it is read); one
+        whose first chunk carries none is untimed: no durations, rates or moments at all."""
+        if self._started or self._fed_any:
+            return
+        self._started = True
+        self.recorded = recorded
+        if at_ms is not None:
+            self.epoch_ms = at_ms
+        elif self.epoch_ms is None and not recorded:
+            self.epoch_ms = now_ms()
+        if not recorded:
+            self._begin()
+
+    def _begin(self) -> None:
+        self._version += 1
+        if self.state.node.fields.get("started_at") is None:
+            self.tree.set(self.state.node, "started_at", self.epoch_ms)
+
+    @property
+    def untimed(self) -> str | None:
+        """Why the run has no durations (a source read with no arrival times), or None."""
+        return self.clock.untimed
 
     # ---- feeding ------------------------------------------------------------------------------
 
@@ -46,9 +82,7 @@ class Run:
         if type(chunk) is not dict or "type" not in chunk:
             self._not_a_chunk(item, chunk)
             return
-        if (received_ms is not None or TIME_KEY in chunk) and RECEIVED_MS.get() is None:
-            self._feed_received(item, chunk, received_ms)
-            return
+        self.clock.moment = self._arrival(chunk.get(TIME_KEY) if received_ms is None else received_ms)
         state = self.state
         counted = state.chunk_count
         try:
@@ -57,21 +91,28 @@ class Run:
             state.chunk_count = counted
             why = f"could not fold this chunk in: {type(error).__name__}: {error}"
             state.add_invalid(raw_of(item, chunk), why)
+        finally:
+            self.clock.moment = None
 
-    def _feed_received(self, item: Any, chunk: dict[str, Any], received_ms: float | None) -> None:
-        """Fold a chunk at its recorded time (placed after ``epoch_ms``), or now when it has none."""
-        at = chunk.get(TIME_KEY) if received_ms is None else received_ms
+    def _arrival(self, at: Any) -> float | None:
+        """When this chunk arrived (epoch ms): its recorded time (ms since the start) placed after
+        ``epoch_ms``; else now. A recorded source's chunk without a time keeps the last time; a
+        recorded source whose first chunk has none is untimed."""
+        first, self._fed_any = not self._fed_any, True
         if isinstance(at, (int, float)) and not isinstance(at, bool) and not math.isnan(at):
+            if self.clock.untimed is not None:
+                return None
             if self.epoch_ms is None:
                 self.epoch_ms = now_ms() - at
-            self._last_ms = arrival = self.epoch_ms + at
-        else:
-            arrival = now_ms()
-        token = RECEIVED_MS.set(arrival)
-        try:
-            self.feed(item)
-        finally:
-            RECEIVED_MS.reset(token)
+            if first:
+                self._begin()  # a recorded run starts at its recording's time 0
+            self._last_ms = self.epoch_ms + at
+            return self._last_ms
+        if self.recorded:
+            if first:
+                self.clock.untimed = UNTIMED
+            return self._last_ms
+        return None  # now
 
     def _not_a_chunk(self, item: Any, chunk: dict[str, Any] | InvalidChunk) -> None:
         if isinstance(chunk, InvalidChunk):
@@ -93,12 +134,12 @@ class Run:
         """The stream ended. A run still running is ``suspended`` (waiting for a human) or ``incomplete``.
         A recorded stream ends at its last chunk's time."""
         self._version += 1
-        token = RECEIVED_MS.set(self._last_ms)
+        self.clock.moment = self._last_ms
         try:
             for state in reversed(self.state.nested()):
                 state.end()
         finally:
-            RECEIVED_MS.reset(token)
+            self.clock.moment = None
 
     def mark_aborted(self, message: str = "stopped by the user") -> None:
         """The client stopped the stream: no ``abort`` chunk will come, so say it here."""

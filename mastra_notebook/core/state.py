@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import time
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import values
+from . import figures, values
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .timing import Interval, union_ms
@@ -28,17 +27,27 @@ VIEW_DEPTH = 16  # nested runs deeper than this hold their data but are not draw
 ARGS_REPARSE_GROWTH = 1.25  # streaming args are parsed again once they grew by a quarter: linear cost
 
 
-TIME_KEY = "mnReceivedMs"  # a recording's key for a chunk's arrival (ms since its first chunk)
-
-# The arrival time of the chunk being folded, when it is known from a recording (epoch ms); else the
-# clock's. A replay or a saved recording then reads the same times at any speed.
-RECEIVED_MS: ContextVar[float | None] = ContextVar("received_ms", default=None)
+TIME_KEY = "mnReceivedMs"  # a recording's key for a chunk's arrival (ms since the run started)
 
 
 def now_ms() -> float:
-    """When the chunk being folded arrived: its recorded time, or now (epoch milliseconds)."""
-    received = RECEIVED_MS.get()
-    return time.time() * 1000 if received is None else received
+    """The kernel's wall clock, in epoch milliseconds."""
+    return time.time() * 1000
+
+
+@dataclass(slots=True, eq=False)
+class Clock:
+    """A run's one clock (the kernel's, epoch ms), shared by the runs nested in it. ``moment``: when
+    the chunk being folded arrived, when a recording or the view tells (else it arrives now);
+    ``untimed``: why the run has no moments at all (a source read with no arrival times), or None."""
+
+    moment: float | None = None
+    untimed: str | None = None
+
+    def now(self) -> float | None:
+        if self.untimed is not None:
+            return None
+        return time.time() * 1000 if self.moment is None else self.moment
 
 
 def _literal(value: Any) -> str:
@@ -103,6 +112,7 @@ class RunState:
 
     tree: Tree
     node: Node
+    clock: Clock = field(default_factory=Clock)
     parent: RunState | None = None
     depth: int = 0
     anchor: Node | None = None  # for a run below VIEW_DEPTH: the deepest drawn node above it
@@ -139,8 +149,13 @@ class RunState:
     waiting_first_token: bool = True
 
     @classmethod
-    def root(cls, tree: Tree) -> RunState:
-        return cls(tree=tree, node=tree.new("run", None, status="running", nested=False))
+    def root(cls, tree: Tree, clock: Clock | None = None) -> RunState:
+        node = tree.new("run", None, status="running", nested=False)
+        return cls(tree=tree, node=node, clock=clock or Clock())
+
+    def now(self) -> float | None:
+        """When what is being folded happened, on the run's one clock (None: the run is untimed)."""
+        return self.clock.now()
 
     # ---- writing to the view tree -------------------------------------------------------------
 
@@ -171,7 +186,8 @@ class RunState:
     def first_token(self) -> None:
         if self.waiting_first_token:
             self.waiting_first_token = False
-            self.tree.set(self.node, "first_token_at", now_ms())
+            self.tree.set(self.node, "first_token_at", self.now())
+            self.update_figures()
 
     # ---- the run's life -------------------------------------------------------------------------
 
@@ -180,7 +196,7 @@ class RunState:
         if self.ended or self.status == "suspended":
             self.resume()
         if "started_at" not in self.node.fields:
-            self.tree.set(self.node, "started_at", now_ms())
+            self.tree.set(self.node, "started_at", self.now())
         if self.node.fields.get("run_id") is None and isinstance(chunk.get("runId"), str):
             self.tree.set(self.node, "run_id", chunk["runId"])
         self.unsettled = self.node.fields.get("run_id") is None
@@ -203,7 +219,17 @@ class RunState:
             else:
                 self.set_status("incomplete")
         if self.node.fields.get("finished_at") is None:
-            self.tree.set(self.node, "finished_at", now_ms())
+            self.finished()
+        self.update_figures()
+
+    def finished(self) -> None:
+        """The run ended now (its finish chunk, or the end of its stream)."""
+        self.set(self.node, "finished_at", self.now())
+        self.update_figures()
+
+    def update_figures(self) -> None:
+        """The run's figures as the header and footer show them (``figures``: one rule each, here)."""
+        self.set(self.node, "figures", figures.run_figures(self.node.fields))
 
     def is_final(self) -> bool:
         return self.status in ("error", "aborted", "tripwire")
@@ -222,7 +248,20 @@ class RunState:
         """A turn (an agent's finish, a workflow's, a network's) adds its usage to the run's total."""
         self.usage_done = values.add_usage(self.usage_done, usage)
         self.usage_open = values.ZERO_USAGE
-        self.set(self.node, "usage", self.usage_done)
+        self.set_usage(self.usage_done)
+
+    def set_usage(self, usage: dict[str, int]) -> None:
+        """This run's own usage; the runs holding it count it as nested (``nested_usage``, upwards)."""
+        self.set(self.node, "usage", usage)
+        state: RunState | None = self
+        while state is not None:
+            if state is not self:
+                nested = values.ZERO_USAGE
+                for child in state.children.values():
+                    nested = values.add_usage(nested, figures.usage_with_nested(child.node.fields))
+                state.set(state.node, "nested_usage", nested)
+            state.update_figures()
+            state = state.parent
 
     # ---- steps ----------------------------------------------------------------------------------
 
@@ -234,7 +273,7 @@ class RunState:
                 index=len(self.steps) + 1,
                 finish_reason=None,
                 usage=None,
-                started_at=now_ms(),
+                started_at=self.now(),
                 ended_at=None,
             )
         )
@@ -266,7 +305,7 @@ class RunState:
         for name, value in fields.items():
             self.set(step.node, name, value)
         self.set(step.node, "usage", usage)
-        self.set(step.node, "ended_at", now_ms())
+        self.set(step.node, "ended_at", self.now())
         price = step_price(step.node.fields["index"], fields.get("model_id"), fields.get("provider"), usage)
         self.tree.set(step.node, "cost_usd", price if isinstance(price, float) else None)  # genai-prices
         self.tree.set(step.node, "cost_reason", price if isinstance(price, str) else None)
@@ -279,9 +318,9 @@ class RunState:
                 "streamed_tokens",
                 (self.node.fields.get("streamed_tokens") or 0) + usage["output_tokens"],
             )
-        self.update_costs()
         self.set(self.node, "steps", len(self.steps))
-        self.set(self.node, "usage", values.add_usage(self.usage_done, self.usage_open))
+        self.update_costs()
+        self.set_usage(values.add_usage(self.usage_done, self.usage_open))
 
     def update_costs(self) -> None:
         """This run's cost (node field ``cost``) and its parents', which include it (a loop upwards)."""
@@ -296,7 +335,8 @@ class RunState:
                 for child in state.children.values()
                 if "cost" in child.node.fields
             ]
-            self.set(state.node, "cost", combine(prices, nested).model_dump())
+            state.set(state.node, "cost", combine(prices, nested).model_dump())
+            state.update_figures()
             state = state.parent
 
     @property
@@ -329,7 +369,7 @@ class RunState:
                 node = last
                 self.set(node, "ended_at", None)  # the part streams on
             else:
-                node = self.add("text", text="", started_at=now_ms(), ended_at=None)
+                node = self.add("text", text="", started_at=self.now(), ended_at=None)
                 self.text_nodes.append(node)
                 texts.append(node)
             self.open_texts[text_id] = node
@@ -347,14 +387,14 @@ class RunState:
         self.closed_texts.add(text_id)
         node = self.open_texts.pop(text_id, None)
         if node is not None:
-            self.set(node, "ended_at", now_ms())
+            self.set(node, "ended_at", self.now())
         return node
 
     def reasoning_part(self, reasoning_id: str) -> Node:
         node = self.open_reasoning.get(reasoning_id)
         if node is None:
             node = self.open_reasoning[reasoning_id] = self.add(
-                "reasoning", text="", started_at=now_ms(), ended_at=None, redacted=False
+                "reasoning", text="", started_at=self.now(), ended_at=None, redacted=False
             )
             self.reasoning_nodes.append(node)
             self.step.reasoning.append(node)
@@ -368,7 +408,7 @@ class RunState:
     def close_reasoning(self, reasoning_id: str) -> Node:
         node = self.open_reasoning.get(reasoning_id) or self.reasoning_part(reasoning_id)
         del self.open_reasoning[reasoning_id]
-        self.set(node, "ended_at", now_ms())
+        self.set(node, "ended_at", self.now())
         return node
 
     # ---- sources ------------------------------------------------------------------------------
@@ -439,7 +479,7 @@ class RunState:
             result=None,
             error=None,
             outputs=[],
-            started_at=now_ms(),
+            started_at=self.now(),
             ended_at=None,
             provider_executed=provider_executed,
             orphan=orphan,
@@ -468,9 +508,9 @@ class RunState:
     def call_status(self, node: Node, status: str) -> None:
         self.set(node, "status", status)
         if node.fields.get("called_at") is None and status != "streaming-args":
-            self.set(node, "called_at", now_ms())  # the arguments are complete: the tool runs
+            self.set(node, "called_at", self.now())  # the arguments are complete: the tool runs
         if status in TERMINAL_TOOL_STATUSES:
-            self.set(node, "ended_at", now_ms())
+            self.set(node, "ended_at", self.now())
             self.human_done(node)
 
     def wait_for_human(self, node: Node, resume_schema: Any = None) -> None:
@@ -478,16 +518,16 @@ class RunState:
         decision is a new one. ``continue_with`` tells the reader the Python call that answers it."""
         if node.id not in self.awaiting or node.fields.get("decision") is not None:
             self.set(node, "decision", None)
-            self.set(node, "waiting_since", now_ms())
+            self.set(node, "waiting_since", self.now())
         self.awaiting.add(node.id)
         self.set(node, "continue_with", continue_with(node, resume_schema))
 
     def decide(self, node: Node, action: str, by: str) -> None:
         """A person answered (``by``: "view" or "python"). The time they took is a human wait: kept
         apart from the tool's own time, and out of tokens/s (``human_waits`` on the run node)."""
-        at = now_ms()
+        at = self.now()
         since = node.fields.get("waiting_since")
-        waited = at - since if isinstance(since, (int, float)) else None
+        waited = at - since if isinstance(since, (int, float)) and at is not None else None
         self.set(node, "decision", {"action": action, "by": by, "at": at, "waited_ms": waited})
         self.set(node, "continue_with", None)
         if waited is not None:
@@ -509,7 +549,7 @@ class RunState:
             anchor = self.anchor if self.anchor is not None else (parent if hidden else None)
             node = self.tree.new("run", parent, hidden=hidden, status="running", nested=True)
             child = self.children[parent.id] = RunState(
-                tree=self.tree, node=node, parent=self, depth=depth, anchor=anchor
+                tree=self.tree, node=node, clock=self.clock, parent=self, depth=depth, anchor=anchor
             )
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH

@@ -1,18 +1,20 @@
 """Timing figures a user can trust: time to first token, tokens per second over each step's streaming
 span only, tool time without the time a person spent deciding, and the total.
 
-All times are the chunks' arrival times (``state.now_ms``): a replay or a read recording uses the
-recorded times, so these figures are the same at any replay speed.
+All times are the run's one clock (the kernel's, ``state.Clock``): a replay or a read recording uses
+the recorded times, so these figures are the same at any replay speed. The rules are those of
+``figures.py``, which the widget's header and footer show too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from . import figures
 from .documented import Documented
 
 if TYPE_CHECKING:  # result.py holds Timing as a field: no import at run time
@@ -59,15 +61,6 @@ class Timing(Documented):
     untimed: str | None = None
     """Why the durations are ``None``: the source carried no arrival times (a file read at once)."""
 
-    def without_durations(self, reason: str) -> Timing:
-        """The same figures with every duration left out: a source read at once, with no arrival
-        times, was timed by how fast it was read, which says nothing of the stream."""
-        steps = [
-            step.model_copy(update={"streaming": None, "tokens_per_second": None}) for step in self.steps
-        ]
-        cleared = {"time_to_first_token": None, "total": None, "tool_time": 0.0, "tokens_per_second": None}
-        return self.model_copy(update={**cleared, "steps": steps, "untimed": reason})
-
 
 def union_ms(intervals: Iterable[Interval]) -> float:
     """Milliseconds covered by the intervals, each moment counted once (parts stream in parallel)."""
@@ -82,29 +75,33 @@ def union_ms(intervals: Iterable[Interval]) -> float:
 
 def step_timing(index: int, output_tokens: int | None, spans: list[Interval]) -> StepTiming:
     """A step's streaming span is the union of its parts' spans: not the tools' execution between them."""
-    streaming = union_ms(spans) / 1000 if spans else None
-    rate = output_tokens / streaming if streaming and output_tokens else None
-    return StepTiming(index=index, streaming=streaming, output_tokens=output_tokens, tokens_per_second=rate)
+    streaming_ms = union_ms(spans) if spans else None
+    return StepTiming(
+        index=index,
+        streaming=None if streaming_ms is None else streaming_ms / 1000,
+        output_tokens=output_tokens,
+        tokens_per_second=figures.tokens_per_second(output_tokens, streaming_ms),
+    )
 
 
-def _seconds(start: datetime | None, end: datetime | None) -> float | None:
-    return (end - start).total_seconds() if start is not None and end is not None else None
+def _seconds(ms: float | None) -> float | None:
+    return None if ms is None else ms / 1000
 
 
-def run_timing(result: RunResult, steps: list[StepTiming]) -> Timing:
-    """The run's figures from its result (read without timing) and its steps' streaming spans."""
+def run_timing(
+    result: RunResult, run: Mapping[str, Any], steps: list[StepTiming], untimed: str | None
+) -> Timing:
+    """The run's figures from its node's fields (``run``), by the rules the view shows them with."""
     tool_times = [call.tool_time for call in result.tool_calls]
-    timed = [step for step in steps if step.tokens_per_second is not None]
-    streaming = sum(step.streaming or 0.0 for step in timed)
-    tokens = sum(step.output_tokens or 0 for step in timed)
     return Timing(
         started_at=result.started_at,
         first_token_at=result.first_token_at,
         finished_at=result.finished_at,
-        time_to_first_token=_seconds(result.started_at, result.first_token_at),
-        total=_seconds(result.started_at, result.finished_at),
+        time_to_first_token=_seconds(figures.time_to_first_token_ms(run)),
+        total=_seconds(figures.total_ms(run)),
         tool_time=sum(max(time, 0.0) for time in tool_times if time is not None),
         human_wait=result.human_wait,
-        tokens_per_second=tokens / streaming if streaming else None,
+        tokens_per_second=figures.run_rate(run),
         steps=steps,
+        untimed=untimed,
     )

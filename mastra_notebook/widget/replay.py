@@ -15,7 +15,6 @@ import traitlets
 
 from ..core.recording import Recording
 from ..core.run import Run
-from ..core.state import now_ms
 from .loops import Work, schedule
 from .streamview import StreamView
 from .wire import message
@@ -34,8 +33,7 @@ class ReplayView(StreamView):
         self._recording = recording
         self.speed = speed
         self._player: Work | None = None
-        self._paced: list[float] = []  # the replay timeline of an untimed recording (ms, speed 1)
-        self._run.epoch_ms = now_ms()  # recorded times are placed from here, in every rebuild alike
+        self._run.start(recorded=True)  # timed by the recording only: the same at any speed
         self._publish(playing=False)
 
     @property
@@ -60,22 +58,6 @@ class ReplayView(StreamView):
     def _gap(self, index: int) -> float:
         """Seconds to wait before chunk ``index``, at the recorded pace divided by ``speed``."""
         return self._gap_ms(index) / 1000 / max(self.speed, 1e-6)
-
-    def _chunk_ms(self, index: int) -> float | None:
-        """A replay lists the recorded time, or (an untimed recording) the time on the replay's own
-        timeline at speed 1: the inspector's time column is never empty in a replay."""
-        recorded = self._recording.times[index]
-        if not math.isnan(recorded):
-            return round(recorded, 1)
-        while len(self._paced) <= index:  # cumulative gaps, grown as far as asked (feed() extends it)
-            at = len(self._paced)
-            self._paced.append(self._paced[-1] + self._gap_ms(at) if at else 0.0)
-        return round(self._paced[index], 1)
-
-    def _received_ms(self, index: int) -> float | None:
-        """The run is timed by the recording (or the replay's own timeline at speed 1), not by the
-        playback: its timing is the same at any speed, stepped or jumped."""
-        return self._chunk_ms(index)
 
     # ---- controls -----------------------------------------------------------------------------
 
@@ -136,7 +118,8 @@ class ReplayView(StreamView):
     def _rebuild(self, position: int) -> None:
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
         self._flush()
-        self._run = Run(on_op=self._on_op, epoch_ms=self._run.epoch_ms)
+        self._run = Run(on_op=self._on_op, epoch_ms=self._run.epoch_ms)  # recorded times placed alike
+        self._run.start(recorded=True)
         self._batch.take()  # the fresh root's add travels in the snapshot instead
         self._fed = 0
         self._touched.clear()

@@ -28,7 +28,7 @@ import traitlets
 from ..core.chunks import InvalidChunk
 from ..core.cost import warm as warm_prices
 from ..core.ingest import records
-from ..core.recording import Recording, describe
+from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.tree import Op
@@ -189,8 +189,9 @@ class StreamView(anywidget.AnyWidget):
         self._fed += 1
 
     def _received_ms(self, index: int) -> float | None:
-        """When chunk ``index`` arrived, for the run's times: None for now (a replay: its recorded time)."""
-        return None
+        """When chunk ``index`` arrived, for the run's times: its time in the recording (one clock for
+        the run and the inspector), None when it has none."""
+        return self._chunk_ms(index)
 
     def end(self) -> None:
         """The stream ended: settle the status, send the final state, update the transcript."""
@@ -285,6 +286,8 @@ class StreamView(anywidget.AnyWidget):
 
     async def _consume(self, source: Any, delay: float) -> None:
         """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
+        stored = is_stored(source)  # read from storage: timed by its own recorded times only
+        self._run.start(self._recording.start(live=not stored), recorded=stored)
         if isinstance(source, AsyncIterable):
             from ..core.framing import aiter_records
 
@@ -292,6 +295,7 @@ class StreamView(anywidget.AnyWidget):
         else:
             items = _aiter(records(source))
         loop = asyncio.get_running_loop()
+        self._run.start(self._recording.start())  # the run starts now: its request is sent
         breather = Breather()
         start = loop.time()
         index = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import values
-from ..state import RunState, now_ms
+from ..state import RunState
 from .registry import Next, as_dict, on, payload_of
 
 
@@ -40,13 +40,26 @@ def step_finish(state: RunState, chunk: dict[str, Any]) -> Next:
         fields["warnings"] = warnings
     step = state.step
     output = as_dict(payload.get("output"))
-    state.finish_step(fields, values.usage(output.get("usage")), output.get("text"))
+    state.finish_step(fields, values.usage(_step_usage(output, metadata.get("id"))), output.get("text"))
     if reason == "content-filter" and not any(node.text("text") for node in step.texts):
         details = values.find_key(payload, ("stopDetails", "refusal", "finishMessage"))
         said = as_dict(details).get("explanation") if isinstance(details, dict) else details
         why = f": {said}" if isinstance(said, str) and said else "."
         state.banner("warning", f"The provider refused to answer (content-filter){why}", details)
     return None
+
+
+def _step_usage(output: dict[str, Any], response_id: Any) -> Any:
+    """This step's usage, as Mastra's StepResult has it. ``output.usage`` may be the run's total so far
+    (over HTTP, a last step's reads the sum of every step), so the step is found in ``output.steps``
+    by its response id when it is there."""
+    steps = output.get("steps")
+    if isinstance(steps, list) and response_id is not None:
+        for step in reversed(steps):
+            mine = isinstance(step, dict) and as_dict(step.get("response")).get("id") == response_id
+            if mine and isinstance(step.get("usage"), dict):
+                return step["usage"]
+    return output.get("usage")
 
 
 @on("finish")
@@ -63,7 +76,7 @@ def finish(state: RunState, chunk: dict[str, Any]) -> Next:
         state.set(state.node, "finish_reason", reason)
     if not state.is_final():
         state.set_status("finished")
-    state.set(state.node, "finished_at", now_ms())
+    state.finished()
     return None
 
 

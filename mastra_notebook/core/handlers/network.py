@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import values
 from ..chunks import unwrap
-from ..state import RunState, now_ms
+from ..state import RunState
 from .registry import Next, on, payload_of
 
 _PRIMITIVES = ("agent", "workflow", "tool")
@@ -123,5 +123,5 @@ def network_finish(state: RunState, chunk: dict[str, Any]) -> Next:
     if not state.is_final():
         state.set(state.node, "finish_reason", "stop" if payload.get("isComplete") else "incomplete")
         state.set_status("finished")
-    state.set(state.node, "finished_at", now_ms())
+    state.finished()
     return None

@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import values
 from ..chunks import unwrap
-from ..state import RunState, now_ms
+from ..state import RunState
 from ..tree import Node
 from .registry import Next, on, payload_of
 
@@ -54,10 +54,24 @@ def _step(state: RunState, payload: dict[str, Any]) -> Node:
             output=None,
             error=None,
             outputs=[],
-            started_at=values.epoch_ms(payload.get("startedAt")) or now_ms(),
+            started_at=state.now(),
+            server_started_at=values.epoch_ms(payload.get("startedAt")),
             ended_at=None,
         )
     return node
+
+
+def _ended(state: RunState, node: Node, server_end: float | None) -> None:
+    """The step ended now, on the run's clock. The server's own times are another clock: used only as
+    the step's length, placed back from its end and never before the run that holds it began."""
+    end, start = state.now(), node.fields.get("started_at")
+    state.set(node, "ended_at", end)
+    server_start = node.fields.get("server_started_at")
+    if end is None or not isinstance(start, (int, float)) or server_start is None or server_end is None:
+        return
+    run_start = state.node.fields.get("started_at")
+    earliest = run_start if isinstance(run_start, (int, float)) else start
+    state.set(node, "started_at", max(earliest, min(start, end - max(server_end - server_start, 0.0))))
 
 
 @on("workflow-step-start")
@@ -77,7 +91,7 @@ def step_result(state: RunState, chunk: dict[str, Any]) -> Next:
         state.set(node, "output", payload["output"])
     if payload.get("error") is not None:
         state.set(node, "error", values.error_info(payload["error"]))
-    state.set(node, "ended_at", values.epoch_ms(payload.get("endedAt")) or now_ms())
+    _ended(state, node, values.epoch_ms(payload.get("endedAt")))
     if status == "suspended":
         state.wait_for_human(node)
     else:
@@ -143,5 +157,5 @@ def finish(state: RunState, chunk: dict[str, Any]) -> Next:
     else:
         state.set_status(status)
         state.set(state.node, "finish_reason", "suspended" if status == "suspended" else mastra_status)
-    state.set(state.node, "finished_at", now_ms())
+    state.finished()
     return None
