@@ -170,6 +170,7 @@ class MastraClient:
         return f"MastraClient({self.base_url!r})"
 
     def http(self, timeout: float | httpx.Timeout | None = None) -> httpx.AsyncClient:
+        """A new httpx.AsyncClient for this server: its base URL, headers, auth and timeout."""
         return httpx.AsyncClient(
             base_url=self.base_url,
             headers=self.headers,
@@ -197,9 +198,11 @@ class MastraClient:
         return catalogue.Workflows(self.get("/api/workflows"), self.base_url)
 
     def agent(self, agent_id: str) -> Agent:
+        """The agent ``agent_id`` of this server: ``stream(prompt)``, ``stream_many(prompts)``, ``chat()``."""
         return Agent(self, agent_id)
 
     def workflow(self, workflow_id: str) -> Workflow:
+        """The workflow ``workflow_id`` of this server: ``stream(input)``, ``runs()``, ``run(run_id)``."""
         return Workflow(self, workflow_id)
 
 
@@ -428,6 +431,9 @@ class WorkflowView(LiveView):
 
 
 class Agent:
+    """An agent of a Mastra server (``client.agent(id)``): ``stream`` one prompt into a view,
+    ``stream_many`` prompts into a gallery, ``chat`` turn after turn."""
+
     def __init__(self, client: MastraClient, agent_id: str) -> None:
         self.client = client
         self.id = agent_id
@@ -532,6 +538,9 @@ class Agent:
 
 
 class Workflow:
+    """A workflow of a Mastra server (``client.workflow(id)``): ``stream`` a run into a view, list its
+    ``runs``, or watch one with ``run(run_id)``."""
+
     def __init__(self, client: MastraClient, workflow_id: str) -> None:
         self.client = client
         self.id = workflow_id

@@ -43,6 +43,7 @@ class ClientTool:
 
     @property
     def input_schema(self) -> dict[str, Any]:
+        """The JSON schema of the tool's arguments, made from the function's type hints."""
         return self.arguments.model_json_schema()
 
     def request_field(self) -> dict[str, Any]:
@@ -297,6 +298,7 @@ class ToolSession:
         return True
 
     def request_field(self) -> dict[str, Any]:
+        """The tools as a request's ``clientTools`` carries them, by name."""
         return {name: t.request_field() for name, t in self.tools.items()}
 
     def pending(self, result: RunResult) -> list[ToolCall]:

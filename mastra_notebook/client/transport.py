@@ -129,6 +129,7 @@ class BearerToken(httpx.Auth):
         self._token = token
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        """Send the request with the token in its ``Authorization`` header."""
         request.headers["Authorization"] = f"Bearer {self._token}"
         yield request
 

@@ -43,6 +43,7 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
             self.children = [ipywidgets.HTML(f"<b>{html.escape(title)}</b>")]
 
     def add_turn(self, prompt: str, view: StreamView) -> None:
+        """Show one more turn: the person's ``prompt``, then the ``view`` of the answer."""
         self.views.append(view)
         self.prompts.append(prompt)
         self.children = [*self.children, ipywidgets.HTML(user_turn_html(prompt)), view]

@@ -43,6 +43,7 @@ class ReplayView(StreamView):
 
     @property
     def total(self) -> int:
+        """How many chunks the recording holds."""
         return len(self._recording)
 
     def _publish(self, *, playing: bool) -> None:
@@ -85,6 +86,7 @@ class ReplayView(StreamView):
             super()._wait_ended(timeout)
 
     def pause(self) -> None:
+        """Stop playing where it is (``play()`` goes on from there)."""
         if self._player is not None:
             self._player.cancel()
             self._player = None

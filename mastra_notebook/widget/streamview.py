@@ -85,6 +85,7 @@ class StreamView(anywidget.AnyWidget):
         _anywidget_id = traitlets.Unicode("mastra_notebook.widget.streamview.StreamView").tag(sync=True)
 
     def add_traits(self, **traits: Any) -> None:
+        """Add traits to this view, leaving out those it has already (anywidget adds its own)."""
         missing = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
         if missing:
             super().add_traits(**missing)
@@ -139,6 +140,7 @@ class StreamView(anywidget.AnyWidget):
         self.open()
 
     def close(self) -> None:
+        """Close the view's browser model for good (a closed view is never shown again)."""
         self._closed = True  # for good: never opened again
         super().close()
 
@@ -151,6 +153,7 @@ class StreamView(anywidget.AnyWidget):
 
     @property
     def run(self) -> Run:
+        """The Run this view folds its chunks into (its node tree, state and result)."""
         return self._run
 
     @property
@@ -250,12 +253,18 @@ class StreamView(anywidget.AnyWidget):
     # ---- continuing a run (a live client view overrides these) -------------------------------------
 
     def approve(self, tool_call_id: str | None = None) -> None:
+        """Approve the tool call waiting for approval (``tool_call_id``: which one, when several wait).
+        Only a view of a Mastra server's run can: this one raises."""
         raise RuntimeError("this view is not connected to a Mastra server: nothing to approve")
 
     def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
+        """Decline the tool call waiting for approval, with an optional ``reason`` for the model.
+        Only a view of a Mastra server's run can: this one raises."""
         raise RuntimeError("this view is not connected to a Mastra server: nothing to decline")
 
     def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
+        """Resume the suspended tool call with ``resume_data`` (the shape its resume schema asks for).
+        Only a view of a Mastra server's run can: this one raises."""
         raise RuntimeError("this view is not connected to a Mastra server: nothing to resume")
 
     # ---- consuming a source in the background ------------------------------------------------------
