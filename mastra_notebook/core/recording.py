@@ -85,13 +85,16 @@ class Recording:
         self.times.append(at_ms)
 
     def chunk(self, index: int) -> dict[str, Any] | InvalidChunk:
+        """Chunk ``index`` as a dict (or why it is not a chunk)."""
         return coerce(self.items[index])
 
     def lines(self) -> Iterator[bytes]:
+        """The JSONL lines ``save`` writes: each chunk as it came, with its arrival time."""
         for item, at_ms in zip(self.items, self.times, strict=True):
             yield _line(item, at_ms)
 
     def save(self, path: str | Path) -> Path:
+        """Write the recording to ``path`` as JSONL (``mn.view(path)`` or ``mn.replay(path)`` reads it)."""
         path = Path(path)
         with path.open("wb") as file:
             for line in self.lines():
@@ -109,6 +112,7 @@ class Recording:
 
     @property
     def timed(self) -> bool:
+        """Whether any chunk has an arrival time (plain Mastra JSONL has none)."""
         return not all(math.isnan(t) for t in self.times)
 
 

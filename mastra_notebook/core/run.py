@@ -201,12 +201,15 @@ class Run:
 
     @property
     def status(self) -> str:
+        """The run's status so far (``running``, ``finished``, ``error``... as ``RunResult.status``)."""
         return self.state.status
 
     @property
     def chunk_count(self) -> int:
+        """How many chunks were fed so far."""
         return self.state.chunk_count
 
     @property
     def invalid(self) -> list[dict[str, str]]:
+        """The items fed that were not chunks: each one's text and why."""
         return self.state.invalid
