@@ -173,10 +173,12 @@ class Tile:
 
     @property
     def queued(self) -> bool:
+        """Waiting for its turn: not started, no view."""
         return self.view is None and self.kept is None
 
     @property
     def streaming(self) -> bool:
+        """Its run streams now."""
         return self.view is not None and self.kept is None and bool(self.view.streaming)
 
     @property
@@ -200,6 +202,7 @@ class Tile:
 
     @property
     def result(self) -> RunResult:
+        """The run's RunResult so far (an empty, running one while queued)."""
         if self.kept is not None:
             return self.kept.run.result
         if self.view is not None:
@@ -210,6 +213,7 @@ class Tile:
 
     @property
     def recording(self) -> Recording | None:
+        """Every chunk the run received, once it ended (``None`` before)."""
         return self.kept.recording if self.kept is not None else None
 
     def save(self, path: Any) -> Any:
@@ -478,6 +482,7 @@ class Gallery:
             self._go(self._offset)
 
     def previous_page(self) -> None:
+        """The previous page (the list taken again: what a filter matches now)."""
         self._order = self._listing()
         self._go(max(self._offset - self.page_size, 0))
 
