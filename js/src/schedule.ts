@@ -1,9 +1,11 @@
 /**
- * When a live view touches the DOM. After a quiet moment (no change for `QUIET_MS`) a change is
- * drawn in the next animation frame; under load updates are spaced so they take about `budget` of
- * the main thread: each update's cost (the change applied, then the page's style, layout and paint)
- * is measured, and the next one starts no sooner than cost / budget after the last one started (at
- * most `maxGapMs` later).
+ * When a live view touches the DOM: in the next animation frame, unless its updates have taken
+ * more than their share (`budget`) of the main thread lately. Each update's cost (the change
+ * applied, then the page's style, layout and paint) is measured and paid from a credit that grows
+ * with time at `budget` ms per ms (a token bucket of at most `budget × maxGapMs`). While the credit
+ * lasts a change is drawn in the next frame, however often changes come; once spent, the next update
+ * waits until it is paid back (at most `maxGapMs`). A cheap update after a quiet moment is never held,
+ * and spacing applies only while updates really exceed the budget.
  */
 
 /** The timers the scheduler uses (injected: tests drive them with fake timers). */
@@ -80,23 +82,23 @@ export const browserClock: Clock = {
   after: (ms, callback) => void setTimeout(callback, ms),
 };
 
-/** Main-thread share live updates may take under load. */
+/** Main-thread share live updates may take, over a few hundred milliseconds. */
 export const FRAME_BUDGET = 0.1;
-/** The longest a change waits for its update under load (ms): slower than this no longer reads as live. */
-export const MAX_GAP_MS = 250;
 /**
- * A change this long after the previous one follows a quiet moment and is drawn in the next frame
- * whatever the last update cost (20 chunks a second come 50 ms apart; under load the kernel sends
- * every 25 ms or more often).
+ * The longest a change waits for its update when updates cost more than their budget (ms): slower
+ * than this no longer reads as live. It also bounds the credit and the debt (`budget × maxGapMs`):
+ * a burst after a quiet moment spends at most that much at once, and a costly moment is forgotten
+ * once this long has paid for it.
  */
-export const QUIET_MS = 40;
+export const MAX_GAP_MS = 250;
 /** Weight of the newest measurement in the running cost estimate. */
 const COST_WEIGHT = 0.3;
 
 export class FrameScheduler {
   private cost = 0;
-  private lastStart = -Infinity;
-  private lastRequest = -Infinity;
+  /** Main-thread ms the updates may still take now (negative: owed), as of `creditAt`. */
+  private credit: number;
+  private creditAt: number;
   private scheduled = false;
   private stopped = false;
 
@@ -105,26 +107,26 @@ export class FrameScheduler {
     private readonly clock: Clock = browserClock,
     private readonly budget = FRAME_BUDGET,
     private readonly maxGapMs = MAX_GAP_MS,
-  ) {}
+  ) {
+    this.credit = this.limit;
+    this.creditAt = clock.now();
+  }
 
   /** The estimated cost of one update (ms). */
   get updateCost(): number {
     return this.cost;
   }
 
-  /** Time between the starts of two updates under load (ms). */
-  get gap(): number {
-    return Math.min(this.cost / this.budget, this.maxGapMs);
+  /** How long the next change would wait for its frame (ms; 0: the next frame). */
+  get wait(): number {
+    return Math.min(Math.max(-this.creditNow() / this.budget, 0), this.maxGapMs);
   }
 
   /** Something changed: schedule an update (one at a time). */
   request(): void {
-    const now = this.clock.now();
-    const quiet = now - this.lastRequest >= QUIET_MS;
-    this.lastRequest = now;
     if (this.scheduled || this.stopped) return;
     this.scheduled = true;
-    const wait = quiet ? 0 : this.lastStart + this.gap - now;
+    const wait = this.wait;
     if (wait > 0) this.clock.after(wait, () => this.clock.frame(this.run));
     else this.clock.frame(this.run);
   }
@@ -133,11 +135,18 @@ export class FrameScheduler {
     this.stopped = true;
   }
 
+  private get limit(): number {
+    return this.budget * this.maxGapMs;
+  }
+
+  private creditNow(): number {
+    return Math.min(this.credit + (this.clock.now() - this.creditAt) * this.budget, this.limit);
+  }
+
   private readonly run = (): void => {
     this.scheduled = false;
     if (this.stopped) return;
     const start = this.clock.now();
-    this.lastStart = start;
     this.update();
     // A task queued in the frame runs after its paint: the update's whole cost, rendering included
     // (and whatever the page queued meanwhile: an estimate on the safe side).
@@ -145,6 +154,8 @@ export class FrameScheduler {
   };
 
   private measured(ms: number): void {
+    this.credit = Math.max(this.creditNow() - ms, -this.limit);
+    this.creditAt = this.clock.now();
     this.cost = this.cost === 0 ? ms : (1 - COST_WEIGHT) * this.cost + COST_WEIGHT * ms;
   }
 }

@@ -8,7 +8,10 @@ const fakeClock: Clock = {
   after: (ms, callback) => void setTimeout(callback, ms),
 };
 
-/** An update that costs `cost()` ms of main thread (the fake clock moves on while it runs). */
+/**
+ * An update that costs `cost()` ms of main thread (the fake clock moves on while it runs). It is
+ * measured a millisecond more: the fake timers run `setTimeout(0)` a millisecond later.
+ */
 function scheduler(cost: () => number) {
   const starts: number[] = [];
   const s = new FrameScheduler(() => {
@@ -45,6 +48,33 @@ describe("FrameScheduler", () => {
     expect(starts.length).toBe(1);
   });
 
+  /** Requests every `everyMs` for `forMs`; each request's wait until its update started. */
+  function feed(s: FrameScheduler, starts: number[], everyMs: number, forMs: number): number[] {
+    const requested: number[] = [];
+    const timer = setInterval(() => {
+      requested.push(Date.now());
+      s.request();
+    }, everyMs);
+    vi.advanceTimersByTime(forMs);
+    clearInterval(timer);
+    vi.advanceTimersByTime(MAX_GAP_MS + 32); // the last one's update
+    // a request waits for the first update that starts after it
+    return requested.map((t) => (starts.find((start) => start >= t) ?? Infinity) - t);
+  }
+
+  it("draws every change in the next frame while updates fit their budget, however often they come", () => {
+    const { s, starts } = scheduler(() => 1); // 2 ms at 40 a second: 8 % of the main thread
+    const waits = feed(s, starts, 25, 3000); // the kernel's pace under load: a message every 25 ms
+    expect(Math.max(...waits)).toBeLessThanOrEqual(16);
+    expect(starts.length).toBe(3000 / 25);
+  });
+
+  it("at 20 changes a second each is drawn in the next frame", () => {
+    const { s, starts } = scheduler(() => 3); // 4 ms at 20 a second: 8 %
+    const waits = feed(s, starts, 50, 2000);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(16);
+  });
+
   it("under load spaces updates so they take about a tenth of the main thread", () => {
     const { s, starts } = scheduler(() => 8);
     const until = 5000;
@@ -56,22 +86,43 @@ describe("FrameScheduler", () => {
     expect(busy / until).toBeGreaterThan(0.07); // and it does use its budget: still live
     expect(s.updateCost).toBeGreaterThanOrEqual(8); // measured after the frame: a little more
     expect(s.updateCost).toBeLessThan(10);
-    const gaps = starts.slice(2).map((t, i) => t - (starts[i + 1] ?? 0));
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(80);
+    const gaps = starts.slice(5).map((t, i) => t - (starts[i + 4] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(80); // once the credit of a quiet start is spent
   });
 
-  it("at 20 changes a second each is drawn at once, even when updates are costly", () => {
-    const { s, starts } = scheduler(() => 12);
+  it("costly updates at 20 a second are spaced to their budget", () => {
+    const { s, starts } = scheduler(() => 12); // 240 ms a second wanted: more than a tenth
+    const waits = feed(s, starts, 50, 4000);
+    // the budget of the time gone by, plus the credit a quiet start has (`Date.now()` runs on
+    // during updates: it is the main thread's clock)
+    expect(starts.length * 13).toBeLessThanOrEqual(0.1 * Date.now() + 0.1 * MAX_GAP_MS);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(12 / 0.1 + 16);
+  });
+
+  it("after one costly update, cheap ones are drawn in the next frame again within MAX_GAP_MS", () => {
+    let cost = 150; // a whole snapshot drawn at once
+    const { s, starts } = scheduler(() => cost);
+    s.request();
+    vi.advanceTimersByTime(16);
+    cost = 1;
     const requested: number[] = [];
-    const feed = setInterval(() => {
+    const timer = setInterval(() => {
       requested.push(Date.now());
       s.request();
-    }, 50);
+    }, 25);
     vi.advanceTimersByTime(2000);
-    clearInterval(feed);
-    vi.advanceTimersByTime(20); // the last one's frame
-    expect(starts.length).toBe(requested.length);
-    const waits = starts.map((t, i) => t - (requested[i] ?? 0));
+    clearInterval(timer);
+    vi.advanceTimersByTime(MAX_GAP_MS);
+    const late = requested.filter((t) => t >= 16 + 150 + MAX_GAP_MS);
+    const waits = late.map((t) => (starts.find((start) => start >= t) ?? Infinity) - t);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(16);
+  });
+
+  it("after a quiet moment a burst of changes is drawn frame by frame until the credit is spent", () => {
+    const { s, starts } = scheduler(() => 6);
+    vi.advanceTimersByTime(5000); // quiet: full credit (25 ms)
+    const waits = feed(s, starts, 16, 64); // four changes, a frame apart: 24 ms
     expect(Math.max(...waits)).toBeLessThanOrEqual(16);
   });
 
