@@ -1,15 +1,17 @@
 """Start / stop the scripted Mastra test server (stdlib only, Python 3.11).
 
     from launch import start_server, stop_server
-    proc, base_url = start_server()
+    proc, base_url = start_server()  # node in a process group of its own
     ...
     stop_server(proc)
 
-`python server/launch.py [port]` runs it in the foreground until Ctrl-C.
+`python server/launch.py [port]` runs it in the foreground until Ctrl-C or SIGTERM, and however and
+whenever it is stopped, the server is gone before it exits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -18,10 +20,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 SERVER_DIR = Path(__file__).resolve().parent
 READY_PREFIX = "MASTRA_TEST_SERVER_READY "
+STOPS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _npm_ci() -> None:
@@ -36,28 +41,65 @@ def _npm_ci() -> None:
     )
 
 
-def start_server(port: int = 0, timeout: float = 60) -> tuple[subprocess.Popen, str]:
-    """Start `node server.mjs` (running `npm ci` first if node_modules is missing).
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGTERM and SIGINT that come meanwhile are handled once the block is done, by the handlers in
+    place before it: a stop request must not land between node's start and our knowing its pid."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread handles signals
+        yield
+        return
+    held: list[int] = []
+    before = {stop: signal.signal(stop, lambda signum, _: held.append(signum)) for stop in STOPS}
+    try:
+        yield
+    finally:
+        for stop, handler in before.items():
+            signal.signal(stop, signal.SIG_DFL if handler is None else handler)
+        for signum in held:
+            signal.raise_signal(signum)
 
-    Returns (process, base_url) once the server printed its READY line. The server's
-    stderr (logs) is inherited; its stdout carries only the READY line.
-    """
-    if not (SERVER_DIR / "node_modules").is_dir():
-        _npm_ci()
-    node = shutil.which("node")
-    if node is None:
-        raise RuntimeError("node not found: Node 20+ is needed for the Mastra test server")
-    env = {**os.environ, "PORT": str(port), "MASTRA_TELEMETRY_DISABLED": "1"}
-    proc = subprocess.Popen(
-        [node, "server.mjs"],
-        cwd=SERVER_DIR,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
 
+class ScriptedServer:
+    """`node server.mjs` in a process group of its own. `start()` stops it again if anything (an
+    exception, SIGTERM or SIGINT) ends it before the server is ready; `stop()` stops it once ready."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self, port: int = 0, timeout: float = 60) -> str:
+        """Start the server (running `npm ci` first if node_modules is missing) and return its URL
+        once it printed its READY line. Its stderr (logs) is inherited; its stdout carries only READY."""
+        if not (SERVER_DIR / "node_modules").is_dir():
+            _npm_ci()
+        node = shutil.which("node")
+        if node is None:
+            raise RuntimeError("node not found: Node 20+ is needed for the Mastra test server")
+        env = {**os.environ, "PORT": str(port), "MASTRA_TELEMETRY_DISABLED": "1"}
+        try:
+            with _signals_held():
+                self.process = subprocess.Popen(
+                    [node, "server.mjs"],
+                    cwd=SERVER_DIR,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    encoding="utf-8",
+                    start_new_session=True,  # its own process group: stopped as one, never by a stray ^C
+                )
+            return _ready_url(self.process, timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self, timeout: float = 10) -> None:
+        """Stop the server if it was started (a stop request meanwhile is handled once it is done)."""
+        if self.process is not None:
+            with _signals_held():
+                stop_server(self.process, timeout)
+
+
+def _ready_url(proc: subprocess.Popen[str], timeout: float) -> str:
     lines: queue.Queue[str | None] = queue.Queue()
 
     def pump() -> None:  # read stdout forever so the pipe never fills up
@@ -73,7 +115,6 @@ def start_server(port: int = 0, timeout: float = 60) -> tuple[subprocess.Popen, 
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            stop_server(proc)
             raise TimeoutError(f"Mastra test server not ready after {timeout} s")
         try:
             line = lines.get(timeout=remaining)
@@ -83,33 +124,50 @@ def start_server(port: int = 0, timeout: float = 60) -> tuple[subprocess.Popen, 
             code = proc.wait()
             raise RuntimeError(f"Mastra test server exited with code {code} before it was ready")
         if line.startswith(READY_PREFIX):
-            return proc, line[len(READY_PREFIX) :].strip()
+            return line[len(READY_PREFIX) :].strip()
 
 
-def stop_server(proc: subprocess.Popen, timeout: float = 10) -> None:
-    """Stop the server (SIGTERM, then SIGKILL if it does not exit in time)."""
+def start_server(port: int = 0, timeout: float = 60) -> tuple[subprocess.Popen[str], str]:
+    """Start `node server.mjs`; (process, base_url) once it is ready. See `ScriptedServer.start`."""
+    server = ScriptedServer()
+    url = server.start(port, timeout)
+    assert server.process is not None
+    return server.process, url
+
+
+def stop_server(proc: subprocess.Popen[str], timeout: float = 10) -> None:
+    """Stop the server's process group (SIGTERM, then SIGKILL if it does not exit in time)."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _stop_requested(signum: int, _frame: object) -> NoReturn:
+    for each in STOPS:  # stopping now: a second request must not cut the stop short
+        signal.signal(each, signal.SIG_IGN)
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
 def main() -> None:
     port = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("PORT", "0"))
-    # SIGTERM (a demo script or a service manager stopping us) ends like Ctrl+C: the server stops too
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    proc, url = start_server(port)
-    print(url, flush=True)
+    server = ScriptedServer()
     try:
-        while proc.poll() is None:
-            time.sleep(0.5)
+        # SIGTERM (a demo script or a service manager stopping us) ends like Ctrl+C: the server stops too
+        for each in STOPS:
+            signal.signal(each, _stop_requested)
+        print(server.start(port), flush=True)
+        assert server.process is not None
+        server.process.wait()
     except KeyboardInterrupt:
         pass
     finally:
-        stop_server(proc)
+        server.stop()
 
 
 if __name__ == "__main__":
