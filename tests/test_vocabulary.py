@@ -180,3 +180,16 @@ def test_steps_equal_mastras_own_step_results(path: Path) -> None:
     assert ours[: len(theirs)] == theirs
     assert all(step.finish_reason is None for step in result.steps[len(theirs) :])
     assert len(result.steps) - len(theirs) <= 1
+
+
+def test_an_inspector_row_names_the_envelope_its_json_shows() -> None:
+    """A row labelled ``start``/``AGENT`` opened JSON that said ``tool-output``/``USER``: an envelope's
+    entry names its outer chunk as well as the one it carries."""
+    from mastra_notebook.core.recording import describe
+
+    chunks = [orjson.loads(line) for line in fixture_path("agent-as-tool").read_bytes().splitlines()]
+    nested = next(chunk for chunk in chunks if chunk["type"] == "tool-output")
+    entry = describe(nested)
+    assert entry["outer"] == {"type": "tool-output", "from": nested.get("from")}
+    assert (entry["type"], entry["from"]) == (nested["payload"]["output"]["type"], "AGENT")
+    assert "outer" not in describe(chunks[0])  # a plain chunk is its own JSON

@@ -1,7 +1,8 @@
 /**
- * The inspector: the raw chunk stream beside the rendered run. Each row is one chunk in fixed
- * columns (index, time, type, `from`, nesting path; long values cut with an ellipsis, whole in the
- * cell's tooltip); a click asks Python for its JSON. Selecting a part of the rendered run highlights
+ * The inspector: the raw chunk stream beside the rendered run. Each row is one chunk: index, time,
+ * type and `from` in columns, the nesting path (if any) on a line under the type; nothing is cut, a
+ * long type wraps. An envelope's row names its outer chunk and the one it carries
+ * (`tool-output › start`, `USER › AGENT`), as the JSON it opens reads. A click asks Python for it. Selecting a part of the rendered run highlights
  * the chunks that built it and scrolls the first into view; hovering a row outlines the parts it
  * changed. The list always comes from the kernel when the panel opens: a view drawn again (a page
  * reload) asks again, and a view whose kernel is gone (a saved notebook, a restarted kernel) says so.
@@ -17,6 +18,8 @@ export interface ChunkEntry {
   path: string[];
   nodes: string[];
   error?: string;
+  /** An envelope's outermost chunk (the JSON the row opens), when `type`/`from` are its innermost one's. */
+  outer?: { type: string | null; from: string | null };
 }
 
 /** The columns of a row, in order (each cell is `.mn-chunk-<column>`). */
@@ -43,18 +46,38 @@ function parseEntry(value: unknown): ChunkEntry | null {
     path: strings(v.path),
     nodes: strings(v.nodes),
     error: typeof v.error === "string" ? v.error : undefined,
+    outer: parseOuter(v.outer),
   };
 }
+
+function parseOuter(value: unknown): ChunkEntry["outer"] {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  return { type: typeof v.type === "string" ? v.type : null, from: typeof v.from === "string" ? v.from : null };
+}
+
+/** Outer › inner, as the JSON reads from its top: an envelope's own value, then what it carries. */
+const NESTS = " › ";
 
 /** The text of each column of an entry's row. */
 export function cellsOf(entry: ChunkEntry): Record<Column, string> {
   return {
     i: String(entry.i),
     time: entry.ms === null ? "" : `${(entry.ms / 1000).toFixed(3)} s`,
-    type: entry.type ?? "?",
-    from: entry.from ?? "",
-    path: entry.path.join(" › "),
+    type: entry.outer ? `${entry.outer.type ?? "?"}${NESTS}${entry.type ?? "?"}` : (entry.type ?? "?"),
+    from: entry.outer ? `${entry.outer.from ?? "?"}${NESTS}${entry.from ?? "?"}` : (entry.from ?? ""),
+    path: entry.path.join(NESTS),
   };
+}
+
+/**
+ * The grid columns of the rows: index and time fixed, `from` as wide as its longest value (in
+ * characters: the panel's font is monospaced), the type takes the rest and wraps at its spaces and
+ * hyphens when it must. The path is no column: a nested chunk's row shows it on a line of its own
+ * under its type (most chunks have none, and a column of them stood mostly empty).
+ */
+export function columnTemplate(longestFrom: number): string {
+  return `3em 5.5em minmax(0, 1fr) ${Math.max(longestFrom, HEADINGS.from.length)}ch`;
 }
 
 /** Where a scroll box is: its scrollTop, visible height, and the height its sticky head covers. */
@@ -96,6 +119,7 @@ export class Inspector {
   private readonly list = h("ol", "mn-chunks");
   private readonly rows = new Map<number, { row: HTMLElement; entry: ChunkEntry }>();
   private selected: Element | null = null;
+  private longestFrom = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private state: InspectorState = "closed";
 
@@ -142,6 +166,7 @@ export class Inspector {
         const entry = parseEntry(raw);
         if (entry && !this.rows.has(entry.i)) this.addRow(entry);
       }
+      this.el.style.setProperty("--mn-chunk-columns", columnTemplate(this.longestFrom));
       if (this.state === "ready") this.describeSelection();
       return true;
     }
@@ -182,12 +207,14 @@ export class Inspector {
   }
 
   private clear(): void {
+    this.longestFrom = 0;
     this.rows.clear();
     this.list.replaceChildren();
   }
 
   private addRow(entry: ChunkEntry): void {
     const cells = cellsOf(entry);
+    this.longestFrom = Math.max(this.longestFrom, cells.from.length);
     const row = h(
       "li",
       `mn-chunk${entry.type === "invalid" ? " mn-chunk-invalid" : ""}`,

@@ -3,7 +3,9 @@
  * nodes a change touched (and creates the elements of new children) and returns the ids of the
  * nodes that ran out of time (`budgetMs`) and want another frame.
  *
- * With a `maxHeight` the root is its own scroll box (the header sticks at its top). While the run
+ * With a `maxHeight` the root is its own scroll box. The header and the bars under it (replay
+ * controls, timeline) are one block that sticks at its top: a click in the timeline that scrolls the
+ * run keeps the timeline and the play bar in view. While the run
  * streams the view follows the newest content, until the reader scrolls up; then a "Jump to latest"
  * button brings it back.
  */
@@ -25,6 +27,8 @@ export class View {
   readonly root: HTMLElement;
   private readonly header: Header;
   private readonly body = h("div", "mn-body");
+  /** The header and the bars under it, in the order they were added; sticky as one block. */
+  private readonly top = h("div", "mn-top");
   private readonly views = new Map<string, NodeView>();
   private readonly shownChildren = new Map<string, number>();
   private readonly ctx: RenderCtx;
@@ -41,6 +45,8 @@ export class View {
   private visibility: IntersectionObserver | null = null;
   private lastScrollTop = 0;
   private userInputAt = -Infinity;
+  /** The run just ended while the view followed its tail: it keeps following until the reader scrolls. */
+  private settling = false;
 
   constructor(
     host: HTMLElement,
@@ -51,9 +57,11 @@ export class View {
     this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline };
     this.header = new Header(send);
     this.header.update(this.traits);
-    this.root = h("div", "mn-root", [this.header.el, this.body, this.jumpBar]);
+    this.top.append(this.header.el);
+    this.root = h("div", "mn-root", [this.top, this.body, this.jumpBar]);
     this.jumpBar.hidden = true;
     this.root.addEventListener("scroll", this.onScroll, { passive: true });
+    this.root.addEventListener("click", this.onClick);
     for (const event of USER_SCROLL_EVENTS) this.root.addEventListener(event, this.onUserInput, { passive: true });
     this.jump.addEventListener("click", () => {
       this.following = true;
@@ -73,9 +81,14 @@ export class View {
     this.header.addControl(el);
   }
 
-  /** A bar under the header (e.g. the replay controls). */
+  /** A bar under the header and the bars added before it (the replay controls, then the timeline). */
   addBar(el: HTMLElement): void {
-    this.header.el.after(el);
+    this.top.append(el);
+  }
+
+  /** The block that sticks at the top of the view (header and bars): what covers the scrolled run. */
+  get stickyTop(): HTMLElement {
+    return this.top;
   }
 
   /** A panel beside the run (e.g. the inspector); shown in a second column while visible. */
@@ -91,12 +104,21 @@ export class View {
   setTraits(traits: Partial<Traits>): void {
     const approvalChanged = traits.canApprove !== undefined && traits.canApprove !== this.traits.canApprove;
     const started = traits.streaming === true && !this.traits.streaming;
+    const ended = traits.streaming === false && this.traits.streaming;
     this.traits = { ...this.traits, ...traits };
     this.header.update(this.traits);
-    if (this.root.style.maxHeight !== this.traits.maxHeight) this.root.style.maxHeight = this.traits.maxHeight;
-    // An invalid length is dropped by the style: then the view is not bounded.
+    if (this.root.style.maxHeight !== this.traits.maxHeight) {
+      this.root.style.maxHeight = this.traits.maxHeight;
+      // An invalid length is dropped by the style: then the view is not bounded.
+      if (this.root.style.maxHeight) this.root.style.setProperty("--mn-view-height", this.root.style.maxHeight);
+      else this.root.style.removeProperty("--mn-view-height");
+    }
     this.root.classList.toggle("mn-bounded", this.root.style.maxHeight !== "");
     if (started) this.following = true;
+    // What the end brings (a "stopped" banner, the footer) lands after the last streamed text: a view
+    // that followed the tail shows it whole, until the reader scrolls.
+    if (ended) this.settling = this.following;
+    this.keepFocus();
     this.watchVisibility(this.traits.streaming);
     this.afterChange();
     if (!approvalChanged) return;
@@ -137,6 +159,7 @@ export class View {
     this.visibility?.disconnect();
     this.header.destroy();
     this.root.removeEventListener("scroll", this.onScroll);
+    this.root.removeEventListener("click", this.onClick);
     for (const event of USER_SCROLL_EVENTS) this.root.removeEventListener(event, this.onUserInput);
     this.root.remove();
     this.views.clear();
@@ -154,9 +177,11 @@ export class View {
 
   /** Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. */
   private afterChange(): void {
-    const live = this.traits.streaming && this.root.classList.contains("mn-bounded");
+    const bounded = this.root.classList.contains("mn-bounded");
+    const live = this.traits.streaming && bounded;
     if (live && this.offscreen) return; // its height would lay out a view the page skips: read when it shows
     if (live && this.following) this.scrollToEnd();
+    else if (bounded && this.settling && this.following) this.scrollToEnd();
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
   }
@@ -195,6 +220,25 @@ export class View {
 
   private readonly onUserInput = (): void => {
     this.userInputAt = performance.now();
+    this.settling = false;
+  };
+
+  /**
+   * A control that had the focus and is now hidden or disabled (Stop, once the run stopped) gives it
+   * to the view itself, not to whatever the browser or JupyterLab picks next (a header toggle, which
+   * then looked pressed): keys still reach the view, and nothing looks pressed.
+   */
+  private keepFocus(control: Element | null = this.root.ownerDocument.activeElement): void {
+    if (!(control instanceof HTMLElement) || !this.root.contains(control) || control === this.root) return;
+    const gone = control.closest("[hidden]") !== null || (control instanceof HTMLButtonElement && control.disabled);
+    if (!gone) return;
+    this.root.tabIndex = -1;
+    this.root.focus({ preventScroll: true });
+  }
+
+  /** After a button's own handler ran (this listener is the root's, so it runs later). */
+  private readonly onClick = (event: Event): void => {
+    this.keepFocus(event.target instanceof Element ? event.target.closest("button") : null);
   };
 
   /**

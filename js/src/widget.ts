@@ -81,7 +81,7 @@ class FrameBatcher {
 
 /** The "Timeline" toggle in the header and its panel under it (render/timeline.ts). */
 function mountTimeline(store: Store, view: View): Timeline {
-  const timeline = new Timeline(store, view.content, view.root);
+  const timeline = new Timeline(store, view.content, view.root, view.stickyTop);
   view.addHeaderControl(timeline.toggle);
   view.addBar(timeline.el);
   return timeline;

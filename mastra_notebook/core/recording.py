@@ -147,7 +147,8 @@ def _recorded(item: Any) -> tuple[Any, float | None]:
 
 
 def describe(chunk: dict[str, Any] | InvalidChunk) -> dict[str, Any]:
-    """What the inspector lists for a chunk: its innermost type, ``from``, and the nesting path."""
+    """What the inspector lists for a chunk: its innermost type, ``from``, the nesting path and, for
+    an envelope, the outermost chunk's type and ``from`` (``outer``)."""
     if isinstance(chunk, InvalidChunk):
         return {"type": "invalid", "from": None, "path": [], "error": chunk.error, "raw": chunk.raw[:200]}
     path: list[str] = []
@@ -155,4 +156,7 @@ def describe(chunk: dict[str, Any] | InvalidChunk) -> dict[str, Any]:
     while (envelope := unwrap(inner)) is not None and is_chunk(envelope.inner):  # as the reducer routes
         path.append(envelope.label)
         inner = envelope.inner
-    return {"type": inner.get("type"), "from": inner.get("from"), "path": path}
+    described: dict[str, Any] = {"type": inner.get("type"), "from": inner.get("from"), "path": path}
+    if path:  # the JSON a row opens is the outermost envelope: the row names it as well
+        described["outer"] = {"type": chunk.get("type"), "from": chunk.get("from")}
+    return described

@@ -1,5 +1,6 @@
-"""The chunk inspector and the replay keys in a real JupyterLab, light and dark: fixed one-line
-columns, readable highlights, the first highlighted chunk scrolled into view inside the panel (the
+"""The chunk inspector and the replay keys in a real JupyterLab, light and dark: columns that cut
+nothing (a nested chunk's path under its type; an envelope's row names its outer chunk), readable
+highlights, the first highlighted chunk scrolled into view inside the panel (the
 notebook does not move), replay times, arrow keys that step the replay and not the notebook, and the
 list again after a page reload; after a kernel restart it says that no kernel answers."""
 
@@ -93,19 +94,33 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     assert active_cell(page) == before
     assert root.evaluate("el => el.contains(document.activeElement)")
 
-    # fixed, one-line columns, times from the replay, the whole value in each cell's title
+    # columns that cut nothing: every type, from and path reads whole (issue 17: "tool-call-in…",
+    # "agent-researc…"); a nested chunk's path on a line under its type; times from the replay
     panel = open_inspector(root)
     rows = panel.locator(".mn-chunks .mn-chunk")
-    heights = rows.evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)")
-    assert max(heights) < 30, max(heights)
+    cut = rows.evaluate_all(
+        """rows => rows.flatMap(r => [...r.querySelectorAll('span')].filter(c => c.offsetParent !== null
+            && c.scrollWidth > c.clientWidth + 1).map(c => `${r.dataset.i}: ${c.textContent}`))"""
+    )
+    assert cut == [], cut
     times = panel.locator(".mn-chunks .mn-chunk-time").all_text_contents()
     assert all(t.endswith(" s") for t in times), times[:5]
     assert times[1] == "0.040 s"
-    nested_path = panel.locator(".mn-chunks .mn-chunk-path[title='agent-researcher']").first
-    assert nested_path.text_content() == "agent-researcher"
-    assert nested_path.bounding_box()["height"] < 30
+    nested = panel.locator(".mn-chunks .mn-chunk:has(.mn-chunk-path[title='agent-researcher'])").first
+    assert nested.locator(".mn-chunk-path").text_content() == "agent-researcher"
+    # an envelope's row names what its JSON shows first, then what it carries
+    assert nested.locator(".mn-chunk-type").text_content() == "tool-output › start"
+    assert nested.locator(".mn-chunk-from").text_content().endswith("› AGENT")
+    type_box = nested.locator(".mn-chunk-type").bounding_box()
+    path_box = nested.locator(".mn-chunk-path").bounding_box()
+    assert path_box["y"] >= type_box["y"] + type_box["height"] - 1, "the path is on a line of its own"
+    assert abs(path_box["x"] - type_box["x"]) < 1, "under the type"
+    nested.click()
+    json_text = nested.locator(".mn-chunk-json").inner_text(timeout=10_000)
+    assert '"type": "tool-output"' in json_text.split("\n", 3)[1], json_text[:200]
+    nested.click()
     lefts = rows.evaluate_all(
-        "rows => rows.map(r => [...r.children].slice(0, 5).map(c => Math.round(c.offsetLeft)))"
+        "rows => rows.map(r => [...r.children].slice(0, 4).map(c => Math.round(c.offsetLeft)))"
     )
     assert all(left == lefts[0] for left in lefts), "every row has the same columns"
 

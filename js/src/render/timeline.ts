@@ -3,7 +3,8 @@
  * call (its phases drawn apart: arguments streaming, executing, waiting for a person), sub-agent and
  * workflow step, nested as the tree is and placed by the chunks' arrival times (a replay's are the
  * recorded ones). Behind the header's "Timeline" toggle, drawn live while the run streams; hovering
- * a bar outlines the part it covers, a click scrolls to it (as the inspector's highlights do).
+ * a bar outlines the part it covers, a click scrolls the run to it under the panel, which stays in
+ * view (it sticks with the header).
  *
  * `layoutTimeline` is the layout, shared in its rules with core/timeline.py (the static transcript).
  */
@@ -232,10 +233,15 @@ export class Timeline {
   private readonly unsubscribe: () => void;
   private outlined: string[] = [];
 
+  /**
+   * `scrollBox` is the view's root (its own scroll box when bounded, else the page scrolls it);
+   * `stickyTop` the block that sticks over it (header, bars, this panel): a scrolled-to part goes below.
+   */
   constructor(
     private readonly store: Store,
     private readonly content: HTMLElement,
     private readonly scrollBox: HTMLElement,
+    private readonly stickyTop: HTMLElement | null = null,
   ) {
     this.el.hidden = true;
     this.toggle.addEventListener("click", () => this.setOpen(!this.open));
@@ -299,12 +305,15 @@ export class Timeline {
     for (const el of this.content.querySelectorAll(".mn-inspected")) el.classList.remove("mn-inspected");
     if (!target) return;
     target.classList.add("mn-inspected");
-    const box = this.scrollBox.getBoundingClientRect();
+    const scroller = scrollerOf(this.scrollBox);
+    if (!scroller) return;
+    const box = scroller.getBoundingClientRect();
     const rect = target.getBoundingClientRect();
-    const head = this.scrollBox.querySelector(".mn-header")?.getBoundingClientRect().height ?? 0;
-    this.scrollBox.scrollTop = scrollTopFor(
-      { scrollTop: this.scrollBox.scrollTop, height: this.scrollBox.clientHeight, head: head + this.el.offsetHeight },
-      { top: rect.top - box.top + this.scrollBox.scrollTop, height: rect.height },
+    // the sticky block (this panel in it) stays where it is and covers the top of the box
+    const head = this.stickyTop?.offsetHeight ?? 0;
+    scroller.scrollTop = scrollTopFor(
+      { scrollTop: scroller.scrollTop, height: scroller.clientHeight, head },
+      { top: rect.top - box.top + scroller.scrollTop, height: rect.height },
     );
   };
 
@@ -318,6 +327,16 @@ export class Timeline {
       for (const el of this.content.querySelectorAll(`[data-node-id="${id}"]`)) el.classList.add("mn-outlined");
     }
   }
+}
+
+/** The box that scrolls `el` into view: itself when it scrolls (a bounded view), else the nearest
+ * ancestor that does (the notebook's panel). */
+function scrollerOf(el: HTMLElement): HTMLElement | null {
+  for (let e: HTMLElement | null = el; e; e = e.parentElement) {
+    const overflow = getComputedStyle(e).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && e.scrollHeight > e.clientHeight) return e;
+  }
+  return null;
 }
 
 /** The rows of a layout on an axis of `span` ms (compare draws two runs on one axis). */

@@ -23,7 +23,7 @@ TINT = "rgba(128,128,128,0.12)"
 MUTED = "opacity:0.75"
 CARD = f"border:1px solid {BORDER};border-radius:6px;padding:4px 8px;margin:6px 0"
 PRE = (
-    "white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0;padding:4px 6px;"
+    "white-space:pre-wrap;overflow-wrap:break-word;margin:2px 0;padding:4px 6px;"
     f"background:{TINT};border-radius:4px;font-size:90%"
 )
 LABEL = "font-size:85%;font-weight:600;opacity:0.8"
