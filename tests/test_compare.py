@@ -9,7 +9,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.analysis.compare import word_diff_html
 
-from .conftest import RecordingComm, fixture_path
+from .conftest import FIXTURES, RecordingComm, fixture_path
 
 
 def test_compare_recordings_views_and_results(recording_comm: RecordingComm) -> None:
@@ -22,11 +22,39 @@ def test_compare_recordings_views_and_results(recording_comm: RecordingComm) -> 
     assert rows["tokens in / out"][0] == "79 / 33"
     assert rows["tool call 1"][0].startswith('getWeather({"city": "Paris"}) [done] →')
     assert "Stock service unavailable" in rows["tool call 1"][1]
-    assert rows["tool call 2"] == ["", "", rows["tool call 2"][2]]
+    assert rows["tool call 2"] == ["—", "—", rows["tool call 2"][2]]
     assert rows["tool call 2"][2].startswith("getWeather(")
     diff = comparison.text_diff()
     assert diff.startswith("--- weather\n+++ stock\n")
     assert "+Sorry, I could not complete that lookup." in diff
+
+
+def test_compare_writes_the_views_figures_and_a_dash_where_there_is_none(
+    recording_comm: RecordingComm,
+) -> None:
+    live = mn.view()  # fed by hand, then saved with its arrival times
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        live.feed(item)
+    live.end()
+    timed = live.wait()
+    rows = dict(mn.compare(timed, fixture_path("tool-call")).rows())
+    # the same string the view's header and footer show ("3 ms", not "0.00 s"); untimed: a dash
+    assert rows["time to first token"] == [timed.figures["first_token"], "—"]
+    assert rows["duration"] == [timed.figures["duration"], "—"]
+    assert rows["time to first token"][0].endswith(" ms")
+    assert rows["error"] == ["—", "—"]
+    assert "" not in [cell for _, cells in rows.items() for cell in cells]
+
+
+def test_compare_shows_the_nested_total_when_a_run_has_sub_agents() -> None:
+    rows = dict(mn.compare(FIXTURES / "nested" / "supervisor.body", fixture_path("tool-call")).rows())
+    assert rows["tokens in / out"] == ["371 / 82", "79 / 33"]
+    assert rows["tokens with sub-agents"] == ["1,378", "—"]
+
+
+def test_text_diff_of_equal_texts_says_so() -> None:
+    comparison = mn.compare(fixture_path("tool-call"), fixture_path("tool-call"), labels=["a", "b"])
+    assert comparison.text_diff() == "the texts are the same (a, b)\n"
 
 
 def test_compare_html_is_escaped() -> None:

@@ -168,3 +168,15 @@ function joinShort(parts: string[], max: number): string {
   }
   return out;
 }
+
+/**
+ * A run node's figures as the kernel computed and formatted them (`figures`: durations, rates,
+ * tokens, cost; core/figures.py): renderers show these strings and compute no figure themselves.
+ */
+export function runFigures(run: Record<string, unknown> | undefined): Record<string, string> {
+  const shipped = obj(run?.figures);
+  const figures: Record<string, string> = {};
+  if (!shipped) return figures;
+  for (const [key, value] of Object.entries(shipped)) if (typeof value === "string") figures[key] = value;
+  return figures;
+}

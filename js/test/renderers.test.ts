@@ -200,14 +200,12 @@ describe("small parts", () => {
 
 describe("run", () => {
   it("footer numbers", () => {
-    const { el } = mount([], {
-      status: "finished",
-      usage: { input_tokens: 1234, output_tokens: 500, total_tokens: 1734, reasoning_tokens: 120, cached_input_tokens: 1000 },
-      started_at: 10_000,
-      first_token_at: 10_450,
-      finished_at: 15_450,
-      steps: 2,
-    });
+    // the kernel's figures (core/figures.py), as it ships them
+    const figures = {
+      input_tokens: "1,234", output_tokens: "500", reasoning_tokens: "120", cached_input_tokens: "1,000",
+      first_token: "450 ms", tokens_per_second: "100.0", duration: "5.5 s", steps: "2",
+    };
+    const { el } = mount([], { status: "finished", figures });
     const stat = (key: string) => {
       const item = el.querySelector<HTMLElement>(`.mn-run-root > .mn-footer [data-stat="${key}"]`);
       return item?.hidden ? null : item?.querySelector(".mn-stat-value")?.textContent;
@@ -266,15 +264,15 @@ describe("run", () => {
   });
 });
 
-describe("footer rate", () => {
-  it("gives tokens/s only over a span long enough to mean something", async () => {
-    const { tokensPerSecond } = await import("../src/render/footer");
-    const run = (ms: number, out: number) => ({
-      id: "root", kind: "run", started_at: 1000, first_token_at: 1000, finished_at: 1000 + ms,
-      usage: { output_tokens: out },
-    });
-    expect(tokensPerSecond(run(2000, 100))).toBe(50);
-    expect(tokensPerSecond(run(10, 100))).toBeNull(); // a recording fed at once
-    expect(tokensPerSecond(run(2000, 0))).toBeNull();
+describe("footer figures", () => {
+  it("shows the kernel's figures as they come, and none it was not sent", () => {
+    const figures = { first_token: "340 ms", tokens_per_second: "52.1", duration: "1.2 s", tokens_with_nested: "1,378" };
+    const { el } = mount([], { status: "finished", figures, started_at: 0, finished_at: 99_999 });
+    const stat = (key: string) => el.querySelector<HTMLElement>(`.mn-footer [data-stat="${key}"]`);
+    expect(stat("ttft")?.textContent).toBe("first token340 ms");
+    expect(stat("tokens_per_s")?.textContent).toBe("tok/s52.1");
+    expect(stat("duration")?.textContent).toBe("duration1.2 s"); // not the 100 s its moments span
+    expect(stat("tokens_with_nested")?.textContent).toBe("with sub-agents1,378");
+    expect(stat("cost")?.hidden).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
 /** The timeline's bar layout (nesting, phases, open bars, the cap), its toggle, highlights and costs. */
 import { describe, expect, it } from "vitest";
-import { formatUsd, runCost } from "../src/render/footer";
 import { type Bar, layoutTimeline, MAX_BARS, ticksFor, type TreeSource } from "../src/render/timeline";
 import type { NodeData } from "../src/types";
 import { add, mount, nodeEl } from "./helpers";
@@ -149,23 +148,14 @@ describe("the timeline panel", () => {
 });
 
 describe("costs", () => {
-  it("formats USD to three significant digits below a dollar, as the kernel does", () => {
-    expect([0, 0.000486, 0.0020625, 1.234, 1234.5].map(formatUsd)).toEqual([
-      "$0.00",
-      "$0.000486",
-      "$0.00206",
-      "$1.23",
-      "$1,234.50",
-    ]);
-  });
-
-  it("shows a run's cost, or that it is unknown and why", () => {
-    expect(runCost(n("r", "run", { cost: { total_usd: 0.0021, reason: null } }))?.text).toBe("$0.0021");
-    expect(runCost(n("r", "run", { cost: { total_usd: null, reason: "no price for mock-weather" } }))).toEqual({
-      text: "unknown",
-      title: "no price for mock-weather",
-    });
-    expect(runCost(n("r", "run"))).toBeNull();
+  it("shows a run's cost as the kernel wrote it, or that it is unknown and why", () => {
+    const priced = mount([], { status: "finished", figures: { cost: "$0.0021", cost_title: "USD, from genai-prices" } });
+    const cost = priced.el.querySelector<HTMLElement>('.mn-footer [data-stat="cost"]');
+    expect(cost?.textContent).toBe("cost$0.0021");
+    expect(cost?.title).toBe("USD, from genai-prices");
+    const unknown = mount([], { status: "finished", figures: { cost: "unknown", cost_title: "no price for mock-weather" } });
+    expect(unknown.el.querySelector<HTMLElement>('.mn-footer [data-stat="cost"]')?.title).toBe("no price for mock-weather");
+    expect(unknown.el.querySelector<HTMLElement>('.mn-header [data-stat="cost"]')?.hidden).toBe(true);
   });
 });
 

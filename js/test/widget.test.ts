@@ -215,12 +215,13 @@ describe("header", () => {
     expect(stat("cost").hidden).toBe(true); // a slot until costs exist
     vi.advanceTimersByTime(3000); // no message: the counter ticks by itself
     expect(stat("elapsed").textContent).toBe("3 s");
-    const usage = { input_tokens: 1200, output_tokens: 34, total_tokens: 1234 };
-    model.receive(opsMsg(2, [set("root", "first_token_at", start + 800), set("root", "usage", usage)]));
+    const figures = { first_token: "800 ms", tokens: "1,234 tokens · 1,500 with sub-agents" }; // the kernel's
+    model.receive(opsMsg(2, [set("root", "first_token_at", start + 800), set("root", "figures", figures)]));
     frame();
     expect(stat("ttft").textContent).toBe("first token 800 ms");
-    expect(stat("tokens").textContent).toBe("1,234 tokens");
-    model.receive(opsMsg(3, [set("root", "status", "finished"), set("root", "finished_at", start + 4500)]));
+    expect(stat("tokens").textContent).toBe("1,234 tokens · 1,500 with sub-agents");
+    const done = { ...figures, duration: "4.5 s" };
+    model.receive(opsMsg(3, [set("root", "status", "finished"), set("root", "finished_at", start + 4500), set("root", "figures", done)]));
     model.set("streaming", false);
     frame();
     expect(stat("elapsed").textContent).toBe("4.5 s");
@@ -231,10 +232,11 @@ describe("header", () => {
 
   it("shows the cost when it is known, and nothing when it is not (the footer says why)", () => {
     const { model, stat, frame } = fakeSetup();
-    model.receive(snapshot(1, [root({ status: "finished", cost: { total_usd: null, reason: "no price for mock-weather" } })]));
+    const unknown = { cost: "unknown", cost_title: "no price for mock-weather" }; // the kernel's figures
+    model.receive(snapshot(1, [root({ status: "finished", figures: unknown })]));
     frame();
     expect(stat("cost").hidden).toBe(true);
-    model.receive(opsMsg(2, [set("root", "cost", { total_usd: 0.0021, reason: null })]));
+    model.receive(opsMsg(2, [set("root", "figures", { cost: "$0.0021", cost_title: "USD, from genai-prices" })]));
     frame();
     expect(stat("cost").hidden).toBe(false);
     expect(stat("cost").textContent).toBe("$0.0021");

@@ -7,13 +7,14 @@ import json
 import re
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from ..core import timeline
-from ..core.cost import format_usd
 from ..core.ingest import collect
 from ..core.result import RunResult, view_snapshot
 from ..core.static.from_result import result_ops
+from ..core.static.text import format_duration
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
@@ -23,7 +24,7 @@ _CELL = (
 _DEL = "background:rgba(248,81,73,0.28);text-decoration:line-through;text-decoration-thickness:1px"
 _INS = "background:rgba(46,160,67,0.28);text-decoration:none"
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")  # words, runs of whitespace, single punctuation marks
-MIN_RATE_SPAN = 0.25  # seconds of streaming below which no tokens/s is shown (footer.ts)
+NONE = "—"  # a cell with nothing to say
 _KEEP = 300  # an unchanged stretch longer than twice this shows its two ends only
 
 
@@ -38,8 +39,10 @@ def as_result(item: Any) -> RunResult:
 
 
 def _label(item: Any, index: int) -> str:
+    if isinstance(item, (str, Path)):  # a recording: its file name (a str's .title is a method)
+        return Path(item).name
     title = getattr(item, "title", "") or getattr(item, "prompt", "")
-    return str(title) if title else f"run {index + 1}"
+    return title if isinstance(title, str) and title else f"run {index + 1}"
 
 
 def _lines(text: str) -> list[str]:
@@ -86,43 +89,51 @@ class Comparison:
         """(what, one plain-text cell per run): the facts compared."""
 
         def seconds(value: float | None) -> str:
-            return "" if value is None else f"{value:.2f} s"
+            return NONE if value is None else format_duration(value * 1000)  # as the view writes it
 
-        def rate(r: RunResult) -> str:
-            streamed = sum(step.streaming or 0.0 for step in r.timing.steps)
-            value = r.timing.tokens_per_second
-            # over a few hundred ms a rate says nothing (a recording read at once), as in the footer
-            return "" if value is None or streamed < MIN_RATE_SPAN else f"{value:,.1f}"
+        shown = [r.figures for r in self.results]  # the view's own strings (core/figures.py)
 
-        def cost(r: RunResult) -> str:
-            return (
-                format_usd(r.cost.total_usd) if r.cost.total_usd is not None else f"unknown: {r.cost.reason}"
-            )
+        def figure(key: str) -> list[str]:
+            return [figures.get(key, NONE) for figures in shown]
+
+        def cost(r: RunResult, figures: dict[str, str]) -> str:
+            text = figures.get("cost", NONE)
+            return f"unknown: {r.cost.reason}" if text == "unknown" else text
 
         table: list[tuple[str, list[str]]] = [
             ("status", [r.status for r in self.results]),
-            ("finish reason", [r.finish_reason or "" for r in self.results]),
+            ("finish reason", [r.finish_reason or NONE for r in self.results]),
             (
                 "tokens in / out",
-                [f"{r.usage.input_tokens:,} / {r.usage.output_tokens:,}" for r in self.results],
+                [
+                    f"{f['input_tokens']} / {f['output_tokens']}" if "input_tokens" in f else NONE
+                    for f in shown
+                ],
             ),
+        ]
+        if any("tokens_with_nested" in f for f in shown):
+            table.append(("tokens with sub-agents", figure("tokens_with_nested")))
+        table += [
             ("reasoning tokens", [f"{r.usage.reasoning_tokens:,}" for r in self.results]),
             ("steps", [str(len(r.steps)) for r in self.results]),
-            ("duration", [seconds(r.timing.total) for r in self.results]),
-            ("time to first token", [seconds(r.timing.time_to_first_token) for r in self.results]),
-            ("tokens/s (streaming)", [rate(r) for r in self.results]),
-            ("tool time", [seconds(r.timing.tool_time) for r in self.results]),
+            ("duration", figure("duration")),
+            ("time to first token", figure("first_token")),
+            ("tokens/s (streaming)", figure("tokens_per_second")),
+            (
+                "tool time",
+                [seconds(r.timing.tool_time if r.timing.untimed is None else None) for r in self.results],
+            ),
             ("waited for people", [seconds(r.timing.human_wait or None) for r in self.results]),
-            ("cost", [cost(r) for r in self.results]),
+            ("cost", [cost(r, f) for r, f in zip(self.results, shown, strict=True)]),
             ("text length", [f"{len(r.text):,} characters" for r in self.results]),
-            ("error", [r.error.message if r.error else "" for r in self.results]),
+            ("error", [r.error.message if r.error else NONE for r in self.results]),
         ]
         most_calls = max((len(r.tool_calls) for r in self.results), default=0)
         for index in range(most_calls):
             cells = []
             for result in self.results:
                 if index >= len(result.tool_calls):
-                    cells.append("")
+                    cells.append(NONE)
                     continue
                 call = result.tool_calls[index]
                 outcome = call.error.message if call.error else _short(call.result, 200)
@@ -131,8 +142,10 @@ class Comparison:
         return table
 
     def text_diff(self, other: int = 1) -> str:
-        """A unified diff of the first run's text against run ``other``."""
+        """A unified diff of the first run's text against run ``other`` (or that they are the same)."""
         first, second = self.results[0].text, self.results[other].text
+        if first == second:
+            return f"the texts are the same ({self.labels[0]}, {self.labels[other]})\n"
         return "".join(
             difflib.unified_diff(
                 _lines(first),
@@ -183,9 +196,11 @@ class Comparison:
 
     def __repr__(self) -> str:
         width = max(len(label) for label in self.labels)
-        lines = [" " * 20 + "  ".join(label.ljust(width) for label in self.labels)]
+        rows = self.rows()
+        first = max(len(what) for what, _ in rows) + 2
+        lines = [" " * first + "  ".join(label.ljust(width) for label in self.labels)]
         lines += [
-            what.ljust(20) + "  ".join(c[:width].ljust(width) for c in cells) for what, cells in self.rows()
+            what.ljust(first) + "  ".join(c[:width].ljust(width) for c in cells) for what, cells in rows
         ]
         return "\n".join(lines)
 

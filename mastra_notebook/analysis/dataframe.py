@@ -20,11 +20,13 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "tool_errors": sum(call.status == "error" for call in result.tool_calls),
         "input_tokens": usage.input_tokens,
         "output_tokens": usage.output_tokens,
-        "total_tokens": usage.total_tokens,
+        "total_tokens": usage.total_tokens,  # this run's own steps
+        "total_tokens_with_nested": result.usage_with_nested.total_tokens,  # and its sub-agents
         "reasoning_tokens": usage.reasoning_tokens,
         "duration_s": timing.total,
         "time_to_first_token_s": timing.time_to_first_token,
-        "tokens_per_second": timing.tokens_per_second,  # over the steps' streaming spans only
+        # over the steps' streaming spans only, at least 0.25 s of them (the view's rule: core/figures.py)
+        "tokens_per_second": timing.tokens_per_second,
         "tool_time_s": timing.tool_time,  # without the time people spent deciding
         "human_wait_s": timing.human_wait,
         "cost_usd": result.cost.total_usd,  # None for a model genai-prices does not know

@@ -102,7 +102,8 @@ def run_figures(run: Mapping[str, Any]) -> dict[str, str]:
         shown["tokens_title"] = f"this run: in {in_}, out {out}"
         everything = usage_with_nested(run).get("total_tokens", 0)
         if everything > total:
-            shown["tokens_with_nested"] = f"{format_int(everything)} with sub-agents"
+            shown["tokens_with_nested"] = format_int(everything)
+            shown["tokens"] += f" · {format_int(everything)} with sub-agents"  # the header's: both
             shown["tokens_title"] += f"; with the runs nested in it: {format_int(everything)}"
     ttft = time_to_first_token_ms(run)
     if ttft is not None:

@@ -407,6 +407,16 @@ class RunResult(_Result):
         return self.timing.total
 
     @property
+    def figures(self) -> dict[str, str]:
+        """The run's figures as the view's header and footer show them, formatted ("340 ms", "52.1",
+        "$0.0021"): the same strings everywhere (core/figures.py). A key is missing where the run
+        has nothing to say (no rate over a short span, no durations for an untimed source)."""
+        from .static.from_result import run_node  # it reads this module: imported when asked
+
+        shown = run_node(self).get("figures")
+        return dict(shown) if isinstance(shown, dict) else {}
+
+    @property
     def human_wait(self) -> float:
         """Seconds this run waited for people to approve, decline or resume (not counted as tool
         time, nor in tokens/s)."""

@@ -4,10 +4,9 @@
  * first token, a cost slot, the controls (the inspector toggle) and Stop (while the run streams).
  */
 import { h } from "../dom";
-import { formatDuration, formatInt, num, obj, span, str } from "../format";
+import { num, runFigures, str } from "../format";
 import type { NodeData, Send } from "../types";
 import type { Traits } from "./context";
-import { runCost } from "./footer";
 
 /** What the badge says, by state; `data-state` on the header and on the badge is the key. */
 const STATE_LABELS: Record<string, string> = {
@@ -122,25 +121,22 @@ export class Header {
     this.tick(live);
     this.showElapsed();
 
-    const usage = obj(run?.usage);
-    const total = num(usage?.total_tokens) ?? sum(num(usage?.input_tokens), num(usage?.output_tokens));
-    show(this.tokens, total === null ? null : `${formatInt(total)} tokens`);
-    this.tokens.title = usage
-      ? `in ${formatInt(num(usage.input_tokens) ?? 0)}, out ${formatInt(num(usage.output_tokens) ?? 0)}`
-      : "";
-    const ttft = span(run?.started_at, run?.first_token_at);
-    show(this.ttft, ttft === null ? null : `first token ${formatDuration(ttft)}`);
-    const cost = run ? runCost(run) : null;
+    // The kernel's figures (core/figures.py), shown as they come: the header computes none.
+    const figures = runFigures(run);
+    show(this.tokens, figures.tokens ?? null);
+    this.tokens.title = figures.tokens_title ?? "";
+    show(this.ttft, figures.first_token === undefined ? null : `first token ${figures.first_token}`);
     // The header shows a cost only when it is known; the footer says "unknown" and why.
-    show(this.cost, cost === null || cost.text === "unknown" ? null : cost.text);
-    this.cost.title = cost?.title ?? "";
+    const cost = figures.cost;
+    show(this.cost, cost === undefined || cost === "unknown" ? null : cost);
+    this.cost.title = figures.cost_title ?? "";
   }
 
   private showElapsed(): void {
     const run = this.run;
-    const ended = span(run?.started_at, run?.finished_at);
-    if (ended !== null) {
-      show(this.elapsed, formatDuration(ended));
+    const took = runFigures(run).duration;
+    if (took !== undefined) {
+      show(this.elapsed, took);
     } else if (this.ticker !== null) {
       const now = Date.now();
       const started = num(run?.started_at);
@@ -160,10 +156,6 @@ export class Header {
       this.ticker = null;
     }
   }
-}
-
-function sum(a: number | null, b: number | null): number | null {
-  return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 }
 
 function setText(el: HTMLElement, text: string): void {

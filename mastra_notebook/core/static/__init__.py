@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import nodes
-from . import text as fmt
 from .html import BORDER, CARD, MUTED, badge, esc, tag
-from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, num, obj, run_cost, span, string
+from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, run_figures, string
+
+# header.ts HEADER_STATS: the figures the header shows after its badge, in order
+HEADER_STATS = ("duration", "tokens", "first_token", "cost")
 
 __all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
 
@@ -64,25 +66,10 @@ def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     bits.append(tag("span", esc(subtitle), style=MUTED) if subtitle else "")  # the prompt's first line
     if state:
         bits.append(badge(_STATE_LABELS.get(state, state), _STATE_TONES.get(state, "neutral")))
-    stats = []
-    elapsed = span(run.get("started_at"), run.get("finished_at"))
-    if elapsed is not None:
-        stats.append(fmt.format_duration(elapsed))
-    usage = obj(run.get("usage"))
-    if usage is not None:
-        total = num(usage.get("total_tokens"))
-        if total is None and (
-            num(usage.get("input_tokens")) is not None or num(usage.get("output_tokens")) is not None
-        ):
-            total = (num(usage.get("input_tokens")) or 0) + (num(usage.get("output_tokens")) or 0)
-        if total is not None:
-            stats.append(f"{fmt.format_int(total)} tokens")
-    ttft = span(run.get("started_at"), run.get("first_token_at"))
-    if ttft is not None:
-        stats.append(f"first token {fmt.format_duration(ttft)}")
-    cost = run_cost(run)
-    if cost is not None and cost != "unknown":  # known costs only, as the widget's header
-        stats.append(cost)
+    shown = run_figures(run)  # the kernel's figures (core/figures.py): shown, never computed here
+    stats = [shown[key] for key in HEADER_STATS if key in shown]
+    if shown.get("cost") == "unknown":  # known costs only, as the widget's header; the footer says why
+        stats.remove("unknown")
     if stats:
         bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
     line = " ".join(bit for bit in bits if bit)

@@ -7,7 +7,8 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from ..result import RunResult, ToolCall, WorkflowStep
+from .. import figures
+from ..result import RunResult, ToolCall, WorkflowStep, view_snapshot
 from ..state import VIEW_DEPTH
 from ..values import capped
 
@@ -71,8 +72,23 @@ def _step(step: WorkflowStep) -> dict[str, Any]:
     }
 
 
+def run_node(result: RunResult) -> dict[str, Any]:
+    """The fields of ``result``'s root run node: those it was read with, or made from its parts."""
+    ops = view_snapshot(result)
+    root = ops[0][2] if ops else None
+    return root if isinstance(root, dict) else _run(result, nested=False)
+
+
 def _run(result: RunResult, nested: bool) -> dict[str, Any]:
+    fields = _run_fields(result, nested)
+    fields["figures"] = figures.run_figures(fields)
+    return fields
+
+
+def _run_fields(result: RunResult, nested: bool) -> dict[str, Any]:
     workflow = result.workflow
+    streamed = [step for step in result.timing.steps if step.streaming and step.output_tokens]
+    usage, everything = result.usage.model_dump(), result.usage_with_nested.model_dump()
     return {
         "kind": "run",
         "status": result.status,
@@ -98,6 +114,9 @@ def _run(result: RunResult, nested: bool) -> dict[str, Any]:
         "object_final": result.object is not None and result.status != "running",
         "invalid_count": len(result.invalid) or None,
         "cost": _dump(getattr(result, "cost", None)),
+        "nested_usage": {key: everything[key] - usage[key] for key in usage},
+        "streaming_ms": sum((step.streaming or 0.0) * 1000 for step in streamed) if streamed else None,
+        "streamed_tokens": sum(step.output_tokens or 0 for step in streamed) if streamed else None,
     }
 
 

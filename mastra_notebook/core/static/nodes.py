@@ -643,109 +643,45 @@ def run_banner(tree: Tree, run: Node) -> str:
     return status_banner(tree, run)
 
 
-def _usage(run: Node, key: str) -> float | None:
-    return num((obj(run.get("usage")) or {}).get(key))
-
-
-def human_wait_within(run: Node, start: Any, end: Any) -> float:
-    a, b = num(start), num(end)
-    waits = run.get("human_waits")
-    if a is None or b is None or not isinstance(waits, list):
-        return 0
-    total = 0.0
-    for pair in waits:
-        if (
-            isinstance(pair, list)
-            and len(pair) >= 2
-            and num(pair[0]) is not None
-            and num(pair[1]) is not None
-        ):
-            total += max(0, min(pair[1], b) - max(pair[0], a))
-    return total
-
-
-def tokens_per_second(run: Node) -> float | None:
-    # the kernel's figure once its steps ended: their output tokens over their streaming spans only
-    streamed, streaming_ms = num(run.get("streamed_tokens")), num(run.get("streaming_ms"))
-    if streamed is not None and streaming_ms is not None:
-        return streamed / (streaming_ms / 1000) if streamed > 0 and streaming_ms >= 250 else None
-    out = _usage(run, "output_tokens")
-    start = num(run.get("first_token_at"))
-    start = start if start is not None else run.get("started_at")
-    ms = span(start, run.get("finished_at"))
-    if ms is not None:
-        ms -= human_wait_within(run, start, run.get("finished_at"))
-    if out is None or out == 0 or ms is None or not ms >= 250:
-        return None
-    return out / (ms / 1000)
-
-
-def _tokens(key: str) -> Callable[[Node], str | None]:
-    def count(run: Node) -> str | None:
-        n = _usage(run, key)
-        return None if n is None else fmt.format_int(n)
-
-    return count
-
-
-def _duration(start: str, end: str) -> Callable[[Node], str | None]:
-    def took(run: Node) -> str | None:
-        ms = span(run.get(start), run.get(end))
-        return None if ms is None else fmt.format_duration(ms)
-
-    return took
-
-
-def _rate(run: Node) -> str | None:
-    rate = tokens_per_second(run)
-    return None if rate is None else fmt.to_fixed(rate, 1)
-
-
-def _steps(run: Node) -> str | None:
-    steps = num(run.get("steps"))
-    return None if steps is None else fmt.format_int(steps)
-
-
-def format_usd(usd: float) -> str:
-    """``$0.00206`` below a dollar (three significant digits), ``$1.23`` above (footer.ts)."""
-    if usd == 0 or usd >= 1:
-        return f"${usd:,.2f}"
-    digits = max(2, 2 - math.floor(math.log10(usd)))
-    return f"${fmt.to_fixed(usd, digits)}".rstrip("0").removesuffix(".")
-
-
-def run_cost(run: Node) -> str | None:
-    """The run's cost (genai-prices, in the kernel), "unknown" when it has a reason instead."""
-    cost = obj(run.get("cost"))
-    if cost is None:
-        return None
-    usd = num(cost.get("total_usd"))
-    if usd is not None:
-        return format_usd(usd)
-    return "unknown" if string(cost.get("reason")) else None
-
-
-FOOTER_STATS: list[tuple[str, Callable[[Node], str | None]]] = [  # footer.ts STATS, in order
-    ("", lambda run: string(run.get("status"))),
-    ("in", _tokens("input_tokens")),
-    ("out", _tokens("output_tokens")),
-    ("reasoning", _tokens("reasoning_tokens")),
-    ("cached", _tokens("cached_input_tokens")),
-    ("first token", _duration("started_at", "first_token_at")),
-    ("tok/s", _rate),
-    ("duration", _duration("started_at", "finished_at")),
-    ("steps", _steps),
-    ("cost", run_cost),
+# The footer's stats in order (footer.ts STATS): the label, and the key of the figure the kernel
+# computed (the run node's ``figures``, core/figures.py); renderers compute none.
+FOOTER_STATS: list[tuple[str, str]] = [
+    ("in", "input_tokens"),
+    ("out", "output_tokens"),
+    ("reasoning", "reasoning_tokens"),
+    ("cached", "cached_input_tokens"),
+    ("with sub-agents", "tokens_with_nested"),
+    ("first token", "first_token"),
+    ("tok/s", "tokens_per_second"),
+    ("duration", "duration"),
+    ("steps", "steps"),
+    ("cost", "cost"),
 ]
+
+
+def run_figures(run: Node) -> dict[str, str]:
+    """The run's figures as the kernel shipped them (strings), or none."""
+    shipped = obj(run.get("figures")) or {}
+    return {key: value for key, value in shipped.items() if isinstance(value, str)}
+
+
+def footer_stats(run: Node) -> list[tuple[str, str]]:
+    """(label, value) of each footer stat the run has: its status, then its figures."""
+    shown = run_figures(run)
+    status = string(run.get("status"))
+    stats = [("", status)] if status else []
+    for label_, key in FOOTER_STATS:
+        value = shown.get(key)
+        if value is not None:
+            stats.append((label_, value))
+    return stats
 
 
 def run_footer(tree: Tree, run: Node) -> str:
     stats = []
-    for name, value in FOOTER_STATS:
-        shown = value(run)
-        if shown is not None:
-            stat = f"{esc(name)} {tag('b', esc(shown), style='font-weight:600')}" if name else esc(shown)
-            stats.append(tag("span", stat, style="margin-right:14px;white-space:nowrap"))
+    for name, shown in footer_stats(run):
+        stat = f"{esc(name)} {tag('b', esc(shown), style='font-weight:600')}" if name else esc(shown)
+        stats.append(tag("span", stat, style="margin-right:14px;white-space:nowrap"))
     line = " ".join(stats)
     return tag(
         "div",
