@@ -7,6 +7,8 @@ import re
 from typing import Any
 
 import mastra_notebook as mn
+
+from .conftest import fixture_path
 from mastra_notebook.widget.export import page_html
 from mastra_notebook.widget.wire import message
 
@@ -37,8 +39,23 @@ def test_the_data_script_holds_no_angle_bracket_and_parses_back() -> None:
     assert "<" not in data
     assert ">" not in data
     assert "&" not in data
-    assert json.loads(data) == {"snapshot": message("snapshot", 0, run.snapshot()), "title": "<!--<script>"}
+    snap = message("snapshot", 0, run.snapshot())
+    assert json.loads(data) == {"snapshot": snap, "title": "<!--<script>", "subtitle": ""}
     assert HOSTILE in strings(json.loads(data))  # the text is all there
     # the page has exactly its three scripts, the boot script last and whole
     assert html.count("<script") == 3
     assert html.rstrip().endswith("</script></body></html>")
+
+
+def test_the_page_is_headed_by_the_prompt_as_the_view_is(recording_comm: Any) -> None:
+    """The exported page's header said only the agent: the prompt's first line (the view's subtitle)
+    heads it too, in the data the page mounts from, in its static transcript and in its <title>."""
+    view = mn.view(fixture_path("tool-call"))
+    view.title, view.subtitle = "agent weather", "What is the weather in Paris?"
+    view.wait(30)
+    html = view.to_html()
+    (data,) = re.findall(r'<script type="application/json" id="mn-data">(.*?)</script>', html, re.DOTALL)
+    assert json.loads(data)["subtitle"] == "What is the weather in Paris?"
+    static = html.split('<div id="mn-view">', 1)[1].split("<script", 1)[0]
+    assert "What is the weather in Paris?" in static
+    assert "<title>agent weather · What is the weather in Paris?</title>" in html

@@ -164,6 +164,8 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
 
 export interface StaticOptions {
   title?: string;
+  /** The line under the title: the prompt's first line, as the live view shows it. */
+  subtitle?: string;
   /** Milliseconds of markdown rendering per frame before the rest waits for the next frames. */
   budgetMs?: number;
 }
@@ -179,7 +181,7 @@ export interface StaticHandle {
 export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: StaticOptions = {}): StaticHandle {
   const store = new Store();
   const view = new View(el, store, () => {}, opts.budgetMs);
-  view.setTraits({ title: opts.title ?? "" });
+  view.setTraits({ title: opts.title ?? "", subtitle: opts.subtitle ?? "" });
   const batcher = new FrameBatcher(view, browserClock, 0);
   const timeline = mountTimeline(store, view);
   store.subscribe((change) => {

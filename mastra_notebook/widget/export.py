@@ -25,7 +25,7 @@ const url = URL.createObjectURL(new Blob([code], {type: "text/javascript"}));
 import(url).then((module) => {
   const el = document.getElementById("mn-view");
   el.replaceChildren();
-  module.mountStatic(el, data.snapshot, {title: data.title});
+  module.mountStatic(el, data.snapshot, {title: data.title, subtitle: data.subtitle});
   document.body.dataset.mounted = "true";
 });
 """
@@ -42,19 +42,20 @@ def _json_in_script(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page_html(run: Run, title: str = "") -> str:
-    """The page for a finished ``run``: the rendered run, with a static transcript until it mounts."""
+def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
+    """The page for a finished ``run``: the rendered run, with a static transcript until it mounts.
+    ``title`` and ``subtitle`` head it as they head the view (the agent id, the prompt's first line)."""
     nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
     snapshot = message("snapshot", 0, run.snapshot())
-    data: dict[str, Any] = {"snapshot": snapshot, "title": title}
+    data: dict[str, Any] = {"snapshot": snapshot, "title": title, "subtitle": subtitle}
     bundle = base64.b64encode((_STATIC / "widget.js").read_bytes()).decode()  # code is not text to escape
     css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
     return (
         '<!doctype html>\n<html><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{escape(title or 'Mastra run')}</title><style>{css}</style></head><body>"
-        f'<div id="mn-view">{render_snapshot(snapshot["ops"], title)}</div>'
+        f"<title>{escape(' · '.join(filter(None, [title, subtitle])) or 'Mastra run')}</title><style>{css}</style></head><body>"
+        f'<div id="mn-view">{render_snapshot(snapshot["ops"], title, subtitle)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'

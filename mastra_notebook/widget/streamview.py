@@ -483,7 +483,7 @@ class StreamView(anywidget.AnyWidget):
         """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
         from .export import page_html
 
-        page = page_html(self._run, self.title)
+        page = page_html(self._run, self.title, self.subtitle)
         if path is not None:
             Path(path).write_text(page)
         return page

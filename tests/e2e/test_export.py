@@ -94,3 +94,30 @@ def test_render_refuses_what_is_not_a_stream(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: {bogus}: not a Mastra stream")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_exported_page_is_headed_by_the_prompt(scheme: str, browser: Any, tmp_path: Path) -> None:
+    """Issue 17: the page's header said only the agent; the prompt's first line heads it too."""
+    from mastra_notebook.core.ingest import records
+    from mastra_notebook.core.run import Run
+    from mastra_notebook.widget.export import page_html
+
+    run = Run()
+    for item in records(FIXTURES / "tool-call.jsonl"):
+        run.feed(item)
+    run.end()
+    prompt = "What is the weather in Paris, and should I take an umbrella tomorrow?"
+    page_file = tmp_path / "prompt.html"
+    page_file.write_text(page_html(run, "agent weather", prompt))
+    context = browser.new_context(offline=True, color_scheme=scheme, viewport={"width": 900, "height": 700})
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status='finished']", timeout=15_000)
+    subtitle = page.locator(".mn-root .mn-header .mn-subtitle")
+    assert subtitle.is_visible()
+    assert subtitle.text_content() == prompt
+    assert page.title() == f"agent weather · {prompt}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".mn-root").screenshot(path=str(ARTIFACTS / f"export-prompt-{scheme}.png"))
+    context.close()
