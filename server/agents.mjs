@@ -91,34 +91,53 @@ function errorMessage(value) {
   return raw.replace(/^(Error: )+/, '');
 }
 
+/** The number of days a forecast is asked for ("5-day forecast"): 1 to 7, else 3. */
+const daysIn = text => Math.min(7, Math.max(1, Number(text.match(/\b(\d+)[- ]days?\b/i)?.[1] ?? 3)));
+
+/** Whether `task` asks for a trip to be planned rather than for a forecast. */
+const plansTrip = task => /\b(trip|travel|holiday|vacation|visit)/i.test(task);
+
+/** The answer to `task` from the researcher's findings ("N-day forecast for City:\n- Day 1: …\n\nAnalyst: …"):
+ * the forecast it asked for, or, for a trip, a plan made of it. */
+function forecastAnswer(task, findings) {
+  const city = cityIn(task);
+  const days = [...findings.matchAll(/- Day \d+: [^\n]+/g)].map(m => m[0]);
+  const note = findings.match(/Analyst: ([^\n]+)/)?.[1];
+  const body = (days.length ? days.join('\n') : findings) + (note ? `\n\nAdvice: ${note}` : '');
+  if (plansTrip(task)) {
+    return `Here is your trip plan for ${city}: the weather day by day, and what to pack.\n\n${body}\n\nHave a great trip!`;
+  }
+  return `Here is the ${days.length ? `${days.length}-day ` : ''}forecast for ${city}:\n\n${body}`;
+}
+
 function* supervisorScript(ctx) {
   const result = ctx.result('agent-researcher');
   if (!result) {
-    const city = cityIn(ctx.userText);
+    const prompt = `Get the ${daysIn(ctx.userText)}-day forecast for ${cityIn(ctx.userText)}.`;
     yield* text('supervisor-pre', splitN('I will delegate this to the research agent.', 4));
-    yield* toolCall('call_delegate_1', 'agent-researcher', { prompt: `Get the 3-day forecast for ${city}.` }, 6);
+    yield* toolCall('call_delegate_1', 'agent-researcher', { prompt }, 6);
     return;
   }
-  const findings = asText(result.value);
-  yield* text('supervisor-final', chunk(`Here is your trip plan.\n\n${findings}\n\nHave a great trip!`, 12));
+  yield* text('supervisor-final', chunk(forecastAnswer(ctx.userText, asText(result.value)), 12));
 }
 
 function* researcherScript(ctx) {
   const city = cityIn(ctx.userText);
   const forecast = ctx.result('getForecast');
   if (!forecast) {
-    yield* toolCall('call_forecast_1', 'getForecast', { city, days: 3 }, 4);
+    yield* toolCall('call_forecast_1', 'getForecast', { city, days: daysIn(ctx.userText) }, 4);
     return;
   }
+  const days = forecast.value.forecast;
   const analysis = ctx.result('agent-analyst');
   if (!analysis) {
-    const summary = forecast.value.forecast.map(d => `day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('; ');
+    const summary = days.map(d => `day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('; ');
     yield* toolCall('call_analyst_1', 'agent-analyst', { prompt: `Analyse the forecast for ${city}: ${summary}.` }, 5);
     return;
   }
-  const lines = forecast.value.forecast.map(d => `- Day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('\n');
+  const lines = days.map(d => `- Day ${d.day}: ${d.lowC}–${d.highC} °C, ${d.conditions}`).join('\n');
   const note = asText(analysis.value);
-  yield* text('researcher-final', chunk(`3-day forecast for ${city}:\n${lines}\n\nAnalyst: ${note}`, 12));
+  yield* text('researcher-final', chunk(`${days.length}-day forecast for ${city}:\n${lines}\n\nAnalyst: ${note}`, 12));
 }
 
 function* analystScript(ctx) {
@@ -331,7 +350,7 @@ function* networkSupervisorScript(ctx) {
     yield* json({
       primitiveId: 'researcher',
       primitiveType: 'agent',
-      prompt: `Get the 3-day forecast for ${city}.`,
+      prompt: `Get the ${daysIn(ctx.userText)}-day forecast for ${city}.`,
       selectionReason:
         'The researcher agent researches forecasts with getForecast and the analyst; ' +
         'no workflow or tool in this network does that, so no other primitive was picked.',
@@ -342,17 +361,12 @@ function* networkSupervisorScript(ctx) {
   if (asks('isComplete') || asks('finalResult')) {
     const task = originalTask(ctx);
     const city = cityIn(task);
-    const result = completionResult(ctx);
-    const days = [...result.matchAll(/- Day \d+: [^\n]+/g)].map(m => m[0]);
-    const note = result.match(/Analyst: ([^\n]+)/)?.[1];
-    const finalResult =
-      `Here is the 3-day forecast for ${city}:\n\n${days.length ? days.join('\n') : result}` +
-      (note ? `\n\nAdvice: ${note}` : '');
+    const finalResult = forecastAnswer(task, completionResult(ctx));
     if (asks('isComplete')) {
       // isComplete first: Mastra streams finalResult as routing-agent-text-delta once it is true.
       yield* json({
         isComplete: true,
-        completionReason: `The researcher returned the 3-day forecast for ${city} with the analyst's advice.`,
+        completionReason: `The researcher returned the forecast for ${city} with the analyst's advice.`,
         finalResult,
       });
     } else {
