@@ -79,10 +79,14 @@ class Run:
         ``mnReceivedMs`` serves when it has one); else it arrives now."""
         self._version += 1
         chunk = coerce(item)
+        recorded = chunk.get(TIME_KEY) if received_ms is None and type(chunk) is dict else received_ms
+        self.clock.moment = self._arrival(recorded)
         if type(chunk) is not dict or "type" not in chunk:
-            self._not_a_chunk(item, chunk)
+            try:
+                self._not_a_chunk(item, chunk)
+            finally:
+                self.clock.moment = None
             return
-        self.clock.moment = self._arrival(chunk.get(TIME_KEY) if received_ms is None else received_ms)
         state = self.state
         counted = state.chunk_count
         try:
