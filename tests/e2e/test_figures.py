@@ -1,0 +1,81 @@
+"""The kernel's figures as a reader sees them in JupyterLab (issue 17): the header shows both totals
+when sub-agents used tokens, the footer the rate and the nested total, mn.compare the views' own
+strings and a dash where there is none; light and dark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from playwright.sync_api import expect
+
+from mastra_notebook.core.framing import iter_records
+from mastra_notebook.core.recording import TIME_KEY
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    cell,
+    open_notebook,
+    run_cells,
+    screenshot,
+    view_root,
+    wait_status,
+)
+from tests.e2e.test_header import theme
+from tests.e2e.test_live import ENDED
+
+pytestmark = pytest.mark.e2e
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _timed(source: Path, out: Path, request_ms: float, gap_ms: float) -> Path:
+    """The supervisor's recorded body with arrival times: the first chunk ``request_ms`` after the
+    request, then one every ``gap_ms``."""
+    lines = []
+    for index, record in enumerate(iter_records(source.read_bytes())):
+        chunk = orjson.loads(record)
+        chunk[TIME_KEY] = request_ms + gap_ms * index
+        lines.append(orjson.dumps(chunk))
+    out.write_bytes(b"\n".join(lines) + b"\n")
+    return out
+
+
+def test_header_footer_and_compare_show_the_kernels_figures(
+    lab: Lab, page: Any, page_events: PageEvents, tmp_path: Path
+) -> None:
+    supervisor = FIXTURES / "nested" / "supervisor.body"
+    quick = _timed(supervisor, tmp_path / "quick.jsonl", 320.0, 30.0)
+    slow = _timed(supervisor, tmp_path / "slow.jsonl", 650.0, 45.0)
+    cells = [
+        "import mastra_notebook as mn",
+        f"a = mn.view({str(quick)!r}, title='supervisor')\na",
+        f"b = mn.view({str(slow)!r}, title='supervisor')\nb.wait()\n"
+        "mn.compare(a, b, labels=['quick server', 'slow server'])",
+    ]
+    open_notebook(page, lab.notebook("figures", cells))
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    assert wait_status(root, *ENDED) == "finished"
+    header = root.locator(".mn-header")
+    expect(header.locator('[data-stat="tokens"]')).to_have_text("453 tokens · 1,378 with sub-agents")
+    expect(header.locator('[data-stat="ttft"]')).to_have_text("first token 410 ms")  # from the request
+    footer = root.locator(".mn-run-root > .mn-footer")
+    expect(footer.locator('[data-stat="tokens_with_nested"] .mn-stat-value')).to_have_text("1,378")
+    expect(footer.locator('[data-stat="tokens_per_s"] .mn-stat-value')).to_have_text("80.4")
+    expect(footer.locator('[data-stat="duration"] .mn-stat-value')).to_have_text("3.4 s")
+    run_cells(page, 2)
+    table = cell(page, 2).locator(".mastra-notebook-compare")
+    expect(table).to_be_visible()
+    expect(table.locator("tr", has_text="time to first token")).to_contain_text("410 ms785 ms")
+    expect(table.locator("tr", has_text="tokens with sub-agents")).to_contain_text("1,378")
+    for dark in (False, True):
+        theme(page, dark=dark)
+        name = "dark" if dark else "light"
+        screenshot(header, f"figures-header-{name}")
+        screenshot(footer, f"figures-footer-{name}")
+        screenshot(table, f"figures-compare-{name}")
+    theme(page, dark=False)
+    assert not page_events.errors
