@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactJson, summarizeArgs, summarizeText, summarizeValue, truncate } from "../src/format";
+import { compactJson, runFigures, summarizeArgs, summarizeText, summarizeValue, truncate } from "../src/format";
 
 describe("compact JSON", () => {
   it("keeps short values on one line and breaks only wide ones", () => {
@@ -65,5 +65,17 @@ describe("summaries of folded cards", () => {
   it("truncates with an ellipsis", () => {
     expect(truncate("abcdef", 4)).toBe("abc…");
     expect(truncate("abc", 4)).toBe("abc");
+  });
+});
+
+describe("the kernel's figures", () => {
+  it("are read as shipped strings, anything else left out", () => {
+    expect(runFigures({ figures: { duration: "1.2 s", tokens_per_second: "52.1", bogus: 3 } })).toEqual({
+      duration: "1.2 s",
+      tokens_per_second: "52.1",
+    });
+    expect(runFigures({})).toEqual({});
+    expect(runFigures(undefined)).toEqual({});
+    expect(runFigures({ figures: "1.2 s" })).toEqual({});
   });
 });
