@@ -122,8 +122,7 @@ async def test_paging_back_draws_an_ended_run_again_from_what_it_kept(recording_
     assert again.result.text == "answer 0"
     assert again.result.status == "finished"
     assert again.title == "\N{HORIZONTAL ELLIPSIS}0"  # the part of its prompt that differs
-    assert gallery._slots[0].tooltip == "prompt number 0"  # the whole prompt on hover
-    assert again.subtitle == "#0 · agent test"
+    assert again.subtitle == "#0 · agent test · prompt number 0"  # the whole prompt, shown whole on hover
     assert '"answer 0"' in again._final  # drawn at once from its first state, no round trip
     assert len(again.inspector_entries()) == 2  # the inspector still lists its chunks
     # the slots' views are dealt again from page to page: no new widget per page
@@ -392,8 +391,7 @@ async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm:
     first = gallery.tiles[0].view
     assert first is not None
     assert first.title == labels[0]  # made when it was alone, labelled again when the second came
-    assert first.subtitle == "#0 · agent weather"
-    assert gallery._slots[0].tooltip == LISBON
+    assert first.subtitle == f"#0 · agent weather · {LISBON}"  # cut first; whole on hover
     # the queued tiles of the page: their labels, the whole prompt as their tooltip
     waiting = gallery._waiting.value
     assert f'<bdi style="font-weight:600">{labels[1]}</bdi>' in waiting
@@ -404,7 +402,7 @@ async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm:
     view = gallery.tiles[4].view
     assert isinstance(view, EndedView)
     assert view.title == labels[4]
-    assert gallery._slots[0].tooltip == "What is the weather in Oslo today?"
+    assert view.subtitle == "#4 · agent weather · What is the weather in Oslo today?"
 
 
 async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: RecordingComm) -> None:
@@ -419,6 +417,7 @@ async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: 
     assert [view.title for view in views if view is not None] == [t.label for t in gallery.tiles[:2]]
     gallery.submit(_starter(3), prompt=[{"role": "user", "content": "Tell me a joke"}])  # shares nothing
     assert [tile.label for tile in gallery.tiles] == [tile.title for tile in gallery.tiles]
+    assert [view.subtitle for view in views if view is not None] == ["#0", "#1"]  # nothing left out
     assert gallery.tiles[3].title == "Tell me a joke"
     await gallery
 

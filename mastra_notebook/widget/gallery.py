@@ -172,6 +172,12 @@ class Tile:
         self._queued_result: RunResult | None = None
 
     @property
+    def byline(self) -> str:
+        """The header's line beside the label: the subtitle, then the whole prompt when the label is a
+        part of it (the line is cut first, and shows whole on hover)."""
+        return self.subtitle if self.label == self.title else f"{self.subtitle} · {self.title}"
+
+    @property
     def queued(self) -> bool:
         """Waiting for its turn: not started, no view."""
         return self.view is None and self.kept is None
@@ -350,7 +356,7 @@ class Gallery:
             if tile.prompted:
                 tile.label = self._affixes.label(tile.title)
                 if tile.view is not None:
-                    tile.view.title = tile.label
+                    tile.view.title, tile.view.subtitle = tile.label, tile.byline
         self._layout_grid()  # the queued tiles' placeholders and lines
 
     def _dispatch(self) -> None:
@@ -398,7 +404,7 @@ class Gallery:
         if made is not _TILE:  # the layout the view was made with: a widget of its own, not to leak
             made.close()
         view.max_height = TILE_HEIGHT
-        view.title, view.subtitle = tile.label, tile.subtitle
+        view.title, view.subtitle = tile.label, tile.byline
 
     def _stream_ended(self, tile: Tile) -> None:
         view = tile.view
@@ -582,15 +588,13 @@ class Gallery:
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
             view = self._slot_views[index] or EndedView()
             self._slot_views[index] = view
-            view.show(tile.kept, title=tile.label, subtitle=tile.subtitle)
+            view.show(tile.kept, title=tile.label, subtitle=tile.byline)
             tile.view = view
         widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
         if isinstance(widget, StreamView):
             widget.show_in_browser()
         if slot.children != (widget,):
             slot.children = (widget,)
-        if slot.tooltip != tile.title:  # the whole first line, the label being a part of it
-            slot.tooltip = tile.title
         slot.layout.display = None
 
     def _started_slots(self) -> int:
