@@ -163,3 +163,42 @@ def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
     assert table.count("finished") == 6
     assert_no_rate_limit(page)
     screenshot(cell(page, 0), "gallery")
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
+    dark: bool, lab: Lab, page: Any
+) -> None:
+    """Issue 17: under Run All the lesson jumped to its end (the cells after it moved the same replay).
+    They use a second replay now: once every cell ran, the lesson is still playing, short of its end."""
+    import shutil
+
+    from tests.e2e.conftest import wait_notebook_ready
+    from tests.e2e.test_header import theme
+
+    name = f"teaching-{'dark' if dark else 'light'}"
+    folder = lab.root / name
+    shutil.copytree(EXAMPLES / "recordings", folder / "recordings")
+    shutil.copy(EXAMPLES / "teaching.ipynb", folder / "teaching.ipynb")
+    page.goto(f"{lab.url}/lab/workspaces/{name}/tree/{name}/teaching.ipynb")
+    wait_notebook_ready(page)
+    theme(page, dark)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    last = page.locator(".jp-Notebook .jp-CodeCell").last
+    last.locator(".mn-root").wait_for(timeout=60_000)  # every cell ran: the last one shows a replay
+    lesson = page.locator(".jp-Notebook .jp-CodeCell").first.locator(".mn-root")
+    bar = lesson.locator(".mn-replay")
+    total = int((bar.locator(".mn-replay-position").text_content() or "").split("/")[1].split()[0])
+    first = int(bar.get_attribute("data-position") or -1)
+    assert 0 <= first < total, (first, total)
+    page.wait_for_function(  # it goes on playing
+        "([el, n]) => Number(el.dataset.position) > n", arg=[bar.element_handle(), first], timeout=20_000
+    )
+    assert bar.locator("button.mn-play").text_content() == "Pause"
+    # the explorations below it read the same recording, apart
+    exploration = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
+    assert "18 of 65 chunks" in exploration.first.inner_text()
+    screenshot(lesson, f"teaching-run-all-{'dark' if dark else 'light'}")
