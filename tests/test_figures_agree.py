@@ -42,8 +42,9 @@ def _ids(path: Path) -> str:
     return str(path.relative_to(FIXTURES))
 
 
-def _timed(path: Path, tmp_path: Path) -> Path:
-    """The stream as a recording with arrival times (ms since the request was sent)."""
+def timed(path: Path, out: Path, request_ms: float = REQUEST_MS, gap_ms: float = GAP_MS) -> Path:
+    """The stream as a recording with arrival times (ms since the request was sent): the first chunk
+    ``request_ms`` after the request, then one every ``gap_ms``."""
     lines = []
     for index, record in enumerate(iter_records(path.read_bytes())):
         try:
@@ -52,9 +53,8 @@ def _timed(path: Path, tmp_path: Path) -> Path:
             lines.append(bytes(record))  # kept as it came: it stays invalid
             continue
         if isinstance(chunk, dict):
-            chunk[TIME_KEY] = REQUEST_MS + GAP_MS * index
+            chunk[TIME_KEY] = request_ms + gap_ms * index
         lines.append(orjson.dumps(chunk))
-    out = tmp_path / f"{path.stem}.timed.jsonl"
     out.write_bytes(b"\n".join(lines) + b"\n")
     return out
 
@@ -149,17 +149,17 @@ def test_read_at_once_the_figures_agree_and_none_are_made_up(
 def test_recorded_the_figures_agree_everywhere(
     path: Path, tmp_path: Path, recording_comm: RecordingComm
 ) -> None:
-    timed = _timed(path, tmp_path)
-    read = mn.collect(timed)
-    viewed = mn.view(timed).wait(timeout=60)
-    replay = mn.replay(timed, autoplay=False)
+    recorded = timed(path, tmp_path / f"{path.stem}.timed.jsonl")
+    read = mn.collect(recorded)
+    viewed = mn.view(recorded).wait(timeout=60)
+    replay = mn.replay(recorded, autoplay=False)
     replay.seek(replay.total)
     replayed = replay.result
     assert read.timing.untimed is None
     for result, how in ((read, "collect"), (viewed, "view"), (replayed, "replay")):
         assert result.figures == read.figures, how
         assert result.timing.total == pytest.approx(read.timing.total, abs=1e-5), how
-        _agree(result, f"{timed.name} {how}")
+        _agree(result, f"{recorded.name} {how}")
     # the run starts when its request went out, not at its first chunk
     if read.timing.total is not None and read.chunk_count:
         assert read.timing.total * 1000 >= REQUEST_MS - 1e-3

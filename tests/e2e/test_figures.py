@@ -7,12 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from playwright.sync_api import expect
 
-from mastra_notebook.core.framing import iter_records
-from mastra_notebook.core.recording import TIME_KEY
 from tests.e2e.conftest import (
     Lab,
     PageEvents,
@@ -25,30 +22,19 @@ from tests.e2e.conftest import (
 )
 from tests.e2e.test_header import theme
 from tests.e2e.test_live import ENDED
+from tests.test_figures_agree import timed
 
 pytestmark = pytest.mark.e2e
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
-def _timed(source: Path, out: Path, request_ms: float, gap_ms: float) -> Path:
-    """The supervisor's recorded body with arrival times: the first chunk ``request_ms`` after the
-    request, then one every ``gap_ms``."""
-    lines = []
-    for index, record in enumerate(iter_records(source.read_bytes())):
-        chunk = orjson.loads(record)
-        chunk[TIME_KEY] = request_ms + gap_ms * index
-        lines.append(orjson.dumps(chunk))
-    out.write_bytes(b"\n".join(lines) + b"\n")
-    return out
-
-
 def test_header_footer_and_compare_show_the_kernels_figures(
     lab: Lab, page: Any, page_events: PageEvents, tmp_path: Path
 ) -> None:
     supervisor = FIXTURES / "nested" / "supervisor.body"
-    quick = _timed(supervisor, tmp_path / "quick.jsonl", 320.0, 30.0)
-    slow = _timed(supervisor, tmp_path / "slow.jsonl", 650.0, 45.0)
+    quick = timed(supervisor, tmp_path / "quick.jsonl", 320.0, 30.0)
+    slow = timed(supervisor, tmp_path / "slow.jsonl", 650.0, 45.0)
     cells = [
         "import mastra_notebook as mn",
         f"a = mn.view({str(quick)!r}, title='supervisor')\na",
