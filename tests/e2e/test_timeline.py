@@ -239,3 +239,39 @@ def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_pa
     ARTIFACTS.mkdir(exist_ok=True)
     timeline.screenshot(path=str(ARTIFACTS / f"timeline-transcript-{'dark' if dark else 'light'}.png"))
     context.close()
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab: Lab, page: Any) -> None:
+    """Issue 17: deep labels were cut, a click on a bar scrolled the timeline itself out of view, and in
+    a replay the timeline pushed the play bar down. Now the labels read whole, the play bar stays right
+    under the header with the timeline below it, and a click scrolls the run under them."""
+    recording = timed_recording("workflow-as-tool", lab.root)
+    name = f"timeline-click-{'dark' if dark else 'light'}"
+    cells = ["import mastra_notebook as mn", f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview"]
+    open_notebook(page, lab.notebook(name, cells))
+    theme(page, dark=dark)
+    run_cells(page, 0, 1)
+    root = view_root(page, 1)
+    wait_status(root, "finished")
+    bar_top = root.locator(".mn-replay").bounding_box()["y"]
+    root.locator(".mn-header .mn-timeline-toggle").click()
+    panel = root.locator(".mn-timeline")
+    expect(panel).to_be_visible()
+    assert root.locator(".mn-replay").bounding_box()["y"] == bar_top, "the play bar did not move"
+    assert panel.bounding_box()["y"] > bar_top, "the timeline opens below the play bar"
+    labels = panel.locator(".mn-tl-row:not(.mn-tl-axis) .mn-tl-label")
+    cut = labels.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    assert cut == [], cut
+    # the deepest bar's part is at the bottom of the run: the click scrolls the view to it
+    deepest = panel.locator(".mn-tl-row[data-bar='text']").last
+    deepest.click()
+    target = root.locator(".mn-inspected")
+    expect(target).to_have_count(1)
+    assert root.evaluate("el => el.scrollTop") > 0, "the view scrolled to the part"
+    view_box, panel_box, part = root.bounding_box(), panel.bounding_box(), target.bounding_box()
+    assert panel_box["y"] >= view_box["y"] - 1, "the timeline is still in view"
+    assert part["y"] >= panel_box["y"] + panel_box["height"] - 1, "the part shows below the timeline"
+    assert part["y"] < view_box["y"] + view_box["height"], "and inside the view"
+    assert root.locator(".mn-replay").is_visible()
+    screenshot(root, name)
