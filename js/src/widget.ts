@@ -106,7 +106,12 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
   view.addHeaderControl(inspector.toggle);
   view.addAside(inspector.el);
   const timeline = mountTimeline(store, view);
-  const readReplay = () => replayBar.update(parseReplay(model.get("replay")));
+  const readReplay = () => {
+    const replay = parseReplay(model.get("replay"));
+    replayBar.update(replay);
+    // a replay held short of its end says "paused", not "running" (issue 17)
+    view.setTraits({ paused: replay !== null && !replay.playing && replay.position < replay.total });
+  };
 
   const readTraits = () => {
     const traits: Traits = {

@@ -134,3 +134,20 @@ describe("bars under the header", () => {
     vi.useRealTimers();
   });
 });
+
+describe("one word per state", () => {
+  it("a replay held short of its end says paused, not running; playing or at its end it does not", () => {
+    const { model, el, frame } = mount({ replay: { total: 10, position: 3, playing: false, speed: 1 } });
+    model.receive(snapshot(1, [root({ status: "running", started_at: 0 })]));
+    frame();
+    const badge = () => el.querySelector(".mn-header .mn-state")?.textContent;
+    expect(badge()).toBe("paused");
+    model.set("replay", { total: 10, position: 4, playing: true, speed: 1 });
+    expect(badge()).toBe("running");
+    model.set("replay", { total: 10, position: 10, playing: false, speed: 1 });
+    model.receive(opsMsg(2, [set("root", "status", "finished")]));
+    frame();
+    expect(badge()).toBe("finished");
+    vi.useRealTimers();
+  });
+});

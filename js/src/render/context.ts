@@ -11,6 +11,8 @@ export interface Traits {
   canApprove: boolean;
   /** A CSS length: a taller view scrolls inside itself; "" for no limit. */
   maxHeight: string;
+  /** A replay held short of its end: its run is not running, it is paused. */
+  paused?: boolean;
 }
 
 export const DEFAULT_TRAITS: Traits = {

@@ -14,6 +14,7 @@ const STATE_LABELS: Record<string, string> = {
   starting: "starting",
   streaming: "streaming",
   running: "running",
+  paused: "paused", // a replay held short of its end
   approval: "waiting for approval",
   suspended: "suspended",
   finished: "finished",
@@ -39,7 +40,7 @@ export function headerState(traits: Traits, run: NodeData | undefined, awaitingA
   if (traits.queued) return "queued";
   const status = str(run?.status);
   if (!status) return traits.streaming ? "starting" : "";
-  if (status === "running") return traits.streaming ? "streaming" : "running";
+  if (status === "running") return traits.streaming ? "streaming" : traits.paused ? "paused" : "running";
   if (status === "suspended" && awaitingApproval) return "approval";
   return status;
 }
