@@ -1,15 +1,17 @@
-"""Browser main-thread cost of a live view: 1,000 long-text deltas at ~250 chunks/s, ours against IPython.
+"""Browser main-thread cost of a live view on a real-shaped stream, ours against IPython.
 
 In one real JupyterLab (launched as tests/e2e/conftest.py does) driven by headless Chromium, two
-notebooks each run one measured cell after a small warm-up cell (which loads the renderer once):
+notebooks each run one measured cell after a small warm-up cell (which loads the renderer once).
+Both are fed the same real-shaped stream (benchmarks/streams.py, as benchmarks/latency.py: a real
+provider's ``start``, ``step-start``, ``text-start``, then 1-5 character deltas with jittered gaps at
+``--rate`` deltas/s for ``--seconds``, then its ``text-end``, ``step-finish``, ``finish``) at its
+recorded times:
 
-* ours:   ``mn.view(stream, delay=1/250)`` — done when ``.mn-root[data-status="finished"]`` and the last
-  delta's words are in the cell;
+* ours:   ``mn.view()`` fed from a task on the kernel's loop (``streams.feed``) — done when
+  ``.mn-root[data-status="finished"]`` and the last words are in the cell;
 * theirs: ``display(Markdown(text), display_id=True)`` then ``handle.update(Markdown(text_so_far))`` per
-  delta, paced the same way — done when the cell prints ``DONE`` and the last delta's words are in it.
-
-The stream is the first 1,003 lines of tests/fixtures/long-text.jsonl (start, step-start, text-start,
-1,000 text-deltas) closed by its last 3 lines (text-end, step-finish, finish): 1,006 chunks.
+  delta, in the cell, paced the same way — done when the cell prints ``DONE`` and the last words are
+  in it.
 
 Measured per run: wall time, Chromium's ``Performance.TaskDuration`` (CDP ``Performance.getMetrics``
 before/after), the same page idle for the run's expected length as a baseline (subtracted, pro rata
@@ -23,7 +25,7 @@ It is a measurement: it exits 0 whether or not a goal is met. ``--trace DIR`` wr
 each measured run for diagnosis; starting the tracer adds about a second of main-thread time (and a
 long task) to the window, so figures taken with it are not the benchmark's.
 
-    .venv/bin/python benchmarks/render.py [--rate 250] [--deltas 1000] [--json] [--trace DIR]
+    .venv/bin/python benchmarks/render.py [--rate 100] [--seconds 10] [--json] [--trace DIR]
 """
 
 from __future__ import annotations
@@ -42,16 +44,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import streams  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Lab, open_notebook  # noqa: E402
 from tests.e2e.conftest import lab as lab_fixture  # noqa: E402
 
-FIXTURE = ROOT / "tests" / "fixtures" / "long-text.jsonl"
 RESULTS = ROOT / "benchmarks" / "results" / "render.json"
-HEAD_LINES = 3  # start, step-start, text-start
-TAIL_LINES = 3  # text-end, step-finish, finish
 TAIL_WORDS = 12  # the last words of the answer that must be visible for a run to count as ended
 LONG_TASK_GOAL_MS = 50.0
 RATIO_GOAL = 0.1
@@ -96,47 +98,41 @@ RUN_CELL_JS = """
 """
 
 
-def ours_cells(stream: Path, warm: Path, rate: float) -> list[str]:
+def ours_cells(stream: Path, warm: Path) -> list[str]:
     return [
-        f"import mastra_notebook as mn\nmn.view({str(warm)!r})",
-        f"mn.view({str(stream)!r}, delay=1 / {rate})",
+        f"import asyncio, sys\nfrom pathlib import Path\nsys.path.insert(0, {str(ROOT / 'benchmarks')!r})\n"
+        f"import streams\nimport mastra_notebook as mn\nmn.view({str(warm)!r})",
+        f"view = mn.view()\nasyncio.ensure_future(streams.feed(view, Path({str(stream)!r}), [], wait_s=0.0))\nview",
     ]
 
 
-def theirs_cells(stream: Path, rate: float) -> list[str]:
+def theirs_cells(stream: Path) -> list[str]:
     return [
         "from IPython.display import Markdown, display\ndisplay(Markdown('WARM *up*'), display_id=True)",
-        f"""import json, time
+        f"""import sys, time
+from mastra_notebook.core.recording import Recording
+sys.path.insert(0, {str(ROOT / "benchmarks")!r})
+import streams
+recording = Recording.load({str(stream)!r})
 text = ""
 handle = display(Markdown(text), display_id=True)
-start = time.perf_counter()
-with open({str(stream)!r}) as lines:
-    for index, line in enumerate(lines):
-        chunk = json.loads(line)
-        if chunk["type"] == "text-delta":
-            text += chunk["payload"]["text"]
-            handle.update(Markdown(text))
-        wait = start + (index + 1) / {rate} - time.perf_counter()
-        if wait > 0:
-            time.sleep(wait)
+start = time.monotonic()
+for at_ms, chunk in zip(recording.times, streams.chunks(recording)):
+    wait = start + at_ms / 1000 - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    if chunk["type"] == "text-delta":
+        text += chunk["payload"]["text"]
+        handle.update(Markdown(text))
 print("DONE")""",
     ]
 
 
-def make_stream(path: Path, deltas: int) -> str:
-    """Write the benchmark stream; return the answer text it carries."""
-    lines = FIXTURE.read_text().splitlines()
-    head = lines[: HEAD_LINES + deltas]
-    chosen = [*head, *lines[-TAIL_LINES:]]
-    path.write_text("\n".join(chosen) + "\n")
-    text = ""
-    for line in head:
-        chunk = json.loads(line)
-        if chunk["type"] == "text-delta":
-            text += chunk["payload"]["text"]
-    count = sum(1 for line in head if json.loads(line)["type"] == "text-delta")
-    assert count == deltas, f"expected {deltas} deltas, found {count}"
-    return text
+def stream_text(path: Path) -> str:
+    from mastra_notebook.core.recording import Recording
+
+    items = streams.chunks(Recording.load(path))
+    return "".join(item["payload"]["text"] for item in items if item.get("type") == "text-delta")
 
 
 def tail_words(text: str) -> str:
@@ -283,25 +279,27 @@ def measure(
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rate", type=float, default=250)
-    parser.add_argument("--deltas", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100, help="deltas a second")
+    parser.add_argument("--seconds", type=float, default=10, help="of deltas")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("--trace", type=Path, help="write a Chrome trace of each measured run here")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
         return 0
-    chunks = HEAD_LINES + args.deltas + TAIL_LINES
-    expected_s = chunks / args.rate
+    timed = streams.real_shaped(args.rate, args.seconds)
+    chunks = len(timed)
+    deltas = sum(1 for _, chunk in timed if chunk["type"] == "text-delta")
+    expected_s = timed[-1][0] / 1000
     runs: dict[str, Any] = {}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mn-render-") as tmp, jupyterlab(Path(tmp)) as lab:
-        stream = lab.root / "long-1000.jsonl"
-        tail = tail_words(make_stream(stream, args.deltas))
+        stream = streams.save(lab.root / "real-shaped.jsonl", timed)
+        tail = tail_words(stream_text(stream))
         warm = ROOT / "tests" / "fixtures" / "plain-text.jsonl"
         urls = {
-            "ours": lab.notebook("ours", ours_cells(stream, warm, args.rate)),
-            "theirs": lab.notebook("theirs", theirs_cells(stream, args.rate)),
+            "ours": lab.notebook("ours", ours_cells(stream, warm)),
+            "theirs": lab.notebook("theirs", theirs_cells(stream)),
         }
         if args.trace:
             args.trace.mkdir(parents=True, exist_ok=True)
@@ -322,7 +320,8 @@ def main() -> int:
     cpu_ratio = ours["net_thread_cpu_s"] / theirs["net_thread_cpu_s"] if theirs["net_thread_cpu_s"] else None
     figures = {
         "chunks": chunks,
-        "deltas": args.deltas,
+        "deltas": deltas,
+        "stream": f"real-shaped: start chunks, then 1-5 character deltas at {args.rate:g}/s with jitter",
         "rate": args.rate,
         "expected_s": round(expected_s, 3),
         "ours": ours,
@@ -346,7 +345,9 @@ def main() -> int:
     def row(label: str, key: Any) -> None:
         print(f"  {label:<34}{key(ours)!s:>16}{key(theirs)!s:>16}")
 
-    print(f"{args.deltas} deltas ({chunks} chunks) at {args.rate:g} chunks/s, expected {expected_s:.2f} s")
+    print(
+        f"{deltas} deltas ({chunks} chunks) at {args.rate:g} deltas/s with jitter, expected {expected_s:.2f} s"
+    )
     print(f"  {'':<34}{'ours':>16}{'theirs':>16}")
     row("wall time (s)", lambda r: f"{r['wall_s']:.2f}")
     row("TaskDuration (s)", lambda r: f"{r['task_s']:.3f}")
