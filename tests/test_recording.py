@@ -7,10 +7,13 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mastra_notebook as mn
 from mastra_notebook.core.recording import TIME_KEY, Recording, describe
 
 from .conftest import RecordingComm, comparable, fixture_path
+from .fake_clock import run_on_fake_clock
 from .test_run import replay as replay_ops
 from .test_view import browser_state
 
@@ -47,6 +50,26 @@ def test_save_keeps_arrival_times_and_stays_mastra_jsonl(
     assert loaded.timed
     assert loaded.times == sorted(loaded.times)
     assert TIME_KEY not in loaded.chunk(0)
+
+
+def test_a_views_recording_is_public_and_is_what_save_writes(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    items = list(mn.read_chunks(fixture_path("tool-call")))
+    view = mn.view()
+    for item in items:
+        view.feed(item)
+    view.end()
+    recording = view.recording
+    assert isinstance(recording, mn.Recording)
+    assert recording.items == items
+    assert len(recording.times) == len(items)
+    assert recording.times == sorted(recording.times)
+    assert view.save(tmp_path / "run.jsonl").read_bytes() == b"".join(
+        line + b"\n" for line in recording.lines()
+    )
+    assert "arrival time" in (mn.StreamView.recording.__doc__ or "")  # help(view) tells what it is
+    assert "recording" in dir(view)
 
 
 def test_plain_mastra_jsonl_is_a_recording_without_times() -> None:
@@ -94,15 +117,16 @@ def test_play_follows_the_recorded_pace(tmp_path: Path, recording_comm: Recordin
         loop = asyncio.get_running_loop()
         started = loop.time()
         view = mn.replay(path, speed=speed)
-        while view.position < view.total:
-            await asyncio.sleep(0.01)
+        await view
+        assert view.position == view.total
         assert view.result.status == "finished"
         assert view.replay["playing"] is False
         return loop.time() - started
 
-    slow, fast = asyncio.run(scenario(1.0)), asyncio.run(scenario(4.0))
-    assert slow >= 0.29 * 0.9  # 29 gaps of 10 ms
-    assert fast < slow
+    # on a fake clock: the loop's time is the replay's pace alone, however loaded the machine
+    slow, fast = run_on_fake_clock(scenario(1.0)), run_on_fake_clock(scenario(4.0))
+    assert slow >= 0.29  # 29 gaps of 10 ms
+    assert fast == pytest.approx(slow / 4)
 
 
 def test_pause_and_resume(recording_comm: RecordingComm) -> None:
@@ -118,7 +142,7 @@ def test_pause_and_resume(recording_comm: RecordingComm) -> None:
         view.pause()
         return paused_at, still, view.position
 
-    paused_at, still, later = asyncio.run(scenario())
+    paused_at, still, later = run_on_fake_clock(scenario())  # 0.2 s of the loop's time: 5 chunks
     assert 0 < paused_at == still < later
 
 
@@ -141,7 +165,7 @@ def test_inspector_lists_chunks_with_their_nesting_and_nodes(recording_comm: Rec
     nodes = browser_state(recording_comm.custom())
     assert all(nodes[node_id]["kind"] in ("text", "run") for node_id in text_entry["nodes"])
     view._on_browser_message(view, {"t": "chunk-json", "i": 3}, [])
-    assert recording_comm.custom()[-1] == {"t": "chunk-json", "i": 3, "json": view._recording.chunk(3)}
+    assert recording_comm.custom()[-1] == {"t": "chunk-json", "i": 3, "json": view.recording.chunk(3)}
 
 
 def test_inspector_sends_new_chunks_while_open(recording_comm: RecordingComm) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from typing import Any
 
@@ -10,8 +11,10 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.widget.streamview import StreamView
+from mastra_notebook.widget.wire import MIN_GAP
 
 from .conftest import RecordingComm, fixture_path
+from .fake_clock import run_on_fake_clock
 from .test_run import replay
 
 
@@ -87,32 +90,127 @@ def test_finish_payloads_never_travel_whole(recording_comm: RecordingComm) -> No
     assert all('"messages"' not in json.dumps(m["ops"]) for m in recording_comm.custom() if m["t"] == "ops")
 
 
-def test_long_text_at_2000_chunks_per_second_is_batched(recording_comm: RecordingComm) -> None:
+def test_long_text_at_2000_chunks_per_second_is_batched(
+    recording_comm: RecordingComm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent_at: list[float] = []  # the loop's time of each message
+    send = StreamView.send
+
+    def timed_send(self: StreamView, content: Any, buffers: Any = None) -> None:
+        sent_at.append(asyncio.get_running_loop().time())
+        send(self, content, buffers)
+
     async def scenario() -> StreamView:
         view = mn.view(fixture_path("long-text"), delay=1 / 2000)
         await view
         return view
 
-    view = asyncio.run(scenario())
+    monkeypatch.setattr(StreamView, "send", timed_send)
+    # a chunk every 0.5 ms of the loop's time, however loaded the machine
+    view = run_on_fake_clock(scenario())
     ops = [m for m in recording_comm.messages if m["data"].get("method") == "custom"]
-    duration = ops[-1]["time"] - ops[0]["time"]
+    assert len(ops) == len(sent_at)
+    duration = sent_at[-1] - sent_at[0]
+    assert duration >= 5000 / 2000  # the whole stream, at its pace
     sent_bytes = sum(m["bytes"] for m in ops)
     text_bytes = len(view.result.text.encode())
     assert sent_bytes / text_bytes <= 1.5
-    assert len(ops) / duration <= 40
+    # at most 40 messages a second: MIN_GAP apart, but for the final state, which leaves at once
+    gaps = [later - earlier for earlier, later in itertools.pairwise(sent_at)]
+    assert min(gaps[:-1]) >= MIN_GAP - 1e-9
     assert browser_state(recording_comm.custom()) == replay(view.run.snapshot())
 
 
 def test_stop_from_the_browser_keeps_the_partial_text(recording_comm: RecordingComm) -> None:
     async def scenario() -> mn.RunResult:
         view = mn.view(fixture_path("long-text"), delay=0.001)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # on the fake clock: 50 chunks, however loaded the machine
         view._on_browser_message(view, {"t": "stop"}, [])
-        return await view
+        assert view.result.status == "aborted"  # at once, as the kernel handles the click
+        assert view.streaming is False
+        received = len(view.recording)
+        assert abs(received - 50) <= 1  # a chunk a millisecond
+        result = await view
+        await asyncio.sleep(1)  # the cancelled consumer feeds nothing more
+        assert len(view.recording) == received
+        assert result.text == mn.collect(b"\n".join(view.recording.lines())).text
+        return result
 
-    result = asyncio.run(scenario())
+    result = run_on_fake_clock(scenario())
     assert result.status == "aborted"
     assert 0 < len(result.text) < 200_000
+
+
+def test_stop_in_a_plain_script_settles_the_view_before_it_returns(recording_comm: RecordingComm) -> None:
+    """The stream runs on a background thread's loop; stop() stops it there and returns a settled view."""
+    view = mn.view(fixture_path("long-text"), delay=0.001)
+    view.stop()
+    assert view.result.status == "aborted"
+    assert view.streaming is False
+    assert final_root(view)["status"] == "aborted"
+    assert view.wait(0) is not None
+    assert view.result.status == "aborted"
+
+
+def test_stop_of_a_view_fed_by_hand_or_ended_already(recording_comm: RecordingComm) -> None:
+    fed = mn.view()
+    fed.feed({"type": "text-delta", "payload": {"id": "t", "text": "hi"}})
+    fed.stop()
+    assert (fed.result.status, fed.streaming, final_root(fed)["status"]) == ("aborted", False, "aborted")
+    done = mn.view(fixture_path("plain-text"))
+    assert done.wait(10).status == "finished"
+    done.stop()  # the run had ended: nothing changes
+    assert (done.result.status, final_root(done)["status"]) == ("finished", "finished")
+
+
+def final_root(view: StreamView) -> dict[str, Any]:
+    """The run's root node in the final state the view sent (``_final``)."""
+    final = json.loads(view._final)
+    (root,) = [op[2] for op in final["ops"] if op[0] == "add" and op[1] is None]
+    return dict(root)
+
+
+# Run with no kernel: wait() and await return from another thread than the one that settles the view
+PLAIN_SCRIPT = """
+import asyncio, json, sys
+import mastra_notebook as mn
+
+class Handle:  # a shown view's transcript output
+    html = ""
+
+    def update(self, bundle, raw=False):
+        self.html = bundle["text/html"]
+
+async def awaited(view):
+    return await view
+
+seen = []
+for i in range(int(sys.argv[2])):
+    view, handle = mn.view(), Handle()
+    view._displays.append(handle)
+    view.consume(sys.argv[1])
+    result = view.wait(30) if i % 2 else asyncio.run(awaited(view))
+    final = json.loads(view._final) if view._final else {"ops": []}
+    roots = [op[2]["status"] for op in final["ops"] if op[0] == "add" and op[1] is None]
+    seen.append([result.status, view.result.status, roots, view.streaming, "finished" in handle.html])
+print(json.dumps(seen))
+"""
+
+
+def test_wait_and_await_return_a_settled_view_in_a_plain_script() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN_SCRIPT, str(fixture_path("tool-call")), "30"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen == [["finished", "finished", ["finished"], False, True]] * 30
 
 
 def test_view_of_a_path_in_a_plain_script_waits(recording_comm: RecordingComm) -> None:
@@ -150,14 +248,35 @@ def test_approve_on_a_recording_is_a_clear_error(recording_comm: RecordingComm) 
         mn.view().approve()
 
 
-def test_interrupt_during_wait_stops_and_keeps_the_partial_result(recording_comm: RecordingComm) -> None:
+def test_interrupt_during_wait_stops_and_keeps_the_partial_result(
+    recording_comm: RecordingComm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel interrupt (Ctrl-C) while wait() blocks: the stream stops, wait() returns what came."""
     import _thread
     import threading
 
-    view = mn.view(fixture_path("long-text"), delay=0.002)  # about 10 s in all
-    threading.Timer(0.3, _thread.interrupt_main).start()
+    lines = fixture_path("long-text").read_bytes().splitlines(keepends=True)
+    waiting = threading.Event()
+
+    async def source() -> Any:
+        for line in lines[:100]:
+            yield line
+        while not waiting.is_set():  # the interrupt lands while wait() blocks
+            await asyncio.sleep(0.01)
+        _thread.interrupt_main()
+        await asyncio.Event().wait()  # then nothing more comes: only stop() ends the stream
+
+    view = mn.view(source())
+    wait_ended = view._wait_ended
+
+    def blocking(timeout: float | None) -> None:
+        waiting.set()
+        wait_ended(timeout)
+
+    monkeypatch.setattr(view, "_wait_ended", blocking)
     result = view.wait(30)
     assert result.status == "aborted"
+    assert result.text == mn.collect(b"".join(lines[:100])).text
     assert 0 < len(result.text) < 200_000
     assert view.streaming is False
 

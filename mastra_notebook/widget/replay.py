@@ -114,8 +114,10 @@ class ReplayView(StreamView):
     def _advance(self) -> None:
         self._fold_recorded()
         if self._fed >= self.total:
+            self._publish(playing=False)  # before end(): wait() returns a settled view
             self.end()
-        self._publish(playing=self._player is not None and not self._player.done())
+        else:
+            self._publish(playing=self._player is not None and not self._player.done())
 
     def _rebuild(self, position: int) -> None:
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""

@@ -109,6 +109,8 @@ class StreamView(anywidget.AnyWidget):
         self._batch = OpBatch()
         self._seq = 0
         self._policy = FlushPolicy()
+        # The flush policy's clock: the loop's where the view is made (monotonic; a test's may be fake)
+        self._clock: Callable[[], float] = getattr(running_loop(), "time", time.monotonic)
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due = math.inf
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -169,8 +171,15 @@ class StreamView(anywidget.AnyWidget):
             self._loop = running_loop()
         self._take(item)
 
+    @property
+    def recording(self) -> Recording:
+        """Every chunk received so far, in arrival order, each with its arrival time (``.items``,
+        ``.times`` in ms since the first chunk, NaN where unknown): what ``save()`` writes, and what
+        ``mn.replay`` and ``mn.collect`` read back. The view keeps adding to it while it streams."""
+        return self._recording
+
     def save(self, path: str | Path) -> Path:
-        """Save every chunk received so far as JSONL, with each chunk's arrival time."""
+        """Save every chunk received so far as JSONL, with each chunk's arrival time (see ``recording``)."""
         return self._recording.save(path)
 
     def _take(self, item: Any) -> None:
@@ -202,13 +211,27 @@ class StreamView(anywidget.AnyWidget):
         self._finalize()
 
     def stop(self) -> None:
-        """Stop streaming now, keeping every chunk that arrived (status ``aborted``)."""
-        task = self._task
-        if task is not None and not self._ended.is_set():
-            task.cancel()  # the consumer marks the run aborted and finalizes it
-        elif self._run.status == "running":
-            self._run.mark_aborted()
-            self.end()
+        """Stop streaming now, keeping every chunk that arrived. When it returns the view is settled
+        as after ``wait()``: ``result.status`` is ``aborted`` (unless the run had ended already)."""
+        loop = self._loop
+        elsewhere = isinstance(self._task, concurrent.futures.Future) and loop is not running_loop()
+        if elsewhere and loop is not None:
+            # the stream runs on a plain script's background loop: stop it there, between two chunks
+            asyncio.run_coroutine_threadsafe(self._stop_on_loop(), loop).result()
+        else:
+            self._stop_here()
+
+    async def _stop_on_loop(self) -> None:
+        self._stop_here()
+
+    def _stop_here(self) -> None:
+        """Cancel the consumer (it feeds nothing more) and settle the run now, on the stream's loop."""
+        if self._ended.is_set():
+            return
+        if self._task is not None:
+            self._task.cancel()
+        self._run.mark_aborted()
+        self.end()
 
     def wait(self, timeout: float | None = None) -> RunResult:
         """Block until the stream ends and return the final RunResult.
@@ -218,7 +241,8 @@ class StreamView(anywidget.AnyWidget):
         and returns the partial result.
         """
         try:
-            self._wait_ended(timeout)
+            if not self._ended.is_set():  # stop() may have cancelled the task: the view is settled
+                self._wait_ended(timeout)
         except KeyboardInterrupt:
             self.stop()
             with contextlib.suppress(BaseException):
@@ -242,7 +266,7 @@ class StreamView(anywidget.AnyWidget):
                 raise TimeoutError(f"the stream did not end within {timeout} s") from None
 
     def __await__(self) -> Generator[Any, None, RunResult]:
-        task = self._task
+        task = None if self._ended.is_set() else self._task
         if isinstance(task, concurrent.futures.Future):
             yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
         elif task is not None:
@@ -271,6 +295,8 @@ class StreamView(anywidget.AnyWidget):
 
     def consume(self, source: Any, *, delay: float = 0.0) -> StreamView:
         """Consume ``source`` (path, bytes, iterable, async iterable) in the background."""
+        stored = is_stored(source)  # read from storage: timed by its own recorded times only
+        self._run.start(self._recording.start(live=not stored), recorded=stored)
         self.start(lambda: self._consume(source, delay))
         return self
 
@@ -278,6 +304,7 @@ class StreamView(anywidget.AnyWidget):
         """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
         self.streaming = True
         self._ended.clear()
+        self._run.start(self._recording.start())  # the run starts now: its request is sent
         self._loop = running_loop() or private_loop()  # the kernel's, or a plain script's background one
         self._task = schedule(self._guarded(work), self._loop)
 
@@ -288,15 +315,15 @@ class StreamView(anywidget.AnyWidget):
         except asyncio.CancelledError:
             self._run.mark_aborted()
         except Exception as error:  # shown in the widget and kept on the result
-            self._run.mark_error(f"{type(error).__name__}: {error}")
+            if not self._ended.is_set():
+                self._run.mark_error(f"{type(error).__name__}: {error}")
         finally:
-            self._run.end()
-            self._finalize()
+            if not self._ended.is_set():  # else stop() settled the run already
+                self._run.end()
+                self._finalize()
 
     async def _consume(self, source: Any, delay: float) -> None:
         """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
-        stored = is_stored(source)  # read from storage: timed by its own recorded times only
-        self._run.start(self._recording.start(live=not stored), recorded=stored)
         if isinstance(source, AsyncIterable):
             from ..core.framing import aiter_records
 
@@ -304,7 +331,6 @@ class StreamView(anywidget.AnyWidget):
         else:
             items = _aiter(records(source))
         loop = asyncio.get_running_loop()
-        self._run.start(self._recording.start())  # the run starts now: its request is sent
         breather = Breather()
         start = loop.time()
         index = 0
@@ -332,7 +358,7 @@ class StreamView(anywidget.AnyWidget):
         """The batch changed: send it now or set the timer, as the flush policy says."""
         if not len(self._batch):
             return
-        now = time.monotonic()
+        now = self._clock()
         due = self._policy.on_change(now, self._batch.text_chars)
         if due <= now:
             self._flush()
@@ -352,7 +378,7 @@ class StreamView(anywidget.AnyWidget):
             text_chars = self._batch.text_chars
             msg = message("ops", self._seq, self._batch.take())
             self.send(msg)
-            self._policy.sent(time.monotonic(), _ENVELOPE + len(orjson.dumps(msg)), text_chars)
+            self._policy.sent(self._clock(), _ENVELOPE + len(orjson.dumps(msg)), text_chars)
         if self._inspected is not None and self._inspected < self._fed:
             self._send_chunk_list(self._inspected)
 
@@ -409,12 +435,15 @@ class StreamView(anywidget.AnyWidget):
             self.send({"t": "chunk-json", "i": content["i"], "json": shown})
 
     def _finalize(self) -> None:
-        self._ended.set()
-        final = self._snapshot()
-        self._final = orjson.dumps(final).decode()
-        self.streaming = False
-        self._update_transcripts()
-        self._unpublished = True
+        """Settle the view (final state, transcript, ``streaming`` off), then mark it ended: what
+        ``wait()`` and ``await`` wait for, from another thread in a plain script."""
+        try:
+            self._final = orjson.dumps(self._snapshot()).decode()
+            self._update_transcripts()
+            self._unpublished = True
+            self.streaming = False  # last: its observers (a gallery) see a settled view
+        finally:
+            self._ended.set()
 
     def _update_transcripts(self) -> None:
         """A shown view: bring its saved-notebook transcript up to date."""
