@@ -7,10 +7,10 @@ import re
 from typing import Any
 
 import mastra_notebook as mn
-
-from .conftest import fixture_path
 from mastra_notebook.widget.export import page_html
 from mastra_notebook.widget.wire import message
+
+from .conftest import fixture_path
 
 HOSTILE = "a <!--<script> b </script> c <script>alert(1)</script> d </SCRIPT > e & f > g <\\/ h"
 

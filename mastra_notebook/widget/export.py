@@ -50,11 +50,12 @@ def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
     data: dict[str, Any] = {"snapshot": snapshot, "title": title, "subtitle": subtitle}
     bundle = base64.b64encode((_STATIC / "widget.js").read_bytes()).decode()  # code is not text to escape
     css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
+    heading = " · ".join(filter(None, [title, subtitle]))
     return (
         '<!doctype html>\n<html><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{escape(' · '.join(filter(None, [title, subtitle])) or 'Mastra run')}</title><style>{css}</style></head><body>"
+        f"<title>{escape(heading or 'Mastra run')}</title><style>{css}</style></head><body>"
         f'<div id="mn-view">{render_snapshot(snapshot["ops"], title, subtitle)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'

@@ -248,7 +248,10 @@ def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab
     under the header with the timeline below it, and a click scrolls the run under them."""
     recording = timed_recording("workflow-as-tool", lab.root)
     name = f"timeline-click-{'dark' if dark else 'light'}"
-    cells = ["import mastra_notebook as mn", f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview"]
+    cells = [
+        "import mastra_notebook as mn",
+        f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview",
+    ]
     open_notebook(page, lab.notebook(name, cells))
     theme(page, dark=dark)
     run_cells(page, 0, 1)
@@ -261,7 +264,9 @@ def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab
     assert root.locator(".mn-replay").bounding_box()["y"] == bar_top, "the play bar did not move"
     assert panel.bounding_box()["y"] > bar_top, "the timeline opens below the play bar"
     labels = panel.locator(".mn-tl-row:not(.mn-tl-axis) .mn-tl-label")
-    cut = labels.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    cut = labels.evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
     assert cut == [], cut
     # the deepest bar's part is at the bottom of the run: the click scrolls the view to it
     deepest = panel.locator(".mn-tl-row[data-bar='text']").last
