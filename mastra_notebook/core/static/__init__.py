@@ -11,7 +11,7 @@ from .html import BORDER, CARD, MUTED, badge, esc, tag
 from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, run_figures, string
 
 # header.ts HEADER_STATS: the figures the header shows after its badge, in order
-HEADER_STATS = ("duration", "tokens", "first_token", "cost")
+HEADER_STATS = (("duration", ""), ("tokens", ""), ("first_token", "first token "), ("cost", ""))
 
 __all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
 
@@ -67,9 +67,8 @@ def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     if state:
         bits.append(badge(_STATE_LABELS.get(state, state), _STATE_TONES.get(state, "neutral")))
     shown = run_figures(run)  # the kernel's figures (core/figures.py): shown, never computed here
-    stats = [shown[key] for key in HEADER_STATS if key in shown]
-    if shown.get("cost") == "unknown":  # known costs only, as the widget's header; the footer says why
-        stats.remove("unknown")
+    known = {key: value for key, value in shown.items() if not (key == "cost" and value == "unknown")}
+    stats = [label + known[key] for key, label in HEADER_STATS if key in known]  # known costs only
     if stats:
         bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
     line = " ".join(bit for bit in bits if bit)
