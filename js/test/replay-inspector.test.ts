@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import widget from "../src/widget";
 import { add, append, drawn, FakeModel, nextFrame, opsMsg, root, snapshot } from "./helpers";
 
@@ -15,6 +15,8 @@ function click(el: Element | null): void {
 }
 
 describe("replay bar", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("is hidden for a live view", () => {
     const { el } = show(new FakeModel());
     expect(el.querySelector<HTMLElement>(".mn-replay")?.hidden).toBe(true);
@@ -37,7 +39,8 @@ describe("replay bar", () => {
     expect(model.sent.at(-1)).toEqual({ t: "pause" });
   });
 
-  it("asks for the last scrubber position only while dragging", async () => {
+  it("asks for the last scrubber position only while dragging", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }); // the drag's debounce, not the frames
     const model = new FakeModel({ replay: { total: 30, position: 0, playing: false, speed: 1 } });
     const { el } = show(model);
     const scrubber = el.querySelector<HTMLInputElement>(".mn-scrubber");
@@ -46,8 +49,10 @@ describe("replay bar", () => {
       scrubber.value = value;
       scrubber.dispatchEvent(new Event("input"));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(model.sent.filter((m) => (m as { t: string }).t === "seek")).toEqual([{ t: "seek", position: 12 }]);
+    const seeks = () => model.sent.filter((m) => (m as { t: string }).t === "seek");
+    expect(seeks()).toEqual([]); // still dragging
+    vi.runOnlyPendingTimers(); // the drag pauses
+    expect(seeks()).toEqual([{ t: "seek", position: 12 }]);
   });
 });
 
