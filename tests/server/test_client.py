@@ -21,6 +21,7 @@ from mastra_notebook.client.mastra import body_options, camel
 from ..conftest import RecordingComm
 from ..test_view import browser_state
 from .faults import BASIC, BASIC_PASSWORD, BASIC_USER, REDIRECT_TO, fault_server
+from .test_launch import wait_until
 
 pytestmark = pytest.mark.server
 
@@ -151,8 +152,9 @@ def test_python_decision_leaves_the_wait_out_of_tool_time(
     client: mn.MastraClient, capsys: pytest.CaptureFixture[str]
 ) -> None:
     view = client.agent("approver").stream("Delete record abc-123")
-    view.wait(60)
-    time.sleep(1.0)  # a person reading the card
+    (waiting,) = view.wait(60).tool_calls
+    # a person reads the card for a second: its wait began a second earlier (no sleep)
+    view.run.state.calls[waiting.tool_call_id].fields["waiting_since"] -= 1000
     view.approve()
     view.approve()
     assert "already approved from Python: nothing sent" in capsys.readouterr().out
@@ -213,10 +215,9 @@ def test_suspended_workflow_is_resumed(client: mn.MastraClient) -> None:
 
 def test_stop_closes_the_stream_and_keeps_the_partial_text(client: mn.MastraClient) -> None:
     view = client.agent("slow").stream("deltas=400 delay=25")
-    deadline = time.monotonic() + 30
-    while len(view.result.text) < 200 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(view.result.text) >= 200, "200 characters came", timeout=30)
     view.stop()
+    assert (view.result.status, view.streaming) == ("aborted", False)  # as stop() returns
     result = view.wait(10)
     assert result.status == "aborted"
     assert result.finish_reason == "aborted"
@@ -225,8 +226,9 @@ def test_stop_closes_the_stream_and_keeps_the_partial_text(client: mn.MastraClie
 
 def test_stop_button_in_the_widget(client: mn.MastraClient) -> None:
     view = client.agent("slow").stream("deltas=400 delay=25")
-    time.sleep(1.0)
+    wait_until(lambda: bool(view.result.text), "the answer began", timeout=30)
     view._on_browser_message(view, {"t": "stop"}, [])
+    assert view.result.status == "aborted"
     assert view.wait(10).status == "aborted"
 
 
@@ -323,11 +325,14 @@ def test_stop_cancels_a_workflow_run_on_the_server(client: mn.MastraClient) -> N
     import httpx
 
     view = client.workflow("slowCount").stream(input_data={"steps": 60, "delayMs": 100})
-    deadline = time.monotonic() + 30
-    while not (view.result.workflow and view.result.workflow.steps and view.result.workflow.steps[0].outputs):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+
+    def has_output() -> bool:
+        workflow = view.result.workflow
+        return bool(workflow and workflow.steps and workflow.steps[0].outputs)
+
+    wait_until(has_output, "a step's first output", timeout=30)
     view.stop()
+    assert view.result.status == "aborted"
     result = view.wait(10)
     assert result.status == "aborted"
     assert 1 <= len(result.workflow.steps[0].outputs) < 60  # type: ignore[union-attr]
@@ -424,7 +429,7 @@ def banners(result: mn.RunResult) -> list[str]:
 def test_a_failed_workflow_cancel_is_a_warning_on_the_run() -> None:
     with fault_server() as url:
         view = mn.MastraClient(url).workflow("refuse").stream(input_data={})
-        time.sleep(0.3)
+        wait_until(lambda: view.result.chunk_count > 0, "the workflow streams", timeout=30)
         view.stop()
         assert view.wait(10).status == "aborted"
         assert isinstance(view._cancelling, concurrent.futures.Future)
@@ -439,14 +444,13 @@ def test_stop_does_not_block_the_loop_on_a_hung_workflow_cancel(monkeypatch: pyt
 
     async def scenario(url: str) -> tuple[mn.RunResult, mastra.LiveView]:
         view = mn.MastraClient(url).workflow("hang").stream(input_data={})
-        await asyncio.sleep(0.3)
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        while view.result.chunk_count == 0:  # the workflow streams
+            await asyncio.sleep(0.01)
         view.stop()  # on the loop, as a Stop click in the kernel is
-        stopped_in = loop.time() - start
-        assert stopped_in < 0.25  # the POST to a server that never answers is not awaited here
-        result = await view
         assert isinstance(view._cancelling, asyncio.Task)
+        assert not view._cancelling.done()  # the POST to a server that never answers is not awaited here
+        assert view.result.status == "aborted"
+        result = await view
         await view._cancelling
         return result, view
 
