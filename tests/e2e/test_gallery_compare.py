@@ -17,8 +17,10 @@ from tests.e2e.conftest import (
     open_notebook,
     run_cell,
     run_cells,
+    save,
     screenshot,
     view_root,
+    wait_notebook_ready,
     wait_status,
 )
 
@@ -132,3 +134,67 @@ def test_approval_click_then_cell(lab: Lab, page: Any, page_events: PageEvents, 
         screenshot(trip, f"suspended-resume-hint-{theme}")
     set_theme(page, "light")
     assert not page_events.errors
+
+
+CITIES = ["Lisbon", "Paris", "Rio de Janeiro", "Oslo", "Ho Chi Minh City", "Cape Town"]
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and (a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+    )
+
+
+def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
+    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+) -> None:
+    """Issue 17: prompts alike but for a city are titled "…Lisbon…" (the whole prompt on hover, at the
+    end of the subtitle), the status pill beside or under the title, never over it; after the page reloads, the
+    gallery is drawn again from the kernel, every tile finished and labelled."""
+    prompts = [f"What is the weather in {city} today?" for city in CITIES]
+    notebook = cells(
+        mastra_url,
+        f"batch = client.agent('weather').stream_many({prompts!r}, concurrency=3, max_steps=3)\nbatch",
+        "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
+    )
+    open_notebook(page, lab.notebook("gallery-labels", notebook))
+    run_cells(page, 0, 1, 2)
+    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
+    gallery = cell(page, 1)
+
+    def check_tiles() -> None:
+        tiles = gallery.locator(".mn-gallery-slot .mn-root")
+        expect(tiles).to_have_count(len(CITIES), timeout=60_000)
+        for index, city in enumerate(CITIES):
+            tile = tiles.nth(index)
+            assert wait_status(tile, "finished") == "finished"
+            title = tile.locator(".mn-header .mn-title")
+            expect(title).to_have_text(f"\N{HORIZONTAL ELLIPSIS}{city}\N{HORIZONTAL ELLIPSIS}")
+            subtitle = tile.locator(".mn-header .mn-subtitle")  # cut first, the whole prompt on hover
+            expect(subtitle).to_have_attribute("title", f"#{index} · agent weather · {prompts[index]}")
+            # the title is drawn whole, and nothing of the header's is drawn over it
+            assert title.evaluate("el => el.scrollWidth <= el.clientWidth"), city
+            title_box = title.bounding_box()
+            assert title_box is not None
+            for other in tile.locator(
+                ".mn-header .mn-badge, .mn-header .mn-head-stat, .mn-header button"
+            ).all():
+                box = other.bounding_box()
+                if box is not None and other.is_visible():
+                    assert not _overlap(title_box, box), (city, other.inner_text())
+
+    check_tiles()
+    for theme in THEMES:
+        set_theme(page, theme)
+        screenshot(gallery.locator(".mn-gallery").first, f"gallery-labels-{theme}", max_height=2400)
+    set_theme(page, "light")
+
+    save(page)
+    page.reload()
+    wait_notebook_ready(page)
+    check_tiles()  # the gallery is back: every tile drawn from the kernel, finished and labelled
+    screenshot(gallery.locator(".mn-gallery").first, "gallery-labels-reloaded-light", max_height=2400)
+    assert_no_rate_limit(page)
+    assert not page_events.errors, page_events.errors
