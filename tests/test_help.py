@@ -63,7 +63,9 @@ def test_the_result_types_are_all_walked() -> None:
 @pytest.mark.parametrize("model", RESULT_TYPES, ids=lambda m: m.__name__)
 def test_help_shows_every_field_with_a_sentence(model: type[pydantic.BaseModel]) -> None:
     shown = pydoc.render_doc(model, renderer=pydoc.plaintext)
-    undocumented = [name for name, field in model.model_fields.items() if not (field.description or "").strip()]
+    undocumented = [
+        name for name, field in model.model_fields.items() if not (field.description or "").strip()
+    ]
     assert not undocumented, f"{model.__name__}: fields without a description: {undocumented}"
     for name, field in model.model_fields.items():
         assert f"\n |      {name}: " in shown, f"help({model.__name__}) does not list {name}"
