@@ -70,7 +70,8 @@ CASES = {
     ],
     "never awaited, finished before the save": [
         f"import mastra_notebook as mn\nv = mn.view({str(TOOL_CALL)!r})\nv",
-        "import asyncio\nawait asyncio.sleep(1.0)  # the loop is free: the run ends during this cell",
+        # the loop is free while this cell waits (not by wait()): the run ends during it
+        "import asyncio\nwhile v.streaming:\n    await asyncio.sleep(0.01)",
     ],
 }
 
@@ -89,6 +90,40 @@ def test_a_headless_notebook_is_saved_as_its_run_ended(
     (state,) = widget_states(notebook)
     assert state["streaming"] is False
     assert final_status(state) == "finished"
+
+
+# Read at once after wait(), await and stop() in a kernel: every part of the view is settled
+SETTLED = """
+import json
+import mastra_notebook as mn
+
+def settled(view, status):
+    final = json.loads(view._final)
+    (root,) = [op[2] for op in final["ops"] if op[0] == "add" and op[1] is None]
+    seen = (view.result.status, root["status"], view.streaming, status in view._transcript()["text/html"])
+    assert seen == (status, status, False, True), seen
+"""
+
+
+@pytest.mark.timeout(120)
+def test_wait_await_and_stop_return_a_settled_view_in_a_kernel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(FIXTURES / "long-text.jsonl")
+    notebook = execute(
+        [
+            SETTLED,
+            f"v = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nv.wait()\nsettled(v, 'finished')",
+            f"v = mn.view({str(TOOL_CALL)!r}, delay=0.01)\nawait v\nsettled(v, 'finished')",
+            f"v = mn.view({path!r}, delay=0.01)\nv.stop()\nsettled(v, 'aborted')\nawait v\nsettled(v, 'aborted')",
+            f"v = mn.view({path!r}, delay=0.01)\nv\n",
+            "v._on_browser_message(v, {'t': 'stop'}, [])  # the Stop button\nsettled(v, 'aborted')",
+            "v.wait()\nsettled(v, 'aborted')",
+        ],
+        tmp_path,
+        monkeypatch,
+    )
+    assert "aborted" in transcript(notebook, 4)
 
 
 def test_the_saved_text_plain_is_no_stale_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
