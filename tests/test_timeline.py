@@ -193,7 +193,7 @@ def test_compare_draws_two_timelines_on_one_time_axis(tmp_path: Path) -> None:
     quick, slow = comparison.timelines()
     assert slow.total == pytest.approx(3 * quick.total)
     # 0.2 s of streaming says no rate (as the footer); 0.6 s does: 33 tokens over it
-    assert dict(comparison.rows())["tokens/s (streaming)"] == ["", "55.0"]
+    assert dict(comparison.rows())["tokens/s (streaming)"] == ["—", "55.0"]
     html = comparison._repr_html_()
     assert html.count('class="mn-static-timeline"') == 2
     assert "quick: timeline" in html
