@@ -341,6 +341,10 @@ def main() -> int:
         worst = [scroll["long_tasks"]["max_ms"], scroll["long_views"]["inside_long_tasks"]["max_ms"]]
         scroll["goal_met"] = None not in worst and max(worst) <= LONG_TASK_GOAL_MS
     figures["total_s"] = round(time.monotonic() - started, 1)
+    if "scroll" not in figures and RESULTS.exists():  # --no-scroll: the last scrolling figures stay, marked
+        earlier = json.loads(RESULTS.read_text()).get("scroll")
+        if earlier is not None:
+            figures["scroll"] = {**earlier, "from_an_earlier_run": True}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     if args.json:
@@ -359,6 +363,8 @@ def main() -> int:
         )
     if "scroll" in figures:
         s = figures["scroll"]
+        if s.get("from_an_earlier_run"):
+            print("scrolling (not measured in this run; the figures of an earlier run):")
         print(
             f"{s['views']} finished views scrolled in {s['scroll_steps']} steps ({s['scroll_s']} s): longest task "
             f"{s['long_tasks']['max_ms']} ms, {s['long_tasks']['over_50ms']} over 50 ms "
