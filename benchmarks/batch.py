@@ -8,17 +8,21 @@ main-thread task over 50 ms. Then the gallery is paged (next, next, previous, pr
 until its first tile shows). Reported: wall time (the cell's clock, stream_many to the last run's
 end), the kernel's peak RSS (ru_maxrss) before and after, the kernel's widgets at the end, the
 page's DOM elements and tiles at most, and the longest task during the batch and while paging.
-Goal: no task over 100 ms. A light Chromium trace gives each of those tasks' main-thread CPU time too:
+Goal: no task over 100 ms. With ``--reload`` the notebook is saved and the page reloaded once the
+paging is done: timed from the reload until the gallery is back (every tile of its first page drawn,
+finished), with the bytes the kernel's websocket brought the page meanwhile (the widgets' states,
+mostly) and the size of every live widget's state as the kernel sends it. A light Chromium trace gives each of those tasks' main-thread CPU time too:
 on two cores shared with the kernel and the server, a task may last 100 ms while the page works a
 few ms in it. It is a measurement: it exits 0 whether or not the goal is met.
 
-    .venv/bin/python benchmarks/batch.py [--prompts 500] [--concurrency 8] [--json]
+    .venv/bin/python benchmarks/batch.py [--prompts 500] [--concurrency 8] [--reload] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -33,7 +37,16 @@ from concurrency import launcher  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from render import LONGTASK_OBSERVER, RUN_CELL_JS, jupyterlab, long_tasks  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, cell, open_notebook, printed_json, run_cells  # noqa: E402
+from tests.e2e.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    cell,
+    open_notebook,
+    printed_json,
+    run_cells,
+    save,
+    wait_notebook_ready,
+)
 
 RESULTS = ROOT / "benchmarks" / "results" / "batch.json"
 LONG_TASK_GOAL_MS = 100.0
@@ -59,6 +72,11 @@ print("RESULTS", json.dumps({
     "counts": batch.counts(), "summary": batch.summary(),
     "finished": sum(r.status == "finished" and bool(r.tool_calls) for r in results),
 }))"""
+# What a page reload makes the kernel send: every live widget's state (JSON, buffers aside)
+STATE = """states = [w.get_state() for w in list(ipywidgets.widgets.widget._instances.values())]
+sizes = sorted((len(json.dumps(s, default=str)) for s in states), reverse=True)
+print("STATE", json.dumps({"widgets": len(sizes), "bytes": sum(sizes), "largest": sizes[:3],
+    "esm_bytes": sum(len(s.get("_esm", "")) for s in states)}))"""
 
 SAMPLE_JS = """() => ({
   elements: document.getElementsByTagName('*').length,
@@ -68,6 +86,11 @@ SAMPLE_JS = """() => ({
   reported: (document.querySelectorAll('.jp-Notebook .jp-Cell')[2]?.querySelector('.jp-OutputArea')
     ?.textContent || '').includes('RESULTS'),
 })"""  # cheap: the sampling's own work is a task of the page too (a text-matching locator took 70 ms)
+BACK_JS = """(count) => {
+  const roots = [...document.querySelectorAll('.mn-gallery-slot .mn-root')];
+  return roots.length === count && roots.every(r => r.dataset.status === 'finished'
+    && r.querySelector('.mn-header .mn-title')?.textContent);
+}"""  # the gallery is back: every tile of its page drawn, finished and titled
 FIRST_TILE_JS = """(text) => (document.querySelector('.mn-gallery-slot .mn-root')?.innerText || '').includes(text)
   && [...document.querySelectorAll('.mn-gallery-slot .mn-root')].every(r => r.dataset.status !== 'running')"""
 
@@ -102,7 +125,33 @@ def cpu_of_long_tasks(trace: bytes, start_mark: str, end_mark: str) -> dict[str,
     }
 
 
-def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
+def reload_until_back(page: Any, tiles: int) -> dict[str, Any]:
+    """Save, reload the page; the seconds until the notebook's kernel is idle and until the gallery
+    is back, and the bytes the page received over the kernel's websocket meanwhile."""
+    received = [0, 0]  # bytes, frames
+
+    def on_frame(payload: str | bytes) -> None:
+        received[0] += len(payload)
+        received[1] += 1
+
+    def on_socket(socket: Any) -> None:
+        if "/api/kernels/" in socket.url:
+            socket.on("framereceived", on_frame)
+
+    save(page)
+    page.on("websocket", on_socket)
+    began = time.monotonic()
+    page.reload()
+    wait_notebook_ready(page)
+    ready = time.monotonic() - began
+    page.wait_for_function(BACK_JS, arg=tiles, timeout=300_000, polling=50)
+    back = time.monotonic() - began
+    page.remove_listener("websocket", on_socket)
+    return {"ready_s": round(ready, 2), "back_s": round(back, 2), "ws_bytes": received[0],
+            "ws_frames": received[1], "tiles": tiles}  # fmt: skip
+
+
+def measure(browser: Any, url: str, prompts: int, *, reload: bool = False) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.add_init_script(LONGTASK_OBSERVER)
     page = context.new_page()
@@ -145,6 +194,12 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
         trace, tracing = browser.stop_tracing(), False
         during["cpu"] = cpu_of_long_tasks(trace, "mn-batch", "mn-paging")
         paging["cpu"] = cpu_of_long_tasks(trace, "mn-paging", "mn-paged")
+        reloaded = None
+        if reload:
+            run_cells(page, 3)
+            state = printed_json(page, 3, "STATE")
+            reloaded = {**reload_until_back(page, min(prompts, 48)), "kernel_state": state,
+                        "load_average": [round(x, 2) for x in os.getloadavg()]}  # fmt: skip
     finally:
         if tracing:
             browser.stop_tracing()
@@ -159,6 +214,7 @@ def measure(browser: Any, url: str, prompts: int) -> dict[str, Any]:
         "long_tasks_during_batch": during,
         "page_flips_s": flips,
         "long_tasks_paging": paging,
+        "reload": reloaded,
     }
 
 
@@ -166,6 +222,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--prompts", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--reload", action="store_true", help="then save, reload, time the gallery's return")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
@@ -179,13 +236,14 @@ def main() -> int:
                 SETUP.format(url=mastra_url, count=args.prompts),
                 START.format(concurrency=args.concurrency),
                 REPORT,
+                STATE,
             ])  # fmt: skip
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
                 )
                 try:
-                    figures = measure(browser, url, args.prompts)
+                    figures = measure(browser, url, args.prompts, reload=args.reload)
                 finally:
                     browser.close()
     finally:
@@ -219,6 +277,15 @@ def main() -> int:
         f"{[(t['wall_ms'], t['cpu_ms']) for c in cpu for t in c.get('over_100ms_wall', [])]}\n"
         f"(figures in {RESULTS.relative_to(ROOT)})"
     )
+    if figures["reload"]:
+        reloaded, state = figures["reload"], figures["reload"]["kernel_state"]
+        print(
+            f"reload: kernel idle after {reloaded['ready_s']} s, gallery back ({reloaded['tiles']} tiles "
+            f"finished) after {reloaded['back_s']} s; the page received {reloaded['ws_bytes'] / 1e6:.2f} MB "
+            f"in {reloaded['ws_frames']} frames from the kernel; the kernel's {state['widgets']} widgets' "
+            f"states {state['bytes'] / 1e6:.2f} MB ({state['esm_bytes'] / 1e6:.2f} MB of it `_esm`, "
+            f"largest {state['largest']}); load average {reloaded['load_average']}"
+        )
     return 0
 
 

@@ -24,6 +24,7 @@ from ..core.cost import format_usd
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
+from .bundle import Carrier, carry_lightly
 from .loops import private_loop, run_nested, running_loop
 from .streamview import StreamView, first_line, opened_when_shown
 from .wire import message
@@ -300,7 +301,11 @@ class Gallery:
             ),
         )
         self._grid.add_class("mn-gallery-grid")
-        self.widget = ipywidgets.VBox([self._progress, controls, self._grid, self._waiting])
+        # The tiles' views load the bundle this hidden model holds (bundle.py): a page reload fetches
+        # every model's state, and 48 tiles that each held it were 14 MB
+        self._carrier = Carrier(layout=ipywidgets.Layout(display="none"))
+        self._carrier.add_class("mn-gallery-carrier")
+        self.widget = ipywidgets.VBox([self._progress, controls, self._grid, self._waiting, self._carrier])
         self.widget.add_class("mn-gallery")
         self._show_progress()
 
@@ -400,6 +405,7 @@ class Gallery:
         self._show_progress()
 
     def _dress(self, tile: Tile, view: StreamView) -> None:
+        carry_lightly(view)  # before its model opens: the carrier's bundle, not a copy of its own
         made, view.layout = view.layout, _TILE
         if made is not _TILE:  # the layout the view was made with: a widget of its own, not to leak
             made.close()
@@ -586,7 +592,7 @@ class Gallery:
             return
         slot = self._slots[index]
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
-            view = self._slot_views[index] or EndedView()
+            view = self._slot_views[index] or self._slot_view()
             self._slot_views[index] = view
             view.show(tile.kept, title=tile.label, subtitle=tile.byline)
             tile.view = view
@@ -596,6 +602,14 @@ class Gallery:
         if slot.children != (widget,):
             slot.children = (widget,)
         slot.layout.display = None
+
+    @staticmethod
+    def _slot_view() -> EndedView:
+        """A slot's view, its model opened when placed, with the carrier's bundle (not a copy)."""
+        with opened_when_shown():
+            view = EndedView()
+        carry_lightly(view)
+        return view
 
     def _started_slots(self) -> int:
         """The page's slots up to its last tile that is not queued: the ones the grid shows."""

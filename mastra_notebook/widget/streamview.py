@@ -33,7 +33,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.tree import Op
 from ..core.values import capped
-from .bundle import shared_module
+from .bundle import packaged
 from .loops import private_loop, run_nested, running_loop, schedule
 from .transcript import render_html
 from .wire import FlushPolicy, OpBatch, message
@@ -79,9 +79,7 @@ class StreamView(anywidget.AnyWidget):
         _css = _STATIC / "widget.css"
     else:
         # The styles ride in the entry, not in `_css` (bundle.py says why)
-        _esm = traitlets.Unicode(
-            shared_module((_STATIC / "widget.js").read_text(), (_STATIC / "widget.css").read_text())
-        ).tag(sync=True)
+        _esm = traitlets.Unicode(packaged().module).tag(sync=True)
         _anywidget_id = traitlets.Unicode("mastra_notebook.widget.streamview.StreamView").tag(sync=True)
 
     def add_traits(self, **traits: Any) -> None:
