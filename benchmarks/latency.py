@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,15 +122,24 @@ def messages_per_second(sent: list[float]) -> dict[str, float]:
     }
 
 
-def measure_latency(browser: Any, url: str, stream: Path) -> dict[str, Any]:
-    marks = streams.marks(stream)
-    total = max(marks)
+@contextlib.contextmanager
+def notebook_page(browser: Any, url: str, init_script: str) -> Iterator[Any]:
+    """A page of its own with ``init_script`` run before the lab loads, the notebook at ``url`` open."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.add_init_script(POLLER)
+    context.add_init_script(init_script)
     page = context.new_page()
     try:
         open_notebook(page, url)
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1500)  # let the lab finish laying itself out
+        yield page
+    finally:
+        context.close()
+
+
+def measure_latency(browser: Any, url: str, stream: Path) -> dict[str, Any]:
+    marks = streams.marks(stream)
+    total = max(marks)
+    with notebook_page(browser, url, POLLER) as page:
         page.evaluate(RUN_CELL_JS, 0)
         page.wait_for_selector(".mn-root[data-status='finished']", timeout=60_000)
         load_before = os.getloadavg()[0]
@@ -147,8 +158,6 @@ def measure_latency(browser: Any, url: str, stream: Path) -> dict[str, Any]:
         kernel = json.loads(out.split(" ", 1)[1])
         seen = page.evaluate("() => window.__mnSeen")
         body = page.inner_text("body")
-    finally:
-        context.close()
     fed, sent = kernel["fed"], kernel["sent"]
     shown_at = [t for t, _ in seen]
     shown = [n for _, n in seen]
@@ -223,12 +232,7 @@ NOTEBOOK_SCROLLERS = (".jp-WindowedPanel-outer", ".jp-NotebookPanel-notebook")  
 
 
 def measure_scroll(browser: Any, url: str) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.add_init_script(LONGTASK_OBSERVER)
-    page = context.new_page()
-    try:
-        open_notebook(page, url)
-        page.wait_for_timeout(1500)
+    with notebook_page(browser, url, LONGTASK_OBSERVER) as page:
         run_all(page)
         page.wait_for_function(  # every view ended (some recordings end in error, tripwire, ...)
             "n => [...document.querySelectorAll('.mn-root')].filter(r => !['', 'running'].includes(r.dataset.status))"
@@ -255,8 +259,6 @@ def measure_scroll(browser: Any, url: str) -> dict[str, Any]:
         page.wait_for_timeout(500)
         after = page.evaluate(COUNTS)[:LONG_VIEWS]
         inside_tasks = long_tasks(page, inside_start, inside_end)
-    finally:
-        context.close()
     elements = [c["elements"] for c in counts]
     nodes = [c["nodes"] for c in counts]
     return {
