@@ -143,7 +143,7 @@ def test_python_decision_then_the_button_sends_once(capsys: pytest.CaptureFixtur
 
 def test_no_waiting_call_is_still_an_error() -> None:
     view = _live(mn.read_chunks(fixture_path("tool-call")), [])
-    with pytest.raises(RuntimeError, match="no tool call is awaiting approval"):
+    with pytest.raises(RuntimeError, match="no tool call is waiting for approval"):
         view.approve()
     with pytest.raises(RuntimeError, match="no tool call 'nope'"):
         view.approve("nope")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,117 @@ def test_an_inspector_row_names_the_envelope_its_json_shows() -> None:
     assert entry["outer"] == {"type": "tool-output", "from": nested.get("from")}
     assert (entry["type"], entry["from"]) == (nested["payload"]["output"]["type"], "AGENT")
     assert "outer" not in describe(chunks[0])  # a plain chunk is its own JSON
+
+
+# ---- one status vocabulary (issue 17): every status shown in the word of one table --------------
+
+_RUN_STATUSES = ("running", "finished", "error", "aborted", "tripwire", "suspended", "incomplete")
+
+
+def _between(html: str, marker: str) -> tuple[str, str]:
+    """The markup around ``marker`` in ``html``: from the tag that holds it to that tag's end."""
+    at = html.index(marker)
+    before = html[:at]
+    opening = before[before.rindex("<") :]
+    name = opening[1:].split(" ", 1)[0].rstrip(">")
+    return opening, f"</{name}>"
+
+
+def _shown_statuses(html: str) -> list[str]:
+    """Every status word the static renderer put where it shows one: each badge (the header's, a
+    run's, a workflow's, a tool's, a step's, a task's) and the footer's status."""
+    from html import unescape
+
+    from mastra_notebook.core.static.html import TONES, badge
+    from mastra_notebook.core.static.nodes import Tree, run_footer
+
+    marker = "\ue000"  # a character no status has
+    shapes = [_between(badge(marker, tone), marker) for tone in TONES]
+    shapes.append(_between(run_footer(Tree(), {"id": "r", "kind": "run", "status": marker}), marker))
+    words: list[str] = []
+    for before, after in shapes:
+        words += [
+            unescape(word) for word in re.findall(re.escape(before) + "([^<]*)" + re.escape(after), html)
+        ]
+    return words
+
+
+def test_the_table_names_every_status_the_code_keeps_once() -> None:
+    """Every RunResult status, tool call status, Mastra step and task status and header state has a
+    word; no word is a key that says something else (``aborted`` is "stopped" everywhere)."""
+    from typing import get_args
+
+    from mastra_notebook.core.handlers.tasks import _TASK_STATES
+    from mastra_notebook.core.handlers.workflow import _WORKFLOW_STATUS
+    from mastra_notebook.core.result import Status
+    from mastra_notebook.core.status_words import STATUSES, WORDS, status_word
+
+    tool_statuses = {"streaming-args", "running", "done", "error", "awaiting-approval", "suspended", "denied"}
+    header_states = {"queued", "starting", "streaming", "paused", "approval"}
+    needed = {*get_args(Status), *tool_statuses, *_WORKFLOW_STATUS, *_TASK_STATES, "completed", "failed"}
+    assert needed | header_states <= set(STATUSES)
+    assert all(status_word(word) == word for word in WORDS if word in STATUSES)
+    assert {status_word(s) for s in ("aborted", "canceled", "cancelled")} == {"stopped"}
+    assert status_word("awaiting-approval") == status_word("approval") == "waiting for approval"
+    assert status_word("denied") == "declined"
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.stem)
+def test_every_fixture_shows_only_the_tables_status_words(path: Path) -> None:
+    from mastra_notebook.core.status_words import WORDS, status_word
+
+    result = mn.collect(path)
+    shown = _shown_statuses(render_html(result))
+    assert shown, "the footer says the run's status at least"
+    assert set(shown) <= WORDS, set(shown) - WORDS
+    assert status_word(result.status) in shown
+    rows = dict(mn.compare(result, result).rows())
+    assert set(rows["status"]) == {status_word(result.status)}
+    for key, cells in rows.items():
+        if key.startswith("tool call"):
+            assert {re.search(r"\) \[(.*?)\] →", cell)[1] for cell in cells} <= WORDS  # type: ignore[index]
+
+
+def test_every_status_of_the_table_is_shown_in_its_word_on_every_card() -> None:
+    from mastra_notebook.core.static import render_tree
+    from mastra_notebook.core.static.nodes import BANNERS
+    from mastra_notebook.core.status_words import STATUSES, WORDS, status_word
+
+    ops: list[Any] = [["add", None, {"id": "root", "kind": "run", "status": "running"}]]
+    for i, status in enumerate(STATUSES):
+        ops += [
+            [
+                "add",
+                "root",
+                {"id": f"t{i}", "kind": "tool", "tool_call_id": f"c{i}", "tool_name": "t", "status": status},
+            ],
+            ["add", "root", {"id": f"s{i}", "kind": "workflow-step", "step_name": f"s{i}", "status": status}],
+            ["add", "root", {"id": f"k{i}", "kind": "background-task", "task_id": f"k{i}", "status": status}],
+        ]
+    shown = _shown_statuses(render_tree(ops))
+    assert len(shown) >= 3 * len(STATUSES)
+    assert set(shown) <= WORDS
+    for status in _RUN_STATUSES:
+        html = render_tree([["add", None, {"id": "root", "kind": "run", "status": status}]])
+        assert _shown_statuses(html) == [status_word(status)] * 2  # the header's badge and the footer
+        assert (BANNERS.get(status) or "") in html
+
+
+def test_the_bundle_carries_pythons_table() -> None:
+    """The widget's bundle (built from js/src/status-words.ts, which imports the JSON) holds the table
+    as Python reads it: a table changed without a rebuild fails here."""
+    from mastra_notebook.core.status_words import TABLE
+
+    def js(value: Any) -> str:  # as esbuild writes a JSON import into the minified bundle
+        if isinstance(value, dict):
+            keys = (key if key.isidentifier() else orjson.dumps(key).decode() for key in value)
+            return (
+                "{"
+                + ",".join(f"{key}:{js(item)}" for key, item in zip(keys, value.values(), strict=True))
+                + "}"
+            )
+        return orjson.dumps(value).decode()
+
+    bundle = (Path(mn.__file__).parent / "static" / "widget.js").read_text("utf-8")
+    for part in ("statuses", "decisions", "banners"):
+        assert js(TABLE[part]) in bundle, part

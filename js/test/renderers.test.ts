@@ -113,7 +113,7 @@ describe("workflow step", () => {
     ]);
     const w = nodeEl(el, "w");
     expect(w.querySelector(".mn-name")?.textContent).toBe("fetch-weather");
-    expect(w.querySelector(".mn-badge")?.textContent).toBe("success");
+    expect(w.querySelector(".mn-badge")?.textContent).toBe("done"); // Mastra's success, in the one word for it
     expect(w.querySelector(".mn-input pre")?.textContent).toContain('"city": "Paris"');
     expect(w.querySelector(".mn-output pre")?.textContent).toContain('"temp": 21');
     expect(w.querySelector(".mn-outputs li")?.textContent).toContain("progress");
@@ -142,8 +142,8 @@ describe("small parts", () => {
     ]);
     const b = nodeEl(el, "b");
     expect(b.querySelector(".mn-name")?.textContent).toBe("crunch");
-    expect(b.querySelector(".mn-badge")?.textContent).toBe("completed");
-    expect(b.querySelector(".mn-history")?.textContent).toBe("started → running → completed");
+    expect(b.querySelector(".mn-badge")?.textContent).toBe("done");
+    expect(b.querySelector(".mn-history")?.textContent).toBe("started → running → done");
     expect(b.querySelector(".mn-outputs")?.textContent).toContain("50");
     expect(b.querySelector(".mn-result")?.textContent).toContain('"done": true');
   });

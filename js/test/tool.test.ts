@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Op } from "../src/types";
+import { statusWord } from "../src/status-words";
 import { Store } from "../src/store";
 import { View } from "../src/view";
 import { add, append, mount, nodeEl, opsMsg, set } from "./helpers";
@@ -30,7 +31,7 @@ describe("tool card", () => {
     const card = nodeEl(el, "t");
     expect(card.dataset.kind).toBe("tool");
     expect(card.dataset.toolStatus).toBe(status);
-    expect(card.querySelector(".mn-badge")?.textContent).toBe(status);
+    expect(card.querySelector(".mn-badge")?.textContent).toBe(statusWord(status)); // the one table's word
     expect(card.querySelector(".mn-name")?.textContent).toBe("getWeather");
   });
 

@@ -193,7 +193,7 @@ describe("header", () => {
       ["finished", false, "finished"],
       ["error", false, "error"],
       ["aborted", false, "stopped"],
-      ["tripwire", false, "tripwire"],
+      ["tripwire", false, "blocked"],
     ];
     let seq = 1;
     for (const [status, approval, label] of states) {

@@ -15,6 +15,7 @@ from ..core.ingest import collect
 from ..core.result import RunResult, view_snapshot
 from ..core.static.from_result import result_ops
 from ..core.static.text import format_duration
+from ..core.status_words import status_word
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
@@ -101,7 +102,7 @@ class Comparison:
             return f"unknown: {r.cost.reason}" if text == "unknown" else text
 
         table: list[tuple[str, list[str]]] = [
-            ("status", [r.status for r in self.results]),
+            ("status", [status_word(r.status) for r in self.results]),  # the word the views show
             ("finish reason", [r.finish_reason or NONE for r in self.results]),
             (
                 "tokens in / out",
@@ -137,7 +138,8 @@ class Comparison:
                     continue
                 call = result.tool_calls[index]
                 outcome = call.error.message if call.error else _short(call.result, 200)
-                cells.append(f"{call.tool_name}({_short(call.args, 200)}) [{call.status}] → {outcome}")
+                status = status_word(call.status)
+                cells.append(f"{call.tool_name}({_short(call.args, 200)}) [{status}] → {outcome}")
             table.append((f"tool call {index + 1}", cells))
         return table
 

@@ -20,6 +20,7 @@ import orjson
 
 from ..core.framing import aiter_records
 from ..core.result import ToolCall
+from ..core.status_words import decision_word, status_word
 from ..widget.loops import Work, schedule
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, Breather, StreamView, css_length, first_line
 from . import catalogue, transport
@@ -371,10 +372,10 @@ class LiveView(StreamView):
                 return call
         decided = next((c for c in reversed(candidates) if c.decision is not None), None)
         if decided is None or decided.decision is None:
-            raise RuntimeError(f"no tool call is {status.replace('-', ' ')} in this run")
+            raise RuntimeError(f"no tool call is {status_word(status)} in this run")
         print(  # a note, not an error: the next cell of a notebook often repeats a click
-            f"{decided.tool_name} ({decided.tool_call_id}) was already {_PAST[decided.decision.action]} "
-            f"{_BY[decided.decision.by]}: nothing sent"
+            f"{decided.tool_name} ({decided.tool_call_id}) was already "
+            f"{decision_word(decided.decision.action)} {_BY[decided.decision.by]}: nothing sent"
         )
         return None
 
@@ -385,7 +386,6 @@ class LiveView(StreamView):
         return run_id
 
 
-_PAST = {"approve": "approved", "decline": "declined", "resume": "resumed"}
 _BY = {"view": "in the view", "python": "from Python"}
 
 

@@ -24,6 +24,7 @@ from ..core.cost import format_usd
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
+from ..core.status_words import status_word
 from .bundle import Carrier, carry_lightly
 from .loops import private_loop, run_nested, running_loop
 from .streamview import StreamView, first_line, opened_when_shown
@@ -649,7 +650,8 @@ class Gallery:
             f' title="{escape(tile.title)}">'
             f'<div style="font-weight:600"><bdi>{escape(tile.label)}</bdi></div>'
             f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
-            '<div class="mn-gallery-queued-status" style="margin-top:6px">queued</div></div>'
+            '<div class="mn-gallery-queued-status" style="margin-top:6px">'
+            f"{status_word('queued')}</div></div>"
         )
         return waiting
 
@@ -707,7 +709,8 @@ class Gallery:
     def summary(self) -> str:
         """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens (7 runs, 4 at a time)"."""
         counts = self.counts()
-        parts = [f"{counts[key]} {key}" for key in ("done", "running", "queued", "error") if counts[key]]
+        groups = ("done", "running", "queued", "error")  # in the one table's words (status_words.json)
+        parts = [f"{counts[key]} {status_word(key)}" for key in groups if counts[key]]
         limit = f" ({len(self.tiles)} runs, {self.concurrency} at a time)"
         return " · ".join([*parts, *self.totals()]) + limit
 

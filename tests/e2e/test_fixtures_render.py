@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from mastra_notebook.core.status_words import status_word
 from tests.e2e.conftest import (
     Lab,
     PageEvents,
@@ -109,7 +110,7 @@ def check_card(card: Any, status: str, args: list[str], result: list[str]) -> No
     expect(card).to_have_count(1)
     expect(card).to_have_attribute("data-tool-status", status)
     head_badge = card.locator(":scope > .mn-card-head .mn-badge")
-    expect(head_badge).to_have_text(status)
+    expect(head_badge).to_have_text(status_word(status))  # the one table's word (aborted: stopped)
     inside = body(card)
     for part in args:
         expect(inside.locator(":scope > .mn-args pre")).to_contain_text(part)
@@ -199,7 +200,7 @@ def agent_as_tool(root: Any) -> None:
 def workflow_steps(scope: Any, city_report: str) -> None:
     steps = scope.locator(".mn-workflow-step")
     expect(steps.locator(":scope > .mn-card-head .mn-name")).to_have_text(["fetch-forecast", "write-report"])
-    expect(steps.locator(":scope > .mn-card-head .mn-badge")).to_have_text(["success", "success"])
+    expect(steps.locator(":scope > .mn-card-head .mn-badge")).to_have_text(["done", "done"])
     for index in range(2):
         expect(steps.nth(index)).to_have_attribute("data-step-status", "success")
     report = steps.nth(1).locator(":scope > .mn-card-body > .mn-children > .mn-run-nested")
@@ -218,7 +219,7 @@ def workflow_as_tool(root: Any) -> None:
     nested = body(card).locator(":scope > .mn-children > .mn-run-nested")
     expect(nested.locator(":scope > summary .mn-run-label")).to_have_text("weatherReport")
     expect(nested.locator(":scope > .mn-workflow .mn-name")).to_have_text("weatherReport")
-    expect(nested.locator(":scope > .mn-workflow .mn-badge")).to_have_text("success")
+    expect(nested.locator(":scope > .mn-workflow .mn-badge")).to_have_text("done")
     workflow_steps(nested, "London: light rain, around 12 °C. Pack a light jacket.")
     expect_text(root, "The weather-report workflow finished.")
 
@@ -226,7 +227,7 @@ def workflow_as_tool(root: Any) -> None:
 def workflow_stream(root: Any) -> None:
     run = root.locator(".mn-run-root")
     expect(run.locator(":scope > .mn-workflow .mn-name")).to_have_text("weatherReport")
-    expect(run.locator(":scope > .mn-workflow .mn-badge")).to_have_text("success")
+    expect(run.locator(":scope > .mn-workflow .mn-badge")).to_have_text("done")
     workflow_steps(run, "Berlin: overcast, around 15 °C. Pack a light jacket.")
 
 
@@ -276,7 +277,7 @@ def error(root: Any) -> None:
 
 
 def abort(root: Any) -> None:
-    expect(root.locator(".mn-banner-abort")).to_have_text("The run was aborted.")
+    expect(root.locator(".mn-banner-abort")).to_have_text("The run was stopped.")
     expect_text(root, "the caller will abort after about ten deltas.")
 
 
@@ -320,8 +321,8 @@ def background_task(root: Any) -> None:
     check_card(tool_card(root, "researchTopic"), "done", ['"topic": "solana"'], ["Background task started"])
     task = root.locator(".mn-background-task")
     expect(task.locator(".mn-name")).to_have_text("researchTopic")
-    expect(task.locator(".mn-badge")).to_have_text("completed")
-    expect(task.locator(".mn-history")).to_have_text("started → running → completed")
+    expect(task.locator(".mn-badge")).to_have_text("done")
+    expect(task.locator(".mn-history")).to_have_text("started → running → done")
     # its progress shows once, on the tool call (it arrived inside background-task-output)
     expect(task.locator(".mn-outputs li")).to_have_count(0)
     expect(tool_card(root, "researchTopic").locator(".mn-outputs li")).to_have_count(3)
@@ -379,7 +380,7 @@ def test_fixture_renders(rendered: Rendered, name: str) -> None:
     expect(root.locator(".mn-title")).to_have_text(f"{name}.jsonl")
     expect(root.locator("button.mn-stop")).to_be_hidden()  # the run ended
     footer = root.locator(".mn-run-root > .mn-footer")
-    expect(footer.locator('[data-stat="status"] .mn-stat-value')).to_have_text(result["status"])
+    expect(footer.locator('[data-stat="status"] .mn-stat-value')).to_have_text(status_word(result["status"]))
     usage = result["usage"]
     if usage["output_tokens"] or usage["input_tokens"]:
         for key in ("input_tokens", "output_tokens"):

@@ -1,6 +1,7 @@
 import { h, slot } from "../dom";
 import { list, str } from "../format";
 import { OutputsView, badge, errorBox, maybeJson } from "./common";
+import { statusWord } from "../status-words";
 import type { NodeRenderer } from "./context";
 
 /** A background task: tool name, status and its history, outputs, result, error. */
@@ -20,7 +21,9 @@ export const renderBackgroundTask: NodeRenderer = () => {
     update(task) {
       name.textContent = str(task.tool_name) ?? str(task.task_id) ?? "task";
       status.update(task.status, badge);
-      history.textContent = list(task.history).map(String).join(" → ");
+      history.textContent = list(task.history)
+        .map((status) => statusWord(String(status)))
+        .join(" → ");
       outputs.update(task.outputs);
       result.update(task.result, (value) => maybeJson("Result", value));
       error.update(task.error, errorBox);

@@ -1,19 +1,14 @@
 /** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
 import { h } from "../dom";
 import { formatDuration, list, num, obj, prettyJson, span, str, summarizeText, summarizeValue } from "../format";
+import { statusTone, statusWord } from "../status-words";
 import type { NodeData } from "../types";
 import { jsonBlock, jsonPre } from "./json";
 
-const TONES: Record<string, string> = {
-  running: "active", "streaming-args": "active", started: "active", waiting: "active", pending: "active",
-  done: "ok", success: "ok", completed: "ok", finished: "ok",
-  error: "error", failed: "error", denied: "error", tripwire: "error",
-  "awaiting-approval": "warn", suspended: "warn", cancelled: "warn", aborted: "warn", incomplete: "warn",
-};
-
+/** A status badge: the status's word and tone from the one table (status-words.ts). */
 export function badge(status: unknown): HTMLElement {
-  const text = str(status) ?? "pending";
-  return h("span", `mn-badge mn-tone-${TONES[text] ?? "neutral"}`, [text]);
+  const key = str(status) ?? "pending";
+  return h("span", `mn-badge mn-tone-${statusTone(key)}`, [statusWord(key)]);
 }
 
 /** The message of an `{message, name?}` error, or the value itself as text. */

@@ -5,6 +5,7 @@
  */
 import { h } from "../dom";
 import { runFigures } from "../format";
+import { statusWord } from "../status-words";
 import type { NodeData } from "../types";
 
 /** The stats in order: `data-stat`, the label, and the key of the figure shown. */
@@ -39,7 +40,7 @@ export class Footer {
 
   update(run: NodeData): void {
     const figures = runFigures(run);
-    this.show("status", typeof run.status === "string" ? run.status : null);
+    this.show("status", typeof run.status === "string" ? statusWord(run.status) : null);
     for (const [key, , figure] of STATS) this.show(key, figures[figure] ?? null);
     const cost = this.values.get("cost");
     if (cost) cost[0].title = figures.cost_title ?? "";

@@ -5,37 +5,15 @@
  */
 import { h } from "../dom";
 import { num, runFigures, str } from "../format";
+import { statusTone, statusWord } from "../status-words";
 import type { NodeData, Send } from "../types";
 import type { Traits } from "./context";
 
-/** What the badge says, by state; `data-state` on the header and on the badge is the key. */
-const STATE_LABELS: Record<string, string> = {
-  queued: "queued",
-  starting: "starting",
-  streaming: "streaming",
-  running: "running",
-  paused: "paused", // a replay held short of its end
-  approval: "waiting for approval",
-  suspended: "suspended",
-  finished: "finished",
-  error: "error",
-  aborted: "stopped",
-  tripwire: "tripwire",
-  incomplete: "incomplete",
-};
-const STATE_TONES: Record<string, string> = {
-  streaming: "active",
-  starting: "active",
-  approval: "warn",
-  suspended: "warn",
-  finished: "ok",
-  error: "error",
-  tripwire: "error",
-  aborted: "warn",
-  incomplete: "warn",
-};
-
-/** The header's state word, from the traits and the root run. */
+/**
+ * The header's state (`data-state` on the header and on the badge): the run's status, or one of the
+ * header's own (queued, starting, streaming, paused: a replay held short of its end, approval). The
+ * badge says its word from the one table (status-words.ts).
+ */
 export function headerState(traits: Traits, run: NodeData | undefined, awaitingApproval: boolean): string {
   if (traits.queued) return "queued";
   const status = str(run?.status);
@@ -114,8 +92,8 @@ export class Header {
     this.el.dataset.state = state;
     this.badge.dataset.state = state;
     this.badge.hidden = !state;
-    setText(this.badge, STATE_LABELS[state] ?? state);
-    this.badge.className = `mn-badge mn-state mn-tone-${STATE_TONES[state] ?? "muted"}`;
+    setText(this.badge, statusWord(state));
+    this.badge.className = `mn-badge mn-state mn-tone-${statusTone(state)}`;
 
     const live = state === "streaming";
     if (live && this.seenRunning === null) this.seenRunning = Date.now();

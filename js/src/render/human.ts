@@ -7,9 +7,9 @@
  */
 import { h } from "../dom";
 import { formatDuration, num, obj, str } from "../format";
+import { capitalized, decisionWord } from "../status-words";
 import type { NodeData } from "../types";
 
-const DONE: Record<string, string> = { approve: "Approved", decline: "Declined", resume: "Resumed" };
 const BY: Record<string, string> = { view: "in the view", python: "from Python" };
 const WAITING = new Set(["awaiting-approval", "suspended"]);
 
@@ -18,7 +18,7 @@ export function decisionText(node: NodeData): string | null {
   const decision = obj(node.decision);
   const action = str(decision?.action);
   if (!decision || !action) return null;
-  const bits = [`${DONE[action] ?? action} ${BY[str(decision.by) ?? ""] ?? ""}`.trim()];
+  const bits = [`${capitalized(decisionWord(action))} ${BY[str(decision.by) ?? ""] ?? ""}`.trim()];
   const waited = num(decision.waited_ms);
   if (waited !== null) bits.push(`waited ${formatDuration(waited)} for a person`);
   return bits.join(" · ");
@@ -31,7 +31,7 @@ export function decisionSummary(node: NodeData): string | null {
   if (!decision || !action) return null;
   const waited = num(decision.waited_ms);
   const by = BY[str(decision.by) ?? ""];
-  return [(DONE[action] ?? action).toLowerCase(), by, waited === null ? null : `after ${formatDuration(waited)}`]
+  return [decisionWord(action), by, waited === null ? null : `after ${formatDuration(waited)}`]
     .filter(Boolean)
     .join(" ");
 }

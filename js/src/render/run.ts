@@ -4,6 +4,7 @@
  */
 import { h, isolated, slot } from "../dom";
 import { obj, str } from "../format";
+import { BANNERS } from "../status-words";
 import { ROOT_ID } from "../store";
 import type { NodeData } from "../types";
 import { badge, errorMessage, maybeJson, trackDetails } from "./common";
@@ -34,20 +35,22 @@ class RawJson {
   }
 }
 
-/** Run statuses that get a banner, with the level of the `banner` node that would say the same. */
-const STATUS_BANNERS: Record<string, { level: string; text: string }> = {
-  error: { level: "error", text: "Run failed" },
-  aborted: { level: "abort", text: "Run aborted" },
-  tripwire: { level: "tripwire", text: "Blocked by a processor" },
-  suspended: { level: "suspended", text: "Run suspended" },
-  incomplete: { level: "warning", text: "The stream ended without a finish" },
+/** Run statuses that get a banner (its words: status-words.ts), with the level of the `banner` node that would say the same. */
+const BANNER_LEVELS: Record<string, string> = {
+  error: "error",
+  aborted: "abort",
+  tripwire: "tripwire",
+  suspended: "suspended",
+  incomplete: "warning",
 };
 
 /** The status banner for the run, unless a `banner` node of that level already says it. */
 function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: string } | null {
-  const status = str(run.status);
-  const banner = status ? STATUS_BANNERS[status] : undefined;
-  if (!banner) return null;
+  const status = str(run.status) ?? "";
+  const level = BANNER_LEVELS[status];
+  const text = BANNERS[status];
+  if (level === undefined || text === undefined) return null;
+  const banner = { level, text };
   const said = ctx.store
     .childrenOf(run.id)
     .some((id) => ctx.store.get(id)?.kind === "banner" && ctx.store.get(id)?.level === banner.level);

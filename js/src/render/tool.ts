@@ -4,6 +4,7 @@
  */
 import { h, isolated, slot } from "../dom";
 import { obj, str, summarizeArgs, summarizeText } from "../format";
+import { capitalized, decisionWord, statusWord } from "../status-words";
 import type { NodeData, Send } from "../types";
 import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
 import type { NodeRenderer } from "./context";
@@ -38,11 +39,11 @@ function approvalControls(send: Send, toolCallId: string): HTMLElement {
   };
   const confirmDecline = () => {
     send({ t: "decline", tool_call_id: toolCallId, reason: reason.value.trim() || null });
-    sent("Declined, waiting for the run…");
+    sent(`${capitalized(decisionWord("decline"))}, waiting for the run…`);
   };
   approve.addEventListener("click", () => {
     send({ t: "approve", tool_call_id: toolCallId });
-    sent("Approved, waiting for the run…");
+    sent(`${capitalized(decisionWord("approve"))}, waiting for the run…`);
   });
   decline.addEventListener("click", () => {
     form.hidden = false;
@@ -78,7 +79,7 @@ function argsSummary(tool: NodeData, status: string): string {
 function outcomeSummary(tool: NodeData, status: string, nested: boolean): string {
   if (status === "denied") {
     const reason = str(tool.denied_reason);
-    return reason ? `→ declined: ${summarizeText(reason)}` : "→ declined";
+    return reason ? `→ ${statusWord(status)}: ${summarizeText(reason)}` : `→ ${statusWord(status)}`;
   }
   // a sub-agent's result is {text, subAgentThreadId, ...}: its text says what came out
   const text = nested ? str(obj(tool.result)?.text) : null;
@@ -150,7 +151,7 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       );
       error.update(tool.error, errorBox);
       denied.update(toolStatus === "denied" ? (str(tool.denied_reason) ?? "") : null, (reason) =>
-        reason === null ? null : h("div", "mn-error", [reason ? `Declined: ${reason}` : "Declined"]),
+        reason === null ? null : h("div", "mn-error", [capitalized(statusWord("denied")) + (reason ? `: ${reason}` : "")]),
       );
       outputs.update(tool.outputs);
       foldArgs.textContent = argsSummary(tool, toolStatus);

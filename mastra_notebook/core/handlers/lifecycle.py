@@ -6,7 +6,10 @@ from typing import Any
 
 from .. import values
 from ..state import RunState
+from ..status_words import status_word
 from .registry import Next, as_dict, on, payload_of
+
+_ABORTED = f"The run was {status_word('aborted')}."
 
 
 @on("start")
@@ -89,9 +92,9 @@ def error(state: RunState, chunk: dict[str, Any]) -> Next:
 @on("abort")
 def abort(state: RunState, chunk: dict[str, Any]) -> Next:
     if state.is_final():  # the first ending stands (an error, say); the banner still tells
-        state.banner("abort", "The run was aborted.")
+        state.banner("abort", _ABORTED)
     else:
-        state.abort("The run was aborted.")
+        state.abort(_ABORTED)
     return None
 
 

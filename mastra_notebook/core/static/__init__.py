@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..status_words import status_tone, status_word
 from . import nodes
 from .html import BORDER, CARD, MUTED, badge, esc, tag
 from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, run_figures, string
@@ -15,32 +16,8 @@ HEADER_STATS = (("duration", ""), ("tokens", ""), ("first_token", "first token "
 
 __all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
 
-# header.ts: what the badge says, by state
 # A live view's key (StreamView.view_key, a uuid4 hex): it becomes a class name, so nothing else.
 VIEW_KEY = re.compile(r"[0-9a-f]{32}")
-
-_STATE_LABELS = {
-    "queued": "queued",
-    "starting": "starting",
-    "streaming": "streaming",
-    "running": "running",
-    "approval": "waiting for approval",
-    "suspended": "suspended",
-    "finished": "finished",
-    "error": "error",
-    "aborted": "stopped",
-    "tripwire": "tripwire",
-    "incomplete": "incomplete",
-}
-_STATE_TONES = {
-    "approval": "warn",
-    "suspended": "warn",
-    "finished": "ok",
-    "error": "error",
-    "tripwire": "error",
-    "aborted": "warn",
-    "incomplete": "warn",
-}
 
 
 def _awaiting_approval(tree: Tree, run: Node) -> bool:
@@ -65,7 +42,7 @@ def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
     bits = [tag("span", esc(title), style="font-weight:600") if title else ""]
     bits.append(tag("span", esc(subtitle), style=MUTED) if subtitle else "")  # the prompt's first line
     if state:
-        bits.append(badge(_STATE_LABELS.get(state, state), _STATE_TONES.get(state, "neutral")))
+        bits.append(badge(status_word(state), status_tone(state)))  # header.ts: the one table's word
     shown = run_figures(run)  # the kernel's figures (core/figures.py): shown, never computed here
     known = {key: value for key, value in shown.items() if not (key == "cost" and value == "unknown")}
     stats = [label + known[key] for key, label in HEADER_STATS if key in known]  # known costs only

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..status_words import BANNERS, decision_word, status_tone, status_word
 from ..timeline import run_section as run_timeline
 from . import text as fmt
 from .html import (
@@ -118,17 +119,11 @@ def span(start: Any, end: Any) -> float | None:
 
 # ---- common.ts -------------------------------------------------------------------------------
 
-_TONES = {
-    **dict.fromkeys(["running", "streaming-args", "started", "waiting", "pending"], "active"),
-    **dict.fromkeys(["done", "success", "completed", "finished"], "ok"),
-    **dict.fromkeys(["error", "failed", "denied", "tripwire"], "error"),
-    **dict.fromkeys(["awaiting-approval", "suspended", "cancelled", "aborted", "incomplete"], "warn"),
-}
-
 
 def status_badge(status: Any) -> str:
-    word = string(status) or ("" if isinstance(status, str) else "pending")
-    return badge(word, _TONES.get(word, "neutral"))
+    """The status's word and tone from the one table (status_words.json)."""
+    key = string(status) or ("" if isinstance(status, str) else "pending")
+    return badge(status_word(key), status_tone(key))
 
 
 def error_message(error: Any) -> str | None:
@@ -211,7 +206,6 @@ def card(node: Node, head_html: str, body: str, *, opened: bool) -> str:
 
 # ---- human.ts --------------------------------------------------------------------------------
 
-_DONE = {"approve": "Approved", "decline": "Declined", "resume": "Resumed"}
 _BY = {"view": "in the view", "python": "from Python"}
 _WAITING = {"awaiting-approval", "suspended"}
 
@@ -221,7 +215,7 @@ def decision_text(node: Node) -> str | None:
     action = string((decision or {}).get("action"))
     if not decision or not action:
         return None
-    bits = [f"{_DONE.get(action, action)} {_BY.get(string(decision.get('by')) or '', '')}".strip()]
+    bits = [f"{decision_word(action).capitalize()} {_BY.get(string(decision.get('by')) or '', '')}".strip()]
     waited = num(decision.get("waited_ms"))
     if waited is not None:
         bits.append(f"waited {fmt.format_duration(waited)} for a person")
@@ -237,7 +231,7 @@ def decision_summary(node: Node) -> str | None:
     waited = num(decision.get("waited_ms"))
     by = _BY.get(string(decision.get("by")) or "")
     bits = [
-        _DONE.get(action, action).lower(),
+        decision_word(action),
         by,
         None if waited is None else f"after {fmt.format_duration(waited)}",
     ]
@@ -318,7 +312,8 @@ def _args_summary(node: Node, status: str) -> str:
 def _tool_outcome(node: Node, status: str, nested: bool) -> str:
     if status == "denied":
         reason = string(node.get("denied_reason"))
-        return f"→ declined: {fmt.summarize_text(reason)}" if reason else "→ declined"
+        declined = f"→ {status_word(status)}"
+        return f"{declined}: {fmt.summarize_text(reason)}" if reason else declined
     answer = string((obj(node.get("result")) or {}).get("text")) if nested else None
     return outcome_line(node.get("error"), answer if answer is not None else node.get("result"))
 
@@ -373,7 +368,8 @@ def render_tool(tree: Tree, node: Node) -> str:
     body.append(error_box(node.get("error")))
     if status == "denied":
         reason = string(node.get("denied_reason")) or ""
-        body.append(error_box(f"Declined: {reason}" if reason else "Declined"))
+        declined = status_word(status).capitalize()
+        body.append(error_box(f"{declined}: {reason}" if reason else declined))
     return card(node, head_html, "".join(body), opened=opened)
 
 
@@ -443,7 +439,9 @@ def render_background_task(tree: Tree, node: Node) -> str:
     name = string(node.get("tool_name")) or string(node.get("task_id")) or "task"
     history = node.get("history")
     words = history if isinstance(history, list) else []
-    history_line = " → ".join(item if isinstance(item, str) else fmt.flat_json(item) for item in words)
+    history_line = " → ".join(
+        status_word(item) if isinstance(item, str) else fmt.flat_json(item) for item in words
+    )
     body = (
         (tag("div", esc(history_line), style=MUTED) if history_line else "")
         + outputs_view(node.get("outputs"))
@@ -562,21 +560,22 @@ def render_unknown(tree: Tree, node: Node) -> str:
 
 # ---- run.ts ----------------------------------------------------------------------------------
 
-_STATUS_BANNERS = {
-    "error": ("error", "Run failed"),
-    "aborted": ("abort", "Run aborted"),
-    "tripwire": ("tripwire", "Blocked by a processor"),
-    "suspended": ("suspended", "Run suspended"),
-    "incomplete": ("warning", "The stream ended without a finish"),
+# the level of the ``banner`` node that says the same; the words are the one table's (BANNERS)
+_BANNER_LEVEL = {
+    "error": "error",
+    "aborted": "abort",
+    "tripwire": "tripwire",
+    "suspended": "suspended",
+    "incomplete": "warning",
 }
 
 
 def status_banner(tree: Tree, run: Node) -> str:
     """The run's status banner, unless a ``banner`` node of that level already says it."""
-    banner = _STATUS_BANNERS.get(string(run.get("status")) or "")
-    if banner is None:
+    status = string(run.get("status")) or ""
+    level, words = _BANNER_LEVEL.get(status), BANNERS.get(status)
+    if level is None or words is None:
         return ""
-    level, words = banner
     if any(child["kind"] == "banner" and child.get("level") == level for child in tree.kids(run)):
         return ""
     detail = error_message(run.get("error")) or string((obj(run.get("tripwire")) or {}).get("reason"))
@@ -669,7 +668,7 @@ def footer_stats(run: Node) -> list[tuple[str, str]]:
     """(label, value) of each footer stat the run has: its status, then its figures."""
     shown = run_figures(run)
     status = string(run.get("status"))
-    stats = [("", status)] if status else []
+    stats = [("", status_word(status))] if status else []
     for label_, key in FOOTER_STATS:
         value = shown.get(key)
         if value is not None:
