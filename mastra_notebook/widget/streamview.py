@@ -437,9 +437,9 @@ class StreamView(anywidget.AnyWidget):
         ``wait()`` and ``await`` wait for, from another thread in a plain script."""
         try:
             self._final = orjson.dumps(self._snapshot()).decode()
+            self.streaming = False
             self._update_transcripts()
             self._unpublished = True
-            self.streaming = False  # last: its observers (a gallery) see a settled view
         finally:
             self._ended.set()
 
