@@ -89,7 +89,36 @@ export function sanitize(html: string): DocumentFragment {
   });
 }
 
+/** The HTML of markdown source (not sanitized); `highlight` only for text whose code fences are all closed. */
+export function markdownHtml(src: string, highlight: boolean): string {
+  return (highlight ? mdHighlighted : mdPlain).render(src);
+}
+
 /** Renders markdown source; `highlight` only for text whose code fences are all closed. */
 export function renderMarkdown(src: string, highlight: boolean): DocumentFragment {
-  return sanitize((highlight ? mdHighlighted : mdPlain).render(src));
+  return sanitize(markdownHtml(src, highlight));
+}
+
+/** Characters the HTML parser reads as more than themselves in text (markup, entities, newline forms). */
+const NOT_PLAIN = /[<>&\r\0]/;
+
+/**
+ * When the HTML `next` is `prev` with plain text inserted right after a character of text (not in
+ * a tag, not in an entity), the DOM of `next` is the DOM of `prev` with that text inserted into the
+ * same text node: returns the text and how many characters of text come before it; else null.
+ * A growing paragraph is mostly this: its new letters, without parsing or sanitizing it again.
+ */
+export function insertedText(prev: string, next: string): { offset: number; text: string } | null {
+  const added = next.length - prev.length;
+  if (added <= 0) return null;
+  let at = 0;
+  while (at < prev.length && prev.charCodeAt(at) === next.charCodeAt(at)) at++;
+  if (at === 0 || !next.endsWith(prev.slice(at))) return null;
+  const text = next.slice(at, at + added);
+  const before = prev.slice(0, at);
+  if (NOT_PLAIN.test(text) || before.endsWith(">") || before.lastIndexOf("<") > before.lastIndexOf(">")) return null;
+  if (before.lastIndexOf("&") > before.lastIndexOf(";")) return null;
+  // text before it: tags out, each entity one character (the renderer escapes with named or hex ones)
+  const offset = before.replace(/<[^>]*>/g, "").replace(/&[^;]*;/g, "&").length;
+  return { offset, text };
 }

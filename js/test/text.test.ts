@@ -100,6 +100,41 @@ describe("text rendering", () => {
     expect(md.el.querySelectorAll(".mn-md-block").length).toBeGreaterThan(400);
   }, 60_000); // 5,000 appends: seconds on a busy host (it asserts work done, not time)
 
+  it("inserts a growing paragraph's letters into its text node, the DOM the same as a fresh render's", () => {
+    const pieces = ["Hel", "lo ", "**wor", "ld**", " and", " `co", "de`", " x < y", " & z", ".", "It", " www", ".ex",
+      "ample.com", " [a", "](https://a.example)", "\n- one", "\n- tw", "o", "\n\n```py", "thon\nx = 1", "\ny", " = 2",
+      "\n```", "\n\nsay", " &amp", "; ok", "\n1. a", "b", "\n\n| a | b |\n|", "---|---|\n| 1", " | 2", " |", "\n\nend"];
+    const md = textView("");
+    const tail = () => md.el.querySelector(".mn-md-tail") as HTMLElement;
+    let text = "";
+    let kept = 0;
+    for (const piece of pieces) {
+      const before = tail().firstChild;
+      text += piece;
+      md.update(text);
+      if (before && tail().firstChild === before) kept++;
+      const fresh = textView(text);
+      expect(md.el.innerHTML, text).toBe(fresh.el.innerHTML);
+      fresh.el.remove();
+    }
+    expect(kept).toBeGreaterThan(5); // letters went into the text nodes already there
+    // the same text cut anywhere, 1-5 characters at a time (a seeded generator)
+    let seed = 17;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 3; round++) {
+      const whole = text;
+      const view = textView("");
+      for (let at = 0; at < whole.length; ) {
+        at = Math.min(whole.length, at + 1 + Math.floor(next() * 5));
+        view.update(whole.slice(0, at));
+        const fresh = textView(whole.slice(0, at));
+        expect(view.el.innerHTML, whole.slice(0, at)).toBe(fresh.el.innerHTML);
+        fresh.el.remove();
+      }
+      view.el.remove();
+    }
+  });
+
   it("re-renders everything when the text is replaced", () => {
     const md = textView("a\n\nb");
     md.update("z");
