@@ -185,12 +185,12 @@ def test_a_suspended_tool_shows_its_payload_and_the_resume_call() -> None:
     view = _live(_suspended_tool(), posts)
     call = view.result.tool_calls[0]
     assert view.result.status == "suspended"
-    assert call.continue_with == 'view.resume({"answer": ...}, tool_call_id="c1")'
+    assert call.continue_with == 'view.resume({"answer": "..."}, tool_call_id="c1")'
     html = render_html(view.result)
     assert "<details open" in html
     assert "&lt;b&gt;Which city?&lt;/b&gt;" in html
     assert "<b>Which city" not in html
-    assert "view.resume({&quot;answer&quot;: ...}, tool_call_id=&quot;c1&quot;)" in html
+    assert "view.resume({&quot;answer&quot;: &quot;...&quot;}, tool_call_id=&quot;c1&quot;)" in html
     view.resume({"answer": "Lisbon"})
     assert posts == [("/api/agents/approver/resume-stream",
                       {"runId": "r1", "toolCallId": "c1", "resumeData": {"answer": "Lisbon"}})]  # fmt: skip

@@ -7,6 +7,7 @@ connection or a read timeout ends the view with a clear message, keeping every c
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import ssl
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
+HINT_TIMEOUT = 5.0  # the workflow's resume schemas, read beside its stream: only a hint, not waited on long
 ERROR_BODY_LIMIT = 64 * 1024  # an HTTP error's body is read only this far
 
 
@@ -407,6 +409,36 @@ class NetworkView(LiveView):
 class WorkflowView(LiveView):
     """A live workflow run: a suspended step is resumed with ``resume(resume_data, step=None)``;
     Stop cancels the run on the server."""
+
+    _resume_schemas: asyncio.Future[dict[str, Any]] | None = None
+
+    async def _stream(self, path: str, body: dict[str, Any]) -> None:
+        """Stream, and read once (beside the first stream) what each step expects when resumed: a
+        suspended step's ``continue_with`` shows it (``view.resume({"approved": True}, ...)``)."""
+        if self._resume_schemas is None:
+            self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
+        await super()._stream(path, body)
+        self.run.expect_resume(await self._resume_schemas)
+
+    async def _read_resume_schemas(self) -> dict[str, Any]:
+        """Each step's resume schema by step id, from ``GET /api/workflows/:id`` (Mastra's
+        ``workflow-step-suspended`` chunk carries only the suspend payload). Any failure is no hint."""
+        try:
+            async with (
+                self._client.http(timeout=HINT_TIMEOUT) as http,
+                transport.stream(http, "GET", self._base_path, self._client.retry) as response,
+            ):
+                details = orjson.loads(await response.aread()) if response.is_success else None
+        except (httpx.HTTPError, ValueError):
+            return {}
+        steps = details if isinstance(details, Mapping) else {}
+        schemas: dict[str, Any] = {}
+        for listed in (steps.get("steps"), steps.get("allSteps")):  # allSteps: nested workflows' too
+            for name, step in listed.items() if isinstance(listed, Mapping) else ():
+                schema = catalogue.schema(step.get("resumeSchema")) if isinstance(step, Mapping) else None
+                if schema is not None:
+                    schemas[str(name)] = schema
+        return schemas
 
     def resume(self, resume_data: Any, tool_call_id: str | None = None, *, step: str | None = None) -> None:
         """Resume the suspended step (the latest one, or ``step`` by name) with ``resume_data``; the

@@ -175,6 +175,13 @@ class Run:
         self._version += 1
         self.state.decide(node, action, by)
 
+    def expect_resume(self, schemas: dict[str, Any]) -> None:
+        """What each step of this workflow run expects when resumed: its resume schema by step name
+        (Mastra's stream does not carry it; a client reads it from the server). A suspended step's
+        ``continue_with`` then shows the data it asks for, e.g. ``view.resume({"approved": True}, ...)``."""
+        self._version += 1
+        self.state.expect_resume(schemas)
+
     def running_in_notebook(self, tool_call_ids: list[str]) -> None:
         """The client runs these calls itself (client tools): their cards say so, and the run, whose
         stream ended with them, goes on."""

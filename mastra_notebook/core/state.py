@@ -64,9 +64,57 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+def _python(value: Any) -> str:
+    """A JSON value as a Python literal (``true`` is ``True``)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(str(key))}: {_python(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_python, value)) + "]"
+    return _literal(value) if isinstance(value, str) else repr(value)
+
+
+_EXAMPLES = {
+    "boolean": "True",
+    "string": '"..."',
+    "integer": "0",
+    "number": "0",
+    "array": "[]",
+    "null": "None",
+}
+
+
+def example(schema: Any, depth: int = 0) -> str:
+    """A Python literal of a value a JSON schema accepts, its fields and types shown:
+    ``{"approved": True, "note": "..."}``; ``...`` where the schema does not say."""
+    if not isinstance(schema, dict):
+        return "..."
+    for key in ("const", "default"):
+        if key in schema:
+            return _python(schema[key])
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return _python(schema["enum"][0])
+    for key in ("anyOf", "oneOf"):
+        options = [o for o in schema.get(key) or [] if isinstance(o, dict) and o.get("type") != "null"]
+        if options:
+            return example(options[0], depth)
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    properties = schema.get("properties")
+    if isinstance(properties, dict) and properties:
+        if depth >= 2:
+            return "{...}"
+        return (
+            "{"
+            + ", ".join(f"{_literal(str(k))}: {example(v, depth + 1)}" for k, v in properties.items())
+            + "}"
+        )
+    return "{}" if kind == "object" else _EXAMPLES.get(str(kind), "...")
+
+
 def continue_with(node: Node, resume_schema: Any = None) -> str:
     """The call that answers a waiting tool call or workflow step, e.g.
-    ``view.resume({"answer": ...}, tool_call_id="call_1")`` (keys from the resume schema if known)."""
+    ``view.resume({"approved": True}, step="request")`` (an example of the data the resume schema
+    asks for, when it is known)."""
     if node.kind == "workflow-step":
         where = f"step={_literal(node.fields.get('step_name'))}"
     else:
@@ -76,10 +124,7 @@ def continue_with(node: Node, resume_schema: Any = None) -> str:
         return f'view.approve({call_id})  or  view.decline({call_id}, reason="...")'
     schema = _json_value(resume_schema)
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    if isinstance(properties, dict) and properties:
-        data = "{" + ", ".join(f"{_literal(str(key))}: ..." for key in properties) + "}"
-    else:
-        data = "resume_data"
+    data = example(schema) if isinstance(properties, dict) and properties else "resume_data"
     return f"view.resume({data}, {where})"
 
 
@@ -144,6 +189,7 @@ class RunState:
     usage_done: dict[str, int] = field(default_factory=lambda: values.ZERO_USAGE)  # finished turns
     usage_open: dict[str, int] = field(default_factory=lambda: values.ZERO_USAGE)  # steps since then
     awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
+    resume_schemas: dict[str, Any] = field(default_factory=dict)  # step name -> schema (Run.expect_resume)
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
@@ -520,7 +566,17 @@ class RunState:
             self.set(node, "decision", None)
             self.set(node, "waiting_since", self.now())
         self.awaiting.add(node.id)
+        if resume_schema is None and node.kind == "workflow-step":  # Mastra's chunk does not carry it
+            resume_schema = self.resume_schemas.get(str(node.fields.get("step_name")))
         self.set(node, "continue_with", continue_with(node, resume_schema))
+
+    def expect_resume(self, schemas: dict[str, Any]) -> None:
+        """What each workflow step expects when resumed (its resume schema, by step name), told from
+        outside the stream; a step waiting already says it at once."""
+        self.resume_schemas.update(schemas)
+        for node in self.workflow_steps.values():
+            if node.id in self.awaiting and node.fields.get("decision") is None:
+                self.wait_for_human(node)
 
     def decide(self, node: Node, action: str, by: str) -> None:
         """A person answered (``by``: "view" or "python"). The time they took is a human wait: kept
