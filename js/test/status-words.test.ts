@@ -49,7 +49,7 @@ describe("the one table of status words", () => {
       const badge = el.querySelector(`[data-node-id="tool${i}"] > .mn-card-head .mn-badge`);
       expect(badge?.textContent).toBe(statusWord(status));
     });
-  });
+  }, 30_000); // a hundred cards and nested runs: seconds in jsdom on a busy host
 
   it("the header's badge and the footer say each run status in its word, and its banner the table's", () => {
     for (const status of ["running", "finished", "error", "aborted", "tripwire", "suspended", "incomplete"]) {
@@ -58,6 +58,12 @@ describe("the one table of status words", () => {
       expect(el.querySelector('[data-stat="status"] .mn-stat-value')?.textContent).toBe(statusWord(status));
       expect(el.querySelector(".mn-status-banner")?.textContent ?? "").toBe(BANNERS[status] ?? "");
     }
+  });
+
+  it("a suspended run's banner says the call that continues it", () => {
+    const call = 'view.resume({"approved": True}, step="request")';
+    const { el } = mount([], { status: "suspended", continue_with: call });
+    expect(el.querySelector(".mn-status-banner")?.textContent).toBe(`${BANNERS.suspended}: continue with ${call}`);
   });
 
   it("a decision is said in the table's past tense", () => {

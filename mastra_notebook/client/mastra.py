@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 DEFAULT_BASE_URL = "http://localhost:4111"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
-HINT_TIMEOUT = 5.0  # the workflow's resume schemas, read beside its stream: only a hint, not waited on long
+HINT_TIMEOUT = 3.0  # the workflow's resume schemas, read beside its stream: only a hint, not waited on long
+NO_RETRY = transport.Retry(0, 0, 0)
 ERROR_BODY_LIMIT = 64 * 1024  # an HTTP error's body is read only this far
 
 
@@ -418,7 +419,9 @@ class WorkflowView(LiveView):
         if self._resume_schemas is None:
             self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
         await super()._stream(path, body)
-        self.run.expect_resume(await self._resume_schemas)
+        steps = self.result.workflow.steps if self.result.workflow else []
+        if self._resume_schemas.done() or any(step.status == "suspended" for step in steps):
+            self.run.expect_resume(await self._resume_schemas)  # waited on only when a step asks
 
     async def _read_resume_schemas(self) -> dict[str, Any]:
         """Each step's resume schema by step id, from ``GET /api/workflows/:id`` (Mastra's
@@ -426,7 +429,7 @@ class WorkflowView(LiveView):
         try:
             async with (
                 self._client.http(timeout=HINT_TIMEOUT) as http,
-                transport.stream(http, "GET", self._base_path, self._client.retry) as response,
+                transport.stream(http, "GET", self._base_path, NO_RETRY) as response,
             ):
                 details = orjson.loads(await response.aread()) if response.is_success else None
         except (httpx.HTTPError, ValueError):

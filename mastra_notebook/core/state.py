@@ -569,6 +569,17 @@ class RunState:
         if resume_schema is None and node.kind == "workflow-step":  # Mastra's chunk does not carry it
             resume_schema = self.resume_schemas.get(str(node.fields.get("step_name")))
         self.set(node, "continue_with", continue_with(node, resume_schema))
+        self.say_waiting()
+
+    def say_waiting(self) -> None:
+        """The run's own ``continue_with``: the call that answers the latest request still waiting
+        (its suspension banner says it), or None."""
+        waiting = [
+            node.fields["continue_with"]
+            for node in (*self.calls.values(), *self.workflow_steps.values())
+            if node.id in self.awaiting and node.fields.get("continue_with")
+        ]
+        self.set(self.node, "continue_with", waiting[-1] if waiting else None)
 
     def expect_resume(self, schemas: dict[str, Any]) -> None:
         """What each workflow step expects when resumed (its resume schema, by step name), told from
@@ -586,6 +597,7 @@ class RunState:
         waited = at - since if isinstance(since, (int, float)) and at is not None else None
         self.set(node, "decision", {"action": action, "by": by, "at": at, "waited_ms": waited})
         self.set(node, "continue_with", None)
+        self.say_waiting()
         if waited is not None:
             self.tree.push(self.node, "human_waits", [since, at])
 
@@ -593,6 +605,7 @@ class RunState:
         self.awaiting.discard(node.id)
         if node.fields.get("continue_with") is not None:
             self.set(node, "continue_with", None)
+            self.say_waiting()
 
     # ---- nesting ------------------------------------------------------------------------------
 

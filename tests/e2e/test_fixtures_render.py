@@ -298,7 +298,9 @@ def tripwire_output(root: Any) -> None:
 
 def tool_approval(root: Any) -> None:
     check_card(tool_card(root, "deleteRecord"), "awaiting-approval", ['"id": "abc-123"'], [])
-    expect(root.locator(".mn-banner-suspended")).to_have_text("Run suspended")
+    expect(root.locator(".mn-banner-suspended")).to_have_text(
+        re.compile(r'^Run suspended: continue with view\.approve\("call_delete_1"\) +or +view\.decline\(')
+    )
     expect(root.locator("button.mn-approve")).to_have_count(0)  # a recording cannot be continued
     expect_text(root, "I will delete record abc-123 once you approve.")
 

@@ -55,7 +55,9 @@ function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: str
     .childrenOf(run.id)
     .some((id) => ctx.store.get(id)?.kind === "banner" && ctx.store.get(id)?.level === banner.level);
   if (said) return null;
-  const detail = errorMessage(run.error) ?? str(obj(run.tripwire)?.reason);
+  // a suspended run says the call that continues it (the kernel's `continue_with`, e.g. view.resume({...}))
+  const waiting = status === "suspended" ? str(run.continue_with) : null;
+  const detail = errorMessage(run.error) ?? str(obj(run.tripwire)?.reason) ?? (waiting && `continue with ${waiting}`);
   return { level: banner.level, text: detail ? `${banner.text}: ${detail}` : banner.text };
 }
 

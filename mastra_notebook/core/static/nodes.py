@@ -579,6 +579,8 @@ def status_banner(tree: Tree, run: Node) -> str:
     if any(child["kind"] == "banner" and child.get("level") == level for child in tree.kids(run)):
         return ""
     detail = error_message(run.get("error")) or string((obj(run.get("tripwire")) or {}).get("reason"))
+    waiting = string(run.get("continue_with")) if status == "suspended" else None
+    detail = detail or (f"continue with {waiting}" if waiting else None)  # the call that continues it
     return banner_box(level, esc(f"{words}: {detail}" if detail else words))
 
 
