@@ -190,7 +190,12 @@ def test_describe_invalid_and_background_paths() -> None:
         "type": "background-task-output",
         "payload": {"taskId": "k", "toolName": "research", "payload": inner},
     }
-    assert describe(chunk) == {"type": "tool-output", "from": "USER", "path": ["task research"]}
+    assert describe(chunk) == {
+        "type": "tool-output",
+        "from": "USER",
+        "path": ["task research"],
+        "outer": {"type": "background-task-output", "from": None},  # the JSON the row opens
+    }
     custom = {
         "type": "tool-output",
         "from": "AGENT",
