@@ -221,8 +221,39 @@ def run_all(page: Any) -> None:
 
 
 def save(page: Any) -> None:
+    """Save the notebook: returns once it is written (evaluate waits for the command's promise)."""
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_timeout(500)
+
+
+def painted(page: Any, frames: int = 2) -> None:
+    """Returns once the browser has drawn ``frames`` more frames: what changed before (a theme, the
+    window's size) is laid out and painted."""
+    page.evaluate(
+        "n => new Promise(done => { const next = () => (n-- > 0 ? requestAnimationFrame(next) : done()); next(); })",
+        frames,
+    )
+
+
+def steady(
+    element: Any,
+    measure: str = "el => el.getElementsByTagName('*').length + ':' + el.scrollHeight",
+    frames: int = 10,
+    timeout: float = 30_000,
+) -> None:
+    """Waits until ``measure`` (a JS function of ``element``; null: not yet) gives the same value
+    ``frames`` frames in a row: the element is done with what its observers and frames had to do."""
+    element.page.wait_for_function(
+        f"""([el, token, frames]) => {{
+            const value = ({measure})(el);
+            const seen = ((window.__mnSteady ??= {{}})[token] ??= {{ value: null, frames: 0 }});
+            seen.frames = value !== null && value === seen.value ? seen.frames + 1 : 0;
+            seen.value = value;
+            return seen.frames >= frames;
+        }}""",
+        arg=[element.element_handle(), os.urandom(8).hex(), frames],
+        polling="raf",
+        timeout=timeout,
+    )
 
 
 def assert_no_rate_limit(page: Any) -> None:
@@ -246,7 +277,7 @@ def screenshot(locator: Any, name: str, max_height: int = 5000) -> Path:
         page.set_viewport_size(
             {"width": viewport["width"], "height": min(int(box["height"]) + 300, max_height)}
         )
-        page.wait_for_timeout(200)  # JupyterLab lays the panels out again
+        painted(page)  # JupyterLab lays the panels out again (Lumino, in the next frame)
     try:
         box = locator.bounding_box()
         panel = page.locator(".jp-NotebookPanel-notebook").first.bounding_box()

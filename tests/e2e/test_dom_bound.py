@@ -14,7 +14,16 @@ import pytest
 from playwright.sync_api import expect
 
 import mastra_notebook as mn
-from tests.e2e.conftest import Lab, PageEvents, open_notebook, run_cells, screenshot, view_root, wait_status
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    open_notebook,
+    run_cells,
+    screenshot,
+    steady,
+    view_root,
+    wait_status,
+)
 from tests.e2e.reading import read_by_scrolling
 from tests.e2e.test_header import AT_END, theme
 from tests.e2e.test_live import ENDED, rendered_words
@@ -61,13 +70,13 @@ def test_elements_per_view_stay_bounded_as_the_answer_grows_tenfold(
     root = view_root(page, 1)
     last_words = text[:tenth].split()[-3:]
     expect(root.locator(".mn-text")).to_contain_text(" ".join(last_words), timeout=30_000)
-    page.wait_for_timeout(1000)  # the window settles after the last frame
+    steady(root)  # the window settles after the last frame
     small = root.evaluate(ELEMENTS)
     blocks_small = root.locator(".mn-md-blocks > .mn-md-block").count()
 
     run_cells(page, 3)
     expect(root.locator(".mn-md-tail")).to_contain_text(" ".join(text.split()[-3:]), timeout=60_000)
-    page.wait_for_timeout(1000)
+    steady(root)
     large = root.evaluate(ELEMENTS)
     assert root.evaluate(AT_END), "the view follows its tail"
     assert large <= ELEMENTS_BOUND, f"{large} elements in a view after 10x the answer (was {small})"

@@ -20,6 +20,7 @@ from tests.e2e.conftest import (
     PageEvents,
     assert_no_rate_limit,
     open_notebook,
+    painted,
     run_all,
     screenshot,
     view_root,
@@ -227,7 +228,7 @@ def test_screenshots_folded_and_open(views: Views, theme: str) -> None:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
     )
-    page.wait_for_timeout(300)
+    painted(page)  # in the new theme
     for name in NAMES[:4]:
         path = screenshot(views.root(name), f"folding-{name}-{theme}", max_height=2400)
         assert path.stat().st_size > 3_000

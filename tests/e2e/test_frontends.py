@@ -27,6 +27,7 @@ from tests.e2e.conftest import (
     NOTEBOOK7_OWN_ERRORS,
     Lab,
     free_port,
+    painted,
     run_cells,
     screenshot,
     serving,
@@ -224,7 +225,7 @@ def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_ur
         assert marker == "disc"  # RunResult._mime_ restates what Tailwind's reset takes away
         for dark in (False, True):
             page.emulate_media(color_scheme="dark" if dark else "light")
-            page.wait_for_timeout(500)
+            painted(page)  # in the new color scheme
             suffix = "dark" if dark else "light"
             tool.scroll_into_view_if_needed()
             tool.screenshot(path=str(ARTIFACTS / f"frontends-marimo-anywidget-{suffix}.png"))

@@ -15,6 +15,7 @@ from tests.e2e.conftest import (
     cell,
     cell_output_text,
     open_notebook,
+    painted,
     run_cell,
     run_cells,
     save,
@@ -37,7 +38,7 @@ def set_theme(page: Any, theme: str) -> None:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
     )
-    page.wait_for_timeout(300)
+    painted(page)  # in the new theme
 
 
 def cells(url: str, *code: str) -> list[str]:

@@ -16,6 +16,7 @@ from tests.e2e.conftest import (
     assert_no_rate_limit,
     cell,
     open_notebook,
+    painted,
     printed_json,
     run_cell,
     run_cells,
@@ -89,7 +90,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(
                 screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
             set_theme(page, "light")
             shot_taken = True
-        page.wait_for_timeout(250)
+        painted(page, frames=10)  # the next sample
     assert 1 <= most_running <= CONCURRENCY
     assert most_tiles <= PAGE
 

@@ -11,7 +11,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Lab, PageEvents, open_notebook, run_cells, screenshot, view_root, wait_status
+from tests.e2e.conftest import (
+    Lab,
+    PageEvents,
+    open_notebook,
+    painted,
+    run_cells,
+    screenshot,
+    steady,
+    view_root,
+    wait_status,
+)
 from tests.e2e.test_live import ENDED, live_cells, wait_text
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +44,7 @@ def theme(page: Any, dark: bool) -> None:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
     )
-    page.wait_for_timeout(300)
+    painted(page)  # in the new theme
 
 
 def wait_taller(root: Any, px: int) -> None:
@@ -81,8 +91,9 @@ def test_a_long_run_scrolls_inside_its_view_follows_the_tail_and_jumps_back(
     # The reader scrolls up: the view stays where they are and offers to jump back.
     box = root.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    below = root.evaluate("el => el.scrollTop") - 400
     page.mouse.wheel(0, -800)
-    page.wait_for_timeout(300)
+    steady(root, f"el => el.scrollTop < {below} ? el.scrollTop : null")  # scrolled up, and stays
     left_at = root.evaluate("el => el.scrollTop")
     wait_taller(root, 500)  # more text came meanwhile
     assert abs(root.evaluate("el => el.scrollTop") - left_at) <= 2

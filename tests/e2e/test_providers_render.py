@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import (
     Lab,
     open_notebook,
+    painted,
     printed_json,
     run_all,
     screenshot,
@@ -155,7 +156,7 @@ def test_screenshots_in_both_themes(rendered: tuple[Any, dict[str, Any]], theme:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
     )
-    page.wait_for_timeout(300)
+    painted(page)  # in the new theme
     for name in SHOWN:
         path = screenshot(root_of(page, name), f"provider-{name}-{theme}", max_height=2400)
         assert path.stat().st_size > 5_000

@@ -18,7 +18,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from tests.e2e.conftest import NOTEBOOK7_OWN_ERRORS, Lab, cell, screenshot, watched_page
+from tests.e2e.conftest import NOTEBOOK7_OWN_ERRORS, Lab, cell, screenshot, steady, watched_page
 from tests.e2e.test_header import theme
 
 pytestmark = pytest.mark.e2e
@@ -80,7 +80,7 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
         output.locator(".mn-root" if draws else ".mastra-notebook-transcript").first.wait_for(timeout=60_000)
         if widget_state:
             page.wait_for_function(MODULE_LOADED, timeout=30_000)
-        page.wait_for_timeout(1500)  # the saved views that can draw have drawn
+        steady(output)  # the saved views that can draw have drawn
         assert page.evaluate(MODULE_LOADED) == widget_state
         shown = shown_once(page)
         if draws:  # the view drew from its saved final state: the transcript beside it is hidden

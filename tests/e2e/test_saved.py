@@ -21,7 +21,9 @@ def test_saved_notebook_has_the_final_transcript(lab: Lab, page: Any) -> None:
     open_notebook(page, lab.notebook("saved", cells))
     run_cells(page, 0, 1)  # the first cell is long done when its run ends
     wait_status(view_root(page, 0), "finished", timeout=30_000)
-    page.wait_for_timeout(500)
+    page.wait_for_function(
+        "() => document.querySelector('.mastra-notebook-transcript')?.textContent.includes('finished')"
+    )
     save(page)
     saved = json.loads((lab.root / "saved.ipynb").read_text())
     outputs = saved["cells"][0]["outputs"]

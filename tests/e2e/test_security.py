@@ -22,6 +22,7 @@ from tests.e2e.conftest import (
     open_notebook,
     run_cells,
     screenshot,
+    steady,
     view_root,
     wait_status,
 )
@@ -197,7 +198,8 @@ def test_payloads_are_inert_text(lab: Lab, page: Any, page_events: PageEvents) -
     wait_status(listed, *ENDED)
     for element in (root, listed):  # every part is rendered before it is audited
         expect(element.locator(".mn-run-root")).to_be_attached()
-    page.wait_for_timeout(500)  # let a payload that somehow landed run its handlers
+    page.wait_for_function("() => [...document.images].every(img => img.complete)")  # onload, onerror ran
+    steady(root)  # and what a payload that somehow landed would have done
 
     # nothing ran
     assert page.evaluate("() => typeof window.__pwned") == "undefined", page.evaluate("() => window.__pwned")
@@ -272,7 +274,7 @@ def test_payloads_are_inert_text(lab: Lab, page: Any, page_events: PageEvents) -
         expect(
             root.locator(".mn-inspector .mn-chunk-json").filter(has_text="PWN-text <script>").first
         ).to_be_attached()
-        page.wait_for_timeout(300)
+        steady(root)
         assert root.evaluate(AUDIT) == []
         screenshot(root.locator(".mn-inspector"), "security-inspector")
 

@@ -15,6 +15,7 @@ from tests.e2e.conftest import (
     cell,
     cell_output_text,
     open_notebook,
+    painted,
     run_cells,
     screenshot,
     view_root,
@@ -55,7 +56,7 @@ def wait_position(root: Any, position: int) -> None:
         arg=[root.element_handle(), position],
         timeout=20_000,
     )
-    root.page.wait_for_timeout(150)  # the frame that applies the snapshot
+    painted(root.page)  # the frame that applies the snapshot
 
 
 def expect_nodes(root: Any, expected: list[list[str]], position: int) -> None:
@@ -157,7 +158,8 @@ def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
         timeout=60_000,
     )
     assert roots.count() == 6
-    assert "6 done" in cell(page, 0).locator(".mn-gallery-summary").inner_text()
+    summary = cell(page, 0).locator(".mn-gallery-summary").element_handle()  # its update follows the runs'
+    page.wait_for_function("el => el.innerText.includes('6 done')", arg=summary, timeout=10_000)
     run_cells(page, 1)
     table = cell_output_text(page, 1)
     assert table.count("finished") == 6

@@ -90,7 +90,14 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any
     assert panel.get_attribute("data-live") == "true"
     assert any(bar["open"] for bar in live)
     screenshot(panel, "timeline-live-light")
-    page.wait_for_timeout(600)
+    page.wait_for_function(  # an open bar grows (or closes) as the run goes on
+        """([el, widths]) => [...el.querySelectorAll('.mn-timeline .mn-tl-row')].some(row => {
+            const bar = row.querySelector('.mn-tl-bar'), was = widths[row.dataset.nodeRef];
+            return was !== undefined && (bar.dataset.open !== 'true' || parseFloat(bar.style.width) > was);
+        })""",
+        arg=[root.element_handle(), {b["id"]: b["width"] for b in live if b["open"] and b["id"] != "root"}],
+        timeout=20_000,
+    )
     grown = {bar["id"]: bar for bar in bars(root)}
     assert grown["root"]["width"] == pytest.approx(100)
     still_open = [bar for bar in live if bar["open"] and bar["id"] in grown and bar["id"] != "root"]
@@ -153,7 +160,13 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(lab: Lab, page: 
     assert waiting["phases"][-1] == "wait"
     card.locator("button.mn-approve").click()
     assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
-    page.wait_for_timeout(400)  # the panel redraws
+    page.wait_for_function(  # the panel redraws: the call ran after the wait
+        """el => [...el.querySelectorAll('.mn-tl-row')].some(row =>
+            row.querySelector('.mn-tl-label').textContent === 'deleteRecord'
+            && [...row.querySelectorAll('.mn-tl-seg')].at(-1)?.dataset.phase === 'exec')""",
+        arg=root.element_handle(),
+        timeout=30_000,
+    )
     done = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
     assert done["phases"][-2:] == ["wait", "exec"]  # waiting for the click, then running
     wait_width = root.evaluate(

@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     cell_output_text,
     free_port,
     open_notebook,
+    painted,
     run_cells,
     screenshot,
     serving,
@@ -109,6 +110,6 @@ def test_the_installed_wheel_streams_a_recording_in_jupyterlab(
                 "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')",
                 arg=theme == "dark",
             )
-            page.wait_for_timeout(300)
+            painted(page)  # in the new theme
             assert screenshot(root, f"wheel-view-{theme}").stat().st_size > 3_000
         assert not events.errors, events.errors
