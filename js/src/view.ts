@@ -182,6 +182,7 @@ export class View {
     if (live && this.offscreen) return; // its height would lay out a view the page skips: read when it shows
     if (live && this.following) this.scrollToEnd();
     else if (bounded && this.settling && this.following) this.scrollToEnd();
+    this.holdSize(live);
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
   }
@@ -207,11 +208,21 @@ export class View {
     this.visibility.observe(this.root);
   }
 
+  /**
+   * While a bounded view streams with more than it can show, its height is held (the height it has
+   * anyway) and its size contained (widget.css, .mn-full): what grows inside then lays out and
+   * paints the view alone, not the notebook around it, and it scrolls on the compositor.
+   */
+  private holdSize(live: boolean): void {
+    const full = live && this.root.scrollHeight > this.root.clientHeight;
+    if (full !== this.root.classList.contains("mn-full")) this.root.classList.toggle("mn-full", full);
+  }
+
   private scrollToEnd(): void {
     const target = this.root.scrollHeight - this.root.clientHeight;
     if (target > this.root.scrollTop) this.root.scrollTop = target;
     this.lastScrollTop = this.root.scrollTop;
-    this.jumpBar.hidden = true;
+    if (!this.jumpBar.hidden) this.jumpBar.hidden = true;
   }
 
   private atEnd(): boolean {
@@ -254,8 +265,10 @@ export class View {
     this.afterChange();
   };
 
+  /** Written only when changed: an attribute written per frame would restyle the view each time. */
   private markApplied(): void {
-    this.root.dataset.status = str(this.store.get(ROOT_ID)?.status) ?? "";
+    const status = str(this.store.get(ROOT_ID)?.status) ?? "";
+    if (this.root.dataset.status !== status) this.root.dataset.status = status;
     this.root.dataset.seq = String(this.store.lastSeq);
   }
 
