@@ -223,3 +223,34 @@ def test_replay_inspector_lists_the_recorded_times_and_none_made_up(
     timed._on_browser_message(timed, {"t": "inspect", "open": True}, [])
     listing = recording_comm.custom()[-1]
     assert [e["ms"] for e in listing["entries"]] == [round(t, 1) for t in recorded[:12]]
+
+
+def test_a_replay_sends_a_held_back_change_without_waiting_for_the_next_chunk(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    """The flush policy holds a change that follows a message closely (at most MIN_GAP); the replay's
+    loop must send it then, not when the next chunk comes a second later."""
+    recording = Recording()
+    chunks: list[tuple[float, dict[str, Any]]] = [
+        (0.0, {"type": "start", "runId": "r", "payload": {}}),
+        (0.0, {"type": "text-start", "runId": "r", "payload": {"id": "t"}}),
+        (1.0, {"type": "text-delta", "runId": "r", "payload": {"id": "t", "text": "Hel"}}),
+        (6.0, {"type": "text-delta", "runId": "r", "payload": {"id": "t", "text": "lo"}}),
+        (1000.0, {"type": "text-delta", "runId": "r", "payload": {"id": "t", "text": " world"}}),
+    ]
+    for at_ms, chunk in chunks:
+        recording.add(chunk, at_ms=at_ms)
+    path = recording.save(tmp_path / "held.jsonl")
+
+    def sent_text() -> str:
+        ops = [op for m in recording_comm.custom() if m.get("t") == "ops" for op in m["ops"]]
+        return "".join(op[3] for op in ops if op[0] == "append")
+
+    async def scenario() -> str:
+        view = mn.replay(path, speed=1.0)
+        await asyncio.sleep(0.5)  # on the fake clock: half-way through the one-second gap
+        shown = sent_text()
+        view.pause()
+        return shown
+
+    assert run_on_fake_clock(scenario()) == "Hello"

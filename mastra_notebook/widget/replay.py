@@ -15,7 +15,7 @@ import traitlets
 
 from ..core.recording import Recording
 from ..core.run import Run
-from .loops import Work, schedule
+from .loops import Work, private_loop, running_loop, schedule
 from .streamview import StreamView
 from .wire import message
 
@@ -68,7 +68,9 @@ class ReplayView(StreamView):
             return
         if self._fed >= self.total:
             self.seek(0)
-        self._player = schedule(self._play())  # in a plain script, on the private background loop
+        # The loop that plays is the one whose timers send what the flush policy holds back.
+        self._loop = running_loop() or private_loop()  # in a plain script, the private background loop
+        self._player = schedule(self._play(), self._loop)
         self._task = self._player  # what wait() and await wait for: the playback
         self._publish(playing=True)
 
