@@ -110,7 +110,7 @@ def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: Lab, page:
     nested = root.locator(".mn-tool .mn-run .mn-text").first  # the researcher's own text
     nested.click()
     hits = root.locator(".mn-chunk.mn-hit")
-    assert hits.count() == 11  # its text-start, 9 deltas and text-end
+    assert hits.count() == 10  # its text-start and 9 deltas (untimed: the text-end sets no ended_at)
     assert all("agent-researcher" in hits.nth(i).inner_text() for i in range(hits.count()))
     rows.nth(3).click()
     json_text = root.locator(".mn-chunk-json").first
