@@ -211,7 +211,7 @@ export class View {
   /**
    * While a bounded view streams with more than it can show, its height is held (the height it has
    * anyway) and its size contained (widget.css, .mn-full): what grows inside then lays out and
-   * paints the view alone, not the notebook around it, and it scrolls on the compositor.
+   * paints the view alone, not the notebook around it.
    */
   private holdSize(live: boolean): void {
     const full = live && this.root.scrollHeight > this.root.clientHeight;
