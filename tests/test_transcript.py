@@ -269,3 +269,27 @@ def test_a_source_read_at_once_shows_no_durations_in_its_transcript() -> None:
     page = render_html(timed)
     assert "duration" in page
     assert "first token" in page
+
+
+def test_reasoning_read_at_once_is_done_though_untimed() -> None:
+    """An untimed run has no ended_at: the reasoning block still folds as done ("Thought", not
+    "Thinking…"), and an empty one (encrypted reasoning) is not drawn."""
+    run = mn.Run()
+    run.start(recorded=True)
+    for item in mn.read_chunks(fixture_path("reasoning")):
+        run.feed(item)
+    run.end()
+    nodes_seen, stack = [], [run.state.node]
+    while stack:
+        node = stack.pop()
+        nodes_seen.append(node)
+        stack.extend(node.children)
+    reasoning = [node for node in nodes_seen if node.kind == "reasoning"]
+    assert reasoning
+    assert all(node.fields["done"] is True and node.fields["ended_at"] is None for node in reasoning)
+    page = render_html(run.result)
+    assert "Thinking" not in page
+    assert "Thought" in page
+    encrypted = render_html(mn.collect(fixture_path("providers/openai-responses-web-search")))
+    assert "Thinking" not in encrypted
+    assert 'data-kind="reasoning"' not in encrypted

@@ -440,7 +440,7 @@ class RunState:
         node = self.open_reasoning.get(reasoning_id)
         if node is None:
             node = self.open_reasoning[reasoning_id] = self.add(
-                "reasoning", text="", started_at=self.now(), ended_at=None, redacted=False
+                "reasoning", text="", started_at=self.now(), ended_at=None, redacted=False, done=False
             )
             self.reasoning_nodes.append(node)
             self.step.reasoning.append(node)
@@ -455,6 +455,7 @@ class RunState:
         node = self.open_reasoning.get(reasoning_id) or self.reasoning_part(reasoning_id)
         del self.open_reasoning[reasoning_id]
         self.set(node, "ended_at", self.now())
+        self.set(node, "done", True)  # said apart from its time: an untimed run has none
         return node
 
     # ---- sources ------------------------------------------------------------------------------

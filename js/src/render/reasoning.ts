@@ -14,7 +14,8 @@ export const renderReasoning: NodeRenderer = (ctx) => {
   return {
     el,
     update(node) {
-      const done = num(node.ended_at) !== null;
+      // `done` is said apart from the time (an untimed run has none); older snapshots have only ended_at
+      const done = node.done === true || num(node.ended_at) !== null;
       let more = false;
       if (node.redacted === true) {
         summary.textContent = "Reasoning redacted";

@@ -148,7 +148,7 @@ def _part_nodes(result: RunResult) -> list[tuple[dict[str, Any], RunResult | Non
         elif part.kind == "reasoning":
             redacted = isinstance(value, dict) and value.get("redacted") is True
             out.append(
-                ({"kind": "reasoning", "text": part.text or "", "ended_at": 0, "redacted": redacted}, None)
+                ({"kind": "reasoning", "text": part.text or "", "done": True, "redacted": redacted}, None)
             )
         elif part.kind == "tool_call" and 0 <= index < len(result.tool_calls):
             call = result.tool_calls[index]

@@ -261,7 +261,7 @@ def render_text(tree: Tree, node: Node) -> str:
 
 
 def render_reasoning(tree: Tree, node: Node) -> str:
-    done = num(node.get("ended_at")) is not None
+    done = node.get("done") is True or num(node.get("ended_at")) is not None  # older snapshots: no done
     body = string(node.get("text")) or ""
     if node.get("redacted") is True:
         return details(esc("Reasoning redacted"), style=MUTED)
