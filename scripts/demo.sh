@@ -1,25 +1,62 @@
 #!/usr/bin/env bash
 # The main job: JupyterLab on the example notebook, streaming from the bundled Mastra server.
 # No API key and no server of your own: the server's agents run on a scripted model.
+#   bash scripts/demo.sh [JupyterLab options]
+# It installs only what it runs: the package (editable, with its widget bundle) and JupyterLab in
+# .venv/, and the server's node packages; each only when what it is made from changed since the last
+# time (scripts/installs.sh), so a second start goes straight to starting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# MASTRA_DEMO_SETUP=0: set up already (tests/e2e/test_demo.py runs after the test command's own setup)
-[ "${MASTRA_DEMO_SETUP:-1}" = 0 ] || bash scripts/setup.sh
-.venv/bin/python -m pip install -q jupyterlab
+source scripts/installs.sh
 
-log=$(mktemp)
-.venv/bin/python server/launch.py >"$log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-  url=$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1 || true)
-  [ -n "$url" ] && break
-  kill -0 $server 2>/dev/null || { cat "$log"; exit 1; }
-  sleep 0.5
+# The installs, the server's launcher and JupyterLab, each in a process group of its own: stopped as a
+# whole. The launcher stops the server however it is stopped itself.
+groups=()
+stop_all() {
+  for group in "${groups[@]}"; do kill -TERM -- "-$group" 2>/dev/null || true; done
+  wait
+}
+trap stop_all EXIT  # however this script ends: Ctrl+C, SIGTERM, a failed step, or JupyterLab quitting
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# start_job COMMAND...: COMMAND in the background, in a process group of its own; its pid in $job.
+start_job() { set -m; "$@" & job=$!; set +m; groups+=("$job"); }
+
+# prefixed NAME COMMAND...: each line COMMAND writes, prefixed with "NAME | ".
+prefixed() { local name=$1; shift; "$@" 2>&1 | sed -u "s/^/$name | /"; }
+
+# MASTRA_DEMO_SETUP=0: set up already (tests/e2e/test_demo.py runs after the test command's own setup)
+setup=${MASTRA_DEMO_SETUP:-1}
+installing=()
+if [ "$setup" != 0 ]; then
+  echo "==> installing what changed: python (.venv/), bundle (js/ -> mastra_notebook/static/), server (server/node_modules/)"
+  start_job prefixed python venv_packages demo quick_install -e . "jupyterlab>=4.2"
+  installing+=("$job")
+  start_job prefixed bundle widget_bundle
+  installing+=("$job")
+fi
+
+# The server (its node packages first) starts alongside, on a port chosen now so that JupyterLab's
+# kernels know its URL from their start. Its log (stderr) is shown here, each line prefixed with
+# "mastra | " (by a sed that outlives a SIGTERM to read the server's last lines); its stdout is its
+# URL once it is ready.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+serve() {
+  [ "$setup" = 0 ] || prefixed server node_packages server >&2
+  exec python3 server/launch.py "$port" 2> >(trap '' TERM; exec sed -u 's/^/mastra | /' >&2)
+}
+set -m
+coproc SERVER { serve; }
+set +m
+groups+=("$SERVER_PID")
+export MASTRA_BASE_URL="http://127.0.0.1:$port"
+for job in "${installing[@]}"; do
+  wait "$job" || { echo "==> an install failed: its output is above"; exit 1; }
 done
-[ -n "${url:-}" ] || { echo "the Mastra server did not start"; cat "$log"; exit 1; }
-echo "==> Mastra server at $url"
-export MASTRA_BASE_URL="$url"
+
+# Only the demo's extensions: voila's and notebook's (the test command installs them) stay off.
+export JUPYTER_CONFIG_PATH="$PWD/scripts/demo-jupyter${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
 root_flag=()
 [ "$(id -u)" = 0 ] && root_flag=(--ServerApp.allow_root=True)  # JupyterLab refuses root otherwise
 
@@ -27,9 +64,9 @@ root_flag=()
 # of examples/. A copy made before is kept, with whatever you changed in it.
 mkdir -p .demo
 cp -rn examples/. .demo/
-(cd .demo && exec ../.venv/bin/jupyter lab "${root_flag[@]}" quickstart.ipynb "$@") &
-lab=$!
-trap 'kill $lab $server 2>/dev/null || true' EXIT  # however this script ends: Ctrl+C, SIGTERM, or JupyterLab quitting
-trap 'exit 130' INT
-trap 'exit 143' TERM
-wait $lab
+start_job bash -c 'cd .demo && exec ../.venv/bin/jupyter lab "$@"' lab "${root_flag[@]}" quickstart.ipynb "$@"
+lab=$job
+
+read -r -u "${SERVER[0]}" url || { echo "==> the Mastra server did not start: its log is above ('mastra | ')"; exit 1; }
+echo "==> Mastra server at $url (its log: the lines 'mastra | ')"
+wait "$lab"
