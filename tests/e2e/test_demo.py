@@ -1,5 +1,7 @@
 """scripts/demo.sh as a newcomer uses it: its JupyterLab up, the notebooks run and saved, then stopped
-with SIGTERM. The repository is left as it was, and nothing the demo started is still running.
+with SIGTERM. The Mastra server's log is in the demo's output, the test command's frontends (voila,
+Notebook 7) stay out of its JupyterLab, the repository is left as it was, no temporary file is left
+behind, and nothing the demo started is still running.
 
 The script's own setup step is skipped (MASTRA_DEMO_SETUP=0): the test command ran it first, and
 running it again would reinstall node_modules under every other test.
@@ -67,9 +69,12 @@ def test_the_demo_leaves_the_repository_clean_and_stops_everything_on_sigterm(
         pytest.fail(f"{DEMO_COPY} exists: it may hold your own changes; move it away to run this test")
     marker = f"MN_DEMO_TEST={uuid.uuid4().hex}"
     name, value = marker.split("=")
+    temp = tmp_path / "tmp"  # the demo's TMPDIR: empty once it stopped
+    temp.mkdir()
     env = {
         **os.environ,
         name: value,
+        "TMPDIR": str(temp),
         "MASTRA_DEMO_SETUP": "0",
         "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
         "JUPYTER_DATA_DIR": str(tmp_path / "data"),
@@ -96,6 +101,7 @@ def test_the_demo_leaves_the_repository_clean_and_stops_everything_on_sigterm(
         if not os.environ.get("CI"):  # a shared checkout: others edit sources meanwhile; the demo adds files
             new = {line for line in new if line.startswith("??") or line[3:].startswith(DEMO_REACH)}
         assert not new, f"the demo changed the repository: {sorted(new)}"
+        assert not list(temp.iterdir()), "the demo left temporary files behind"
     finally:
         for pid in processes_marked(marker):  # a failed run leaves nothing behind either
             with contextlib.suppress(OSError):
@@ -105,12 +111,15 @@ def test_the_demo_leaves_the_repository_clean_and_stops_everything_on_sigterm(
 
 def run_and_stop(demo: subprocess.Popen[bytes], url: str, log: Path, marker: str, browser: Any) -> None:
     """Run and save the notebooks in the demo's JupyterLab, then stop the demo with SIGTERM."""
-    assert "==> Mastra server at http://127.0.0.1:" in log.read_text()
+    wait_for_line(log, "==> Mastra server at http://127.0.0.1:")  # it starts beside JupyterLab
+    assert "voila" not in log.read_text().lower()  # its server extension says when it loads
     for notebook in NOTEBOOKS:
         with watched_page(browser, f"demo-{notebook.removesuffix('.ipynb')}") as (page, events):
             open_notebook(
                 page, f"{url}/lab/workspaces/demo-{notebook.removesuffix('.ipynb')}/tree/{notebook}"
             )
+            plugins = page.evaluate("() => window.jupyterapp.listPlugins()")
+            assert not [p for p in plugins if p.startswith(("@voila-dashboards/", "@jupyter-notebook/"))]
             # run_all's check looks at the first cell's prompt: here a markdown cell, never numbered
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
             page.wait_for_function(_ALL_CELLS_RAN, timeout=300_000)
@@ -125,3 +134,12 @@ def run_and_stop(demo: subprocess.Popen[bytes], url: str, log: Path, marker: str
     while (left := processes_marked(marker)) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not left, f"still running after the demo stopped: {left}"
+    # The server's log is in the demo's output: its last line, written as it stopped, came through.
+    assert "mastra | [mastra-test-server] SIGTERM: shutting down" in log.read_text().splitlines()
+
+
+def wait_for_line(log: Path, start: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not any(line.startswith(start) for line in log.read_text().splitlines()):
+        assert time.monotonic() < deadline, f"no line {start!r} in:\n{log.read_text()}"
+        time.sleep(0.2)  # a poll of the log, not a wait for time to pass
