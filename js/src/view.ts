@@ -182,7 +182,6 @@ export class View {
     if (live && this.offscreen) return; // its height would lay out a view the page skips: read when it shows
     if (live && this.following) this.scrollToEnd();
     else if (bounded && this.settling && this.following) this.scrollToEnd();
-    this.holdSize(live);
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
   }
@@ -206,16 +205,6 @@ export class View {
       if (!this.offscreen && this.following) this.scrollToEnd(); // what came while it was off screen
     });
     this.visibility.observe(this.root);
-  }
-
-  /**
-   * While a bounded view streams with more than it can show, its height is held (the height it has
-   * anyway) and its size contained (widget.css, .mn-full): what grows inside then lays out and
-   * paints the view alone, not the notebook around it.
-   */
-  private holdSize(live: boolean): void {
-    const full = live && this.root.scrollHeight > this.root.clientHeight;
-    if (full !== this.root.classList.contains("mn-full")) this.root.classList.toggle("mn-full", full);
   }
 
   private scrollToEnd(): void {
