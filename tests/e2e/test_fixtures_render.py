@@ -132,7 +132,8 @@ def reasoning(root: Any) -> None:
     details = root.locator("details.mn-reasoning")
     expect(details).to_have_count(1)
     expect(details).not_to_have_attribute("open", "")  # folded once done
-    expect(details.locator("summary")).to_have_text(re.compile(r"^Thought for \d+(\.\d)? (ms|s)$"))
+    # read from a file without arrival times: done, with no duration made from the reading's pace
+    expect(details.locator("summary")).to_have_text("Thought")
     assert "Double-check: 24 × 17" in details.locator(".mn-md").text_content()
     expect(details.locator(".mn-md")).to_be_hidden()
     details.locator("summary").click()  # the user can unfold it
@@ -387,7 +388,8 @@ def test_fixture_renders(rendered: Rendered, name: str) -> None:
     if usage["output_tokens"] or usage["input_tokens"]:
         for key in ("input_tokens", "output_tokens"):
             expect(footer.locator(f'[data-stat="{key}"] .mn-stat-value')).to_have_text(f"{usage[key]:,}")
-    expect(footer.locator('[data-stat="duration"] .mn-stat-value')).to_have_text(re.compile(r"\d"))
+    # the fixtures carry no arrival times: no duration is made from how fast the file was read
+    expect(footer.locator('[data-stat="duration"]')).to_be_hidden()
     check = CHECKS[name]
     if name == "long-text":
         check(root, result)
