@@ -15,16 +15,14 @@ import math
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.core.framing import iter_records
-from mastra_notebook.core.recording import TIME_KEY
 from mastra_notebook.core.static.text import format_duration, to_fixed
 from mastra_notebook.core.transcript import render_html
 
 from .conftest import FIXTURES, RecordingComm
+from .helpers import REQUEST_MS, timed
 
 STREAMS = sorted(
     [
@@ -34,29 +32,10 @@ STREAMS = sorted(
         *(FIXTURES / "nested").glob("*.body"),
     ]
 )
-REQUEST_MS = 120.0  # the first chunk comes this long after the request was sent
-GAP_MS = 7.0  # then one chunk every 7 ms
 
 
 def _ids(path: Path) -> str:
     return str(path.relative_to(FIXTURES))
-
-
-def timed(path: Path, out: Path, request_ms: float = REQUEST_MS, gap_ms: float = GAP_MS) -> Path:
-    """The stream as a recording with arrival times (ms since the request was sent): the first chunk
-    ``request_ms`` after the request, then one every ``gap_ms``."""
-    lines = []
-    for index, record in enumerate(iter_records(path.read_bytes())):
-        try:
-            chunk = orjson.loads(record)
-        except orjson.JSONDecodeError:
-            lines.append(bytes(record))  # kept as it came: it stays invalid
-            continue
-        if isinstance(chunk, dict):
-            chunk[TIME_KEY] = request_ms + gap_ms * index
-        lines.append(orjson.dumps(chunk))
-    out.write_bytes(b"\n".join(lines) + b"\n")
-    return out
 
 
 def _root(result: mn.RunResult) -> dict[str, Any]:

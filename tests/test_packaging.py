@@ -14,7 +14,10 @@ import pytest
 import tomllib
 
 import mastra_notebook as mn
-from tests.test_saved_headless import TOOL_CALL, execute
+from tests.conftest import fixture_path
+from tests.helpers import execute
+
+TOOL_CALL = fixture_path("tool-call")
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())

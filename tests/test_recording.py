@@ -14,8 +14,8 @@ from mastra_notebook.core.recording import TIME_KEY, Recording, describe
 
 from .conftest import RecordingComm, comparable, fixture_path
 from .fake_clock import run_on_fake_clock
-from .test_run import replay as replay_ops
-from .test_view import browser_state
+from .helpers import browser_state
+from .helpers import replay as replay_ops
 
 TIMES = {"started_at", "first_token_at", "finished_at", "ended_at", "called_at", "streaming_ms"}
 

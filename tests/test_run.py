@@ -7,6 +7,7 @@ from typing import Any
 import mastra_notebook as mn
 
 from .conftest import fixture_path
+from .helpers import replay
 
 
 def chunk(chunk_type: str, **payload: Any) -> dict[str, Any]:
@@ -246,25 +247,6 @@ def test_snapshot_rebuilds_what_the_ops_built() -> None:
         run.feed(item)
     run.end()
     assert replay(live) == replay(run.snapshot())
-
-
-def replay(ops: list[list[Any]]) -> dict[str, Any]:
-    """What a browser store would hold after applying ``ops`` (the protocol in docs/)."""
-    nodes: dict[str, dict[str, Any]] = {}
-    for op in ops:
-        if op[0] == "add":
-            node = dict(op[2])
-            node["children"] = []
-            nodes[node["id"]] = node
-            if op[1] is not None:
-                nodes[op[1]]["children"].append(node["id"])
-        elif op[0] == "append":
-            nodes[op[1]][op[2]] = (nodes[op[1]].get(op[2]) or "") + op[3]
-        elif op[0] == "set":
-            nodes[op[1]][op[2]] = op[3]
-        elif op[0] == "push":
-            nodes[op[1]][op[2]] = [*nodes[op[1]].get(op[2], []), op[3]]
-    return nodes
 
 
 def test_the_first_ending_stands() -> None:

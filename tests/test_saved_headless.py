@@ -5,7 +5,6 @@ awaited. Headless executors record only the messages of the cell now executing."
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,26 +12,12 @@ from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+
+from .helpers import execute, kernel_sees_the_package
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOOL_CALL = FIXTURES / "tool-call.jsonl"
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def execute(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
-    NotebookClient(
-        notebook,
-        timeout=60,
-        kernel_name="python3",
-        store_widget_state=True,
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()
-    path = tmp_path / "saved.ipynb"
-    nbformat.write(notebook, path)
-    return nbformat.read(path, as_version=4)
 
 
 def transcript(notebook: Any, cell: int) -> str:
@@ -137,7 +122,7 @@ def test_the_saved_text_plain_is_no_stale_status(tmp_path: Path, monkeypatch: py
 
 def run_cli(command: list[str], cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Execute a notebook with a Jupyter command line, as a user would, and read the saved file."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    kernel_sees_the_package(monkeypatch)
     path = tmp_path / "run.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path)
     bin_dir = Path(sys.executable).parent

@@ -15,21 +15,7 @@ from mastra_notebook.widget.wire import MIN_GAP
 
 from .conftest import RecordingComm, fixture_path
 from .fake_clock import run_on_fake_clock
-from .test_run import replay
-
-
-def browser_state(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """Apply protocol messages as the js/ store does (in order, snapshots reset)."""
-    ops: list[list[Any]] = []
-    last = 0
-    for msg in messages:
-        if msg["t"] == "snapshot":
-            ops, last = list(msg["ops"]), msg["seq"]
-        elif msg["t"] == "ops":
-            assert msg["seq"] == last + 1, "a gap in the sequence"
-            ops += msg["ops"]
-            last = msg["seq"]
-    return replay(ops)
+from .helpers import browser_state, replay
 
 
 def test_ops_rebuild_the_run_and_match_a_snapshot(recording_comm: RecordingComm) -> None:

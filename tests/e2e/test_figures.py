@@ -22,7 +22,7 @@ from tests.e2e.conftest import (
 )
 from tests.e2e.test_header import theme
 from tests.e2e.test_live import ENDED
-from tests.test_figures_agree import timed
+from tests.helpers import timed
 
 pytestmark = pytest.mark.e2e
 

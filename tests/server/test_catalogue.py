@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from html.parser import HTMLParser
 
 import pytest
 from IPython.lib.pretty import pretty
@@ -13,44 +12,9 @@ from IPython.lib.pretty import pretty
 import mastra_notebook as mn
 from mastra_notebook.client.catalogue import Agents, Workflows
 
+from ..helpers import parse, row_of
+
 pytestmark = pytest.mark.server
-
-
-class Cells(HTMLParser):
-    """Every table's rows as lists of cell texts, and the tags met (to find anything live)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[list[str]] = []
-        self.tags: set[str] = set()
-        self.bdi = 0
-        self.in_cell = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.add(tag)
-        self.bdi += tag == "bdi"
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            self.rows[-1].append("")
-            self.in_cell = True
-
-    def handle_endtag(self, tag: str) -> None:
-        self.in_cell = self.in_cell and tag not in ("td", "th")
-
-    def handle_data(self, data: str) -> None:
-        if self.in_cell:
-            self.rows[-1][-1] += data
-
-
-def parse(html: str) -> Cells:
-    cells = Cells()
-    cells.feed(html)
-    return cells
-
-
-def row_of(cells: Cells, first: str) -> list[str]:
-    return next(row for row in cells.rows if row and row[0] == first)
 
 
 def test_agents_are_a_mapping_shown_as_a_table(client: mn.MastraClient) -> None:

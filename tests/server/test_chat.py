@@ -127,7 +127,7 @@ def test_a_saved_chat_keeps_a_static_transcript_of_every_turn(
     from nbclient import NotebookClient
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from .test_examples import kernel_sees_the_package
+    from ..helpers import kernel_sees_the_package
 
     kernel_sees_the_package(monkeypatch)
     notebook = new_notebook(

@@ -19,9 +19,8 @@ from mastra_notebook.client import mastra
 from mastra_notebook.client.mastra import body_options, camel
 
 from ..conftest import RecordingComm
-from ..test_view import browser_state
+from ..helpers import browser_state, everything_shown, wait_until
 from .faults import BASIC, BASIC_PASSWORD, BASIC_USER, REDIRECT_TO, fault_server
-from .test_launch import wait_until
 
 pytestmark = pytest.mark.server
 
@@ -355,16 +354,6 @@ def test_agent_network_run(client: mn.MastraClient) -> None:
     assert researcher.children is not None
     assert [c.tool_name for c in researcher.children.tool_calls] == ["getForecast", "agent-analyst"]
     assert result.usage.total_tokens > 0
-
-
-def everything_shown(view: mn.StreamView, tmp_path: Path) -> str:
-    """All a user or a reader of a saved notebook can see of a view."""
-    saved = view.save(tmp_path / "run.jsonl").read_text()
-    error = view.result.error.message if view.result.error else ""
-    state = json.dumps(view.get_state(), default=str)
-    return "\n".join(
-        [repr(view), error, json.dumps(view._transcript()), state, saved, view.result.model_dump_json()]
-    )
 
 
 def test_credentials_in_the_url_are_basic_auth_and_never_shown(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -10,15 +9,11 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from ..helpers import kernel_sees_the_package
+
 pytestmark = pytest.mark.server
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def kernel_sees_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join(filter(None, [str(EXAMPLES.parent), os.environ.get("PYTHONPATH")]))
-    )
 
 
 def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:

@@ -10,13 +10,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from ..helpers import wait_until
 
 pytestmark = pytest.mark.server
 
@@ -74,13 +74,6 @@ def resident_mb(pid: int) -> float:
     with contextlib.suppress(OSError):
         return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 2**20
     return 0.0
-
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.002)  # a poll, not a wait for time to pass
 
 
 def kill(pids: set[int]) -> None:

@@ -11,7 +11,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.client.catalogue import WorkflowRuns
 
-from .test_catalogue import parse, row_of
+from ..helpers import parse, row_of
 
 pytestmark = pytest.mark.server
 

@@ -15,8 +15,8 @@ from nbclient import NotebookClient
 import mastra_notebook as mn
 from mastra_notebook.client.transport import Retry
 
+from ..helpers import everything_shown
 from .faults import fault_server, flaky_proxy
-from .test_client import everything_shown
 
 pytestmark = pytest.mark.server
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,161 @@
+"""Helpers the tests share (no test module imports another's): the browser store's view of the ops,
+timed recordings, headless notebooks, condition waits, the HTML tables of the catalogue, and all a
+reader can see of a view."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import orjson
+import pytest
+from nbclient import NotebookClient
+
+import mastra_notebook as mn
+from mastra_notebook.core.framing import iter_records
+from mastra_notebook.core.recording import TIME_KEY
+
+ROOT = Path(__file__).resolve().parents[1]
+REQUEST_MS = 120.0  # a timed recording's first chunk comes this long after the request was sent
+GAP_MS = 7.0  # then one chunk every 7 ms
+
+
+# ---- the browser's store ------------------------------------------------------------------------
+
+
+def replay(ops: list[list[Any]]) -> dict[str, Any]:
+    """What a browser store would hold after applying ``ops`` (the protocol in docs/)."""
+    nodes: dict[str, dict[str, Any]] = {}
+    for op in ops:
+        if op[0] == "add":
+            node = dict(op[2])
+            node["children"] = []
+            nodes[node["id"]] = node
+            if op[1] is not None:
+                nodes[op[1]]["children"].append(node["id"])
+        elif op[0] == "append":
+            nodes[op[1]][op[2]] = (nodes[op[1]].get(op[2]) or "") + op[3]
+        elif op[0] == "set":
+            nodes[op[1]][op[2]] = op[3]
+        elif op[0] == "push":
+            nodes[op[1]][op[2]] = [*nodes[op[1]].get(op[2], []), op[3]]
+    return nodes
+
+
+def browser_state(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """Apply protocol messages as the js/ store does (in order, snapshots reset)."""
+    ops: list[list[Any]] = []
+    last = 0
+    for msg in messages:
+        if msg["t"] == "snapshot":
+            ops, last = list(msg["ops"]), msg["seq"]
+        elif msg["t"] == "ops":
+            assert msg["seq"] == last + 1, "a gap in the sequence"
+            ops += msg["ops"]
+            last = msg["seq"]
+    return replay(ops)
+
+
+# ---- recordings and notebooks -------------------------------------------------------------------
+
+
+def timed(path: Path, out: Path, request_ms: float = REQUEST_MS, gap_ms: float = GAP_MS) -> Path:
+    """The stream as a recording with arrival times (ms since the request was sent): the first chunk
+    ``request_ms`` after the request, then one every ``gap_ms``."""
+    lines = []
+    for index, record in enumerate(iter_records(path.read_bytes())):
+        try:
+            chunk = orjson.loads(record)
+        except orjson.JSONDecodeError:
+            lines.append(bytes(record))  # kept as it came: it stays invalid
+            continue
+        if isinstance(chunk, dict):
+            chunk[TIME_KEY] = request_ms + gap_ms * index
+        lines.append(orjson.dumps(chunk))
+    out.write_bytes(b"\n".join(lines) + b"\n")
+    return out
+
+
+def kernel_sees_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel started from this test imports this checkout's package."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+
+
+def execute(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run ``cells`` headless (nbclient, widget state stored) and read the saved notebook back."""
+    kernel_sees_the_package(monkeypatch)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(
+        notebook,
+        timeout=60,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
+    path = tmp_path / "saved.ipynb"
+    nbformat.write(notebook, path)
+    return nbformat.read(path, as_version=4)
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    """Poll ``condition`` until it holds (a condition wait, not a wait for time to pass)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.002)
+
+
+# ---- what a reader sees -------------------------------------------------------------------------
+
+
+class Cells(HTMLParser):
+    """Every table's rows as lists of cell texts, and the tags met (to find anything live)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.tags: set[str] = set()
+        self.bdi = 0
+        self.in_cell = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.bdi += tag == "bdi"
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.rows[-1].append("")
+            self.in_cell = True
+
+    def handle_endtag(self, tag: str) -> None:
+        self.in_cell = self.in_cell and tag not in ("td", "th")
+
+    def handle_data(self, data: str) -> None:
+        if self.in_cell:
+            self.rows[-1][-1] += data
+
+
+def parse(html: str) -> Cells:
+    cells = Cells()
+    cells.feed(html)
+    return cells
+
+
+def row_of(cells: Cells, first: str) -> list[str]:
+    return next(row for row in cells.rows if row and row[0] == first)
+
+
+def everything_shown(view: mn.StreamView, tmp_path: Path) -> str:
+    """All a user or a reader of a saved notebook can see of a view."""
+    saved = view.save(tmp_path / "run.jsonl").read_text()
+    error = view.result.error.message if view.result.error else ""
+    state = json.dumps(view.get_state(), default=str)
+    return "\n".join(
+        [repr(view), error, json.dumps(view._transcript()), state, saved, view.result.model_dump_json()]
+    )
