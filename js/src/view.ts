@@ -175,13 +175,17 @@ export class View {
     return false;
   }
 
-  /** Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. */
-  private afterChange(): void {
+  /**
+   * Keeps following the tail while streaming; shows "Jump to latest" when the reader left it. After
+   * the end (`settling`) only what the view adds is followed (`scrolled`: a scroll, e.g. a script's
+   * jump to the top, is then left where it went).
+   */
+  private afterChange(scrolled = false): void {
     const bounded = this.root.classList.contains("mn-bounded");
     const live = this.traits.streaming && bounded;
     if (live && this.offscreen) return; // its height would lay out a view the page skips: read when it shows
     if (live && this.following) this.scrollToEnd();
-    else if (bounded && this.settling && this.following) this.scrollToEnd();
+    else if (bounded && this.settling && this.following && !scrolled) this.scrollToEnd();
     const away = live && !this.following && !this.atEnd();
     if (this.jumpBar.hidden === away) this.jumpBar.hidden = !away;
   }
@@ -251,7 +255,7 @@ export class View {
     if (this.atEnd()) this.following = true;
     else if (byReader && top < this.lastScrollTop - 1) this.following = false;
     this.lastScrollTop = top;
-    this.afterChange();
+    this.afterChange(true);
   };
 
   /** Written only when changed: an attribute written per frame would restyle the view each time. */
