@@ -97,7 +97,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rate", type=float, default=100, help="deltas a second")
     parser.add_argument("--seconds", type=float, default=10, help="of deltas")
-    parser.add_argument("--trace", type=Path, help="a Chrome trace of each measured run of ours here (not figures)")
+    parser.add_argument(
+        "--trace", type=Path, help="a Chrome trace of each measured run of ours here (not figures)"
+    )
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
@@ -127,7 +129,9 @@ def main() -> int:
             try:
                 for round_ in range(args.rounds):
                     theirs.append(
-                        render.measure(browser, theirs_url, "theirs", tail=tail, expected_s=expected_s, trace=None)
+                        render.measure(
+                            browser, theirs_url, "theirs", tail=tail, expected_s=expected_s, trace=None
+                        )
                     )
                     order = args.revs if round_ % 2 == 0 else args.revs[::-1]
                     for rev in order:
@@ -135,7 +139,9 @@ def main() -> int:
                         if trace:
                             trace.mkdir(parents=True, exist_ok=True)
                         ours[rev].append(
-                            render.measure(browser, ours_urls[rev], "ours", tail=tail, expected_s=expected_s, trace=trace)
+                            render.measure(
+                                browser, ours_urls[rev], "ours", tail=tail, expected_s=expected_s, trace=trace
+                            )
                         )
                         lat[rev].append(latency.measure_latency(browser, latency_urls[rev], stream))
                         print(
