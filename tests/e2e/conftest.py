@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -368,3 +369,66 @@ def cell_output_text(page: Any, index: int, timeout: float = 60_000) -> str:
     output = cell(page, index).locator(".jp-OutputArea-output")
     output.first.wait_for(timeout=timeout)
     return str(output.first.inner_text())
+
+
+# ---- theming, and what the e2e tests share of a view -----------------------------------------------
+
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
+AT_END = "el => el.scrollHeight - el.scrollTop - el.clientHeight <= 30"
+# The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have
+# `content-visibility: auto`, and Chromium leaves skipped content out of innerText.
+TEXT_OF = "el => Array.from(el.querySelectorAll('.mn-run-root > .mn-parts > .mn-text')).map(t => t.textContent).join('\\n')"
+
+
+def theme(page: Any, dark: bool) -> None:
+    """Switch JupyterLab to its light or dark theme, and wait until the page is painted in it."""
+    label = THEMES["dark" if dark else "light"]
+    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
+    page.wait_for_function(
+        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
+    )
+    painted(page)  # in the new theme
+
+
+def set_theme(page: Any, name: str) -> None:
+    """``theme`` by name: "light" or "dark"."""
+    theme(page, name == "dark")
+
+
+def cells(url: str, *code: str) -> list[str]:
+    """A notebook's cells: a client of the server at ``url``, then ``code``."""
+    return [f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})", *code]
+
+
+def live_cells(url: str, *code: str) -> list[str]:
+    """As ``cells``, the client finding the server through $MASTRA_BASE_URL as a user's would."""
+    return [
+        f"import os\nos.environ['MASTRA_BASE_URL'] = {url!r}",
+        "import mastra_notebook as mn\nclient = mn.MastraClient()",
+        *code,
+    ]
+
+
+def shown_text(root: Any) -> str:
+    return str(root.evaluate(TEXT_OF))
+
+
+def wait_text(root: Any, min_chars: int, *, status: str | None = "running", timeout: float = 30_000) -> int:
+    """Wait until the view shows more than ``min_chars`` characters of text (while ``status``);
+    return how many it shows then."""
+    handle = root.element_handle()
+    root.page.wait_for_function(
+        f"([el, min, status]) => (status === null || el.dataset.status === status) && ({TEXT_OF})(el).length > min",
+        arg=[handle, min_chars, status],
+        timeout=timeout,
+    )
+    return len(shown_text(root))
+
+
+def rendered_words(markdown: str) -> list[str]:
+    """The words a reader sees of ``markdown`` (rendered by markdown-it-py, as markdown-it does in js/)."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").render(markdown)
+    return re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", " ", html)))

@@ -10,16 +10,18 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
+    THEMES,
     Lab,
     PageEvents,
     cell,
+    cells,
     open_notebook,
     run_cells,
     screenshot,
+    set_theme,
     view_root,
     wait_status,
 )
-from tests.e2e.test_gallery_compare import THEMES, cells, set_theme
 
 pytestmark = pytest.mark.e2e
 

@@ -18,10 +18,10 @@ from tests.e2e.conftest import (
     open_notebook,
     run_cells,
     screenshot,
+    set_theme,
     view_root,
     wait_status,
 )
-from tests.e2e.test_gallery_compare import set_theme
 
 pytestmark = pytest.mark.e2e
 

@@ -15,18 +15,20 @@ from playwright.sync_api import expect
 
 import mastra_notebook as mn
 from tests.e2e.conftest import (
+    AT_END,
+    ENDED,
     Lab,
     PageEvents,
     open_notebook,
+    rendered_words,
     run_cells,
     screenshot,
     steady,
+    theme,
     view_root,
     wait_status,
 )
 from tests.e2e.reading import read_by_scrolling
-from tests.e2e.test_header import AT_END, theme
-from tests.e2e.test_live import ENDED, rendered_words
 
 pytestmark = pytest.mark.e2e
 

@@ -11,17 +11,17 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
+    ENDED,
     Lab,
     PageEvents,
     cell,
     open_notebook,
     run_cells,
     screenshot,
+    theme,
     view_root,
     wait_status,
 )
-from tests.e2e.test_header import theme
-from tests.e2e.test_live import ENDED
 from tests.helpers import timed
 
 pytestmark = pytest.mark.e2e

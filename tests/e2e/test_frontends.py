@@ -31,12 +31,12 @@ from tests.e2e.conftest import (
     run_cells,
     screenshot,
     serving,
+    theme,
     view_root,
     wait_notebook_ready,
     wait_status,
     watched_page,
 )
-from tests.e2e.test_header import theme
 
 pytestmark = pytest.mark.e2e
 

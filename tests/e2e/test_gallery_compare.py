@@ -9,17 +9,19 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
+    THEMES,
     Lab,
     PageEvents,
     assert_no_rate_limit,
     cell,
     cell_output_text,
+    cells,
     open_notebook,
-    painted,
     run_cell,
     run_cells,
     save,
     screenshot,
+    set_theme,
     view_root,
     wait_notebook_ready,
     wait_status,
@@ -27,22 +29,7 @@ from tests.e2e.conftest import (
 
 pytestmark = pytest.mark.e2e
 
-THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 PROMPTS = ["What is the weather in Paris?", "And in Lisbon?", "Berlin, please", "Tokyo?"]
-
-
-def set_theme(page: Any, theme: str) -> None:
-    page.evaluate(
-        f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{THEMES[theme]}'}})"
-    )
-    page.wait_for_function(
-        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
-    )
-    painted(page)  # in the new theme
-
-
-def cells(url: str, *code: str) -> list[str]:
-    return [f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})", *code]
 
 
 def test_gallery_and_compare_layouts(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:

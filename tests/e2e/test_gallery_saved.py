@@ -13,8 +13,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from tests.e2e.conftest import Lab, cell, screenshot, steady, watched_page
-from tests.e2e.test_header import theme
+from tests.e2e.conftest import Lab, cell, screenshot, steady, theme, watched_page
 
 pytestmark = pytest.mark.e2e
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
+    THEMES,
     Lab,
     PageEvents,
     assert_no_rate_limit,
@@ -21,8 +22,8 @@ from tests.e2e.conftest import (
     run_cell,
     run_cells,
     screenshot,
+    set_theme,
 )
-from tests.e2e.test_gallery_compare import THEMES, set_theme
 
 pytestmark = pytest.mark.e2e
 

@@ -12,17 +12,20 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import (
+    AT_END,
+    ENDED,
     Lab,
     PageEvents,
+    live_cells,
     open_notebook,
-    painted,
     run_cells,
     screenshot,
     steady,
+    theme,
     view_root,
     wait_status,
+    wait_text,
 )
-from tests.e2e.test_live import ENDED, live_cells, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -35,16 +38,6 @@ GEOMETRY = """el => {
             headerTop: header.top, boxTop: box.top, boxHeight: box.height,
             bounded: el.classList.contains('mn-bounded')};
 }"""
-AT_END = "el => el.scrollHeight - el.scrollTop - el.clientHeight <= 30"
-
-
-def theme(page: Any, dark: bool) -> None:
-    label = "JupyterLab Dark" if dark else "JupyterLab Light"
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
-    page.wait_for_function(
-        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
-    )
-    painted(page)  # in the new theme
 
 
 def wait_taller(root: Any, px: int) -> None:

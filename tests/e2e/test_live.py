@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -14,56 +13,43 @@ from playwright.sync_api import expect
 
 import mastra_notebook as mn
 from tests.e2e.conftest import (
+    ENDED,
     Lab,
     PageEvents,
     assert_no_rate_limit,
     cell,
     cell_output_text,
+    live_cells,
     open_notebook,
+    rendered_words,
     run_cell,
     run_cells,
     save,
     screenshot,
+    shown_text,
+    theme,
     view_root,
     wait_notebook_ready,
     wait_status,
+    wait_text,
 )
 from tests.e2e.reading import read_by_scrolling
 
 pytestmark = pytest.mark.e2e
 
 LONG_TEXT = Path(__file__).resolve().parents[1] / "fixtures" / "long-text.jsonl"
-ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
+
 
 # The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have
 # `content-visibility: auto`, and Chromium leaves skipped content out of innerText.
-TEXT_OF = "el => Array.from(el.querySelectorAll('.mn-run-root > .mn-parts > .mn-text')).map(t => t.textContent).join('\\n')"
-
-
 @pytest.fixture(scope="module")
 def long_text() -> str:
     """What Python reads from the long fixture: the text the views must end with."""
     return mn.collect(LONG_TEXT).text
 
 
-def shown_text(root: Any) -> str:
-    return str(root.evaluate(TEXT_OF))
-
-
 def words(text: str) -> list[str]:
     return text.split()
-
-
-def wait_text(root: Any, min_chars: int, *, status: str | None = "running", timeout: float = 30_000) -> int:
-    """Wait until the view shows more than ``min_chars`` characters of text (while ``status``);
-    return how many it shows then."""
-    handle = root.element_handle()
-    root.page.wait_for_function(
-        f"([el, min, status]) => (status === null || el.dataset.status === status) && ({TEXT_OF})(el).length > min",
-        arg=[handle, min_chars, status],
-        timeout=timeout,
-    )
-    return len(shown_text(root))
 
 
 def python_line(page: Any, index: int, tag: str) -> str:
@@ -74,14 +60,6 @@ def python_line(page: Any, index: int, tag: str) -> str:
     match = re.search(rf"{tag} (.*)", output)
     assert match, output
     return match.group(1).strip()
-
-
-def rendered_words(markdown: str) -> list[str]:
-    """The words a reader sees of ``markdown`` (rendered by markdown-it-py, as markdown-it does in js/)."""
-    from markdown_it import MarkdownIt
-
-    html = MarkdownIt("commonmark").render(markdown)
-    return re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
 def assert_ends_like(shown: str, text: str, n: int = 8) -> None:
@@ -158,14 +136,6 @@ def test_stop_mid_stream_keeps_partial_text(lab: Lab, page: Any, long_text: str)
 
 
 # ---- a real Mastra server --------------------------------------------------------------------------
-
-
-def live_cells(url: str, *code: str) -> list[str]:
-    return [
-        f"import os\nos.environ['MASTRA_BASE_URL'] = {url!r}",
-        "import mastra_notebook as mn\nclient = mn.MastraClient()",
-        *code,
-    ]
 
 
 def test_live_agent_renders_while_it_arrives(
@@ -252,7 +222,6 @@ def test_live_tool_approval(lab: Lab, page: Any, page_events: PageEvents, mastra
     assert not page_events.errors
     screenshot(root, "live-approval-done")
     # folded, its head says who decided and how long a person took, apart from the tool's own time
-    from tests.e2e.test_header import theme  # (test_header imports this module)
 
     expect(card).to_have_class(re.compile(r"\bmn-folded\b"))
     expect(card.locator(".mn-fold-decision")).to_have_text(re.compile(r"^approved in the view after \d"))

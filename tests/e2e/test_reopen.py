@@ -18,8 +18,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from tests.e2e.conftest import NOTEBOOK7_OWN_ERRORS, Lab, cell, screenshot, steady, watched_page
-from tests.e2e.test_header import theme
+from tests.e2e.conftest import NOTEBOOK7_OWN_ERRORS, Lab, cell, screenshot, steady, theme, watched_page
 
 pytestmark = pytest.mark.e2e
 

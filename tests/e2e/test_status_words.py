@@ -10,9 +10,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Lab, PageEvents, open_notebook, run_cells, screenshot, view_root, wait_status
-from tests.e2e.test_header import theme
-from tests.e2e.test_live import ENDED, live_cells
+from tests.e2e.conftest import (
+    ENDED,
+    Lab,
+    PageEvents,
+    live_cells,
+    open_notebook,
+    run_cells,
+    screenshot,
+    theme,
+    view_root,
+    wait_status,
+)
 
 from ..conftest import fixture_path
 

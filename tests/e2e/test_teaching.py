@@ -178,8 +178,7 @@ def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
     They use a second replay now: once every cell ran, the lesson is still playing, short of its end."""
     import shutil
 
-    from tests.e2e.conftest import wait_notebook_ready
-    from tests.e2e.test_header import theme
+    from tests.e2e.conftest import theme, wait_notebook_ready
 
     name = f"teaching-{'dark' if dark else 'light'}"
     folder = lab.root / name

@@ -15,9 +15,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, Lab, open_notebook, run_cells, screenshot, view_root, wait_status
-from tests.e2e.test_header import theme
-from tests.e2e.test_live import live_cells
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    Lab,
+    live_cells,
+    open_notebook,
+    run_cells,
+    screenshot,
+    theme,
+    view_root,
+    wait_status,
+)
 
 pytestmark = pytest.mark.e2e
 
