@@ -58,9 +58,6 @@ def test_repr_html_is_the_static_transcript() -> None:
     result = mn.collect(fixture_path("tool-call"))
     assert result._repr_html_() == render_html(result)
     assert 'class="mastra-notebook-transcript"' in result._repr_html_()
-    from mastra_notebook.widget.transcript import render_html as widget_render
-
-    assert widget_render is render_html  # the widget layer's name still works
 
 
 def test_dir_lists_the_whole_public_api() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.core.recording import TIME_KEY
-from mastra_notebook.core.timeline import MAX_BARS, Bar, index, layout, render_html, timeline_html
+from mastra_notebook.core.timeline import MAX_BARS, Bar, index, layout, layout_html, timeline_html
 
 from .conftest import fixture_path
 
@@ -133,8 +133,8 @@ def test_the_html_has_no_script_and_hostile_names_render_inert() -> None:
 
 def test_a_shared_axis_draws_a_shorter_run_shorter() -> None:
     plan = layout(*SUPERVISOR)
-    own = render_html(plan)
-    doubled = render_html(plan, span=18_000)
+    own = layout_html(plan)
+    doubled = layout_html(plan, span=18_000)
     assert "width:100.000%" in own  # the run fills its own axis
     assert "width:50.000%" in doubled  # half of a twice longer one
 
@@ -147,10 +147,10 @@ def test_a_long_timeline_starts_folded_and_stops_at_max_bars() -> None:
     plan = layout(*_tree(*pairs))
     assert len(plan.bars) == MAX_BARS
     assert plan.more == 6
-    html = render_html(plan)
+    html = layout_html(plan)
     assert html.startswith('<details class="mn-static-timeline"')
     assert "6 more bars not drawn" in html
-    assert render_html(layout(*SUPERVISOR)).startswith("<details open")
+    assert layout_html(layout(*SUPERVISOR)).startswith("<details open")
 
 
 @pytest.mark.parametrize("name", ["agent-as-tool", "workflow-stream", "tool-approval", "parallel-tools"])

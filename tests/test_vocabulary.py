@@ -14,7 +14,7 @@ import mastra_notebook as mn
 from mastra_notebook.core.chunks import KNOWN_TYPES, PREFIXES, ExecutionEventChunk, UnknownChunk, coerce
 from mastra_notebook.core.handlers import HANDLERS
 from mastra_notebook.core.recording import Recording
-from mastra_notebook.widget.transcript import render_html
+from mastra_notebook.core.transcript import render_html
 from mastra_notebook.widget.wire import FLUSH_INTERVAL
 
 from .conftest import FIXTURES, RecordingComm, fixture_path

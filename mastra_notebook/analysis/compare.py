@@ -166,7 +166,7 @@ class Comparison:
         plans = self.timelines()
         span = max((plan.total for plan in plans), default=0.0)
         drawn = [
-            timeline.render_html(plan, span, heading=f"{label}: timeline")
+            timeline.layout_html(plan, span, heading=f"{label}: timeline")
             for plan, label in zip(plans, self.labels, strict=True)
         ]
         return f'<div class="mn-compare-timelines">{"".join(drawn)}</div>' if any(drawn) else ""

@@ -297,7 +297,7 @@ def _bar(bar: Bar, span: float) -> str:
     )
 
 
-def render_html(plan: Layout, span: float | None = None, heading: str = "Timeline") -> str:
+def layout_html(plan: Layout, span: float | None = None, heading: str = "Timeline") -> str:
     """A layout as script-free HTML on an axis of ``span`` ms (default its own total)."""
     if not plan.bars:
         return ""
@@ -336,7 +336,7 @@ def render_html(plan: Layout, span: float | None = None, heading: str = "Timelin
 
 def timeline_html(nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]]) -> str:
     """The timeline section of a transcript: the run at the tree's root, drawn on its own axis."""
-    return render_html(layout(nodes, children))
+    return layout_html(layout(nodes, children))
 
 
 class _Tree(Protocol):  # core/static's Tree

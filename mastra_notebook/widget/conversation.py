@@ -10,8 +10,9 @@ from typing import Any
 
 import ipywidgets
 
+from ..core.static import transcript_class
+from ..core.transcript import render_html
 from .streamview import StreamView
-from .transcript import render_html, transcript_class
 
 _USER_TURN = (
     "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;"

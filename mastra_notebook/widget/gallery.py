@@ -37,8 +37,8 @@ _TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
 ELIDED = "\N{HORIZONTAL ELLIPSIS}"
 MIN_ELIDED = 5  # characters: a shared part shorter than this is shown (an ellipsis for "in" saves nothing)
 
-Work = Callable[[], Awaitable[None]]
-Start = Callable[[], tuple[StreamView, Work]]  # makes a tile's view and the work that streams into it
+Streaming = Callable[[], Awaitable[None]]  # the work that streams into a tile's view
+Start = Callable[[], tuple[StreamView, Streaming]]  # makes a tile's view and the work that streams into it
 
 # What the gallery shows: (label, key). A filter is applied when chosen or when paging, so tiles do
 # not move under the reader; tiles that come to match a status filter join at its end.
@@ -320,7 +320,7 @@ class Gallery:
         self._enqueue(tile)
         return tile
 
-    def add(self, view: StreamView, work: Work) -> Tile:
+    def add(self, view: StreamView, work: Streaming) -> Tile:
         """Queue ``view``, made already; ``work()`` fills it once a slot is free."""
         tile = self._tile(lambda: (view, work), getattr(view, "prompt", None), view.title)
         self._dress(tile, view)

@@ -31,11 +31,11 @@ from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
+from ..core.transcript import render_html
 from ..core.tree import Op
 from ..core.values import capped
 from .bundle import packaged
 from .loops import private_loop, run_nested, running_loop, schedule
-from .transcript import render_html
 from .wire import FlushPolicy, OpBatch, message
 
 _STATIC = Path(__file__).parent.parent / "static"
