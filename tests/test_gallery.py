@@ -88,7 +88,7 @@ async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off
     results = await gallery
     assert [r.status for r in results] == ["finished"] * 20
     assert [r.text for r in results] == [f"answer {i}" for i in range(20)]
-    assert gallery.counts() == {"queued": 0, "running": 0, "done": 20, "error": 0}
+    assert gallery.counts() == {"queued": 0, "running": 0, "done": 20, "stopped": 0, "error": 0}
     # only the page's tiles have a widget; the others keep their result and recording, no widget
     assert [tile.index for tile in gallery.page] == [0, 1, 2, 3]
     assert len(_live_views(gallery)) == 4
@@ -148,7 +148,7 @@ async def test_errors_first_status_filters_and_the_summary(recording_comm: Recor
     gallery = _batch(12, failing={3, 7, 10})
     results = await gallery
     assert [i for i, r in enumerate(results) if r.status == "error"] == [3, 7, 10]
-    assert gallery.counts() == {"queued": 0, "running": 0, "done": 9, "error": 3}
+    assert gallery.counts() == {"queued": 0, "running": 0, "done": 9, "stopped": 0, "error": 3}
     assert gallery.summary() == "9 done · 3 error · 45 tokens (12 runs, 3 at a time)"
     assert "9 done · 3 error · 45 tokens" in gallery._progress.value
     gallery.show("errors-first")
@@ -200,7 +200,7 @@ async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
         gallery.submit(_starter(i, gate=gate, log=started), prompt=f"prompt number {i}", title="agent test")
     await asyncio.sleep(0.01)
     assert started == [0, 1]
-    assert gallery.counts() == {"queued": 7, "running": 2, "done": 0, "error": 0}
+    assert gallery.counts() == {"queued": 7, "running": 2, "done": 0, "stopped": 0, "error": 0}
     assert [tile.status for tile in gallery.tiles[:4]] == ["running", "running", "queued", "queued"]
     assert len(_live_views(gallery)) == 2  # no widget for a queued run
     # the grid shows the slots of the started tiles; the queued ones after them are one list
@@ -256,6 +256,9 @@ async def test_stop_aborts_queued_runs_without_starting_them(recording_comm: Rec
     assert [r.status for r in results] == ["aborted"] * 5
     banner = results[3].parts[-1]
     assert banner.text == "stopped before its turn"
+    # a person stopped them: counted as stopped, not as errors
+    assert gallery.counts() == {"queued": 0, "running": 0, "done": 0, "stopped": 5, "error": 0}
+    assert gallery.summary().startswith("5 stopped · ")
 
 
 async def test_a_tile_that_cannot_start_says_why_and_the_others_run(recording_comm: RecordingComm) -> None:

@@ -203,10 +203,11 @@ class Tile:
 
     @property
     def group(self) -> str:
-        """The summary's word for it: queued, running, done (finished) or error (any other end)."""
+        """The summary's group: queued, running, done (finished), stopped (by a person: aborted) or
+        error (any other end)."""
         if self.queued or self.streaming:
             return self.status
-        return "done" if self.result.status == "finished" else "error"
+        return {"finished": "done", "aborted": "stopped"}.get(self.result.status, "error")
 
     @property
     def result(self) -> RunResult:
@@ -687,8 +688,9 @@ class Gallery:
     # ---- the summary line ----------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        """How many runs are queued, running, done (finished) and not finished (error, aborted...)."""
-        counts = {"queued": 0, "running": 0, "done": 0, "error": 0}
+        """How many runs are queued, running, done (finished), stopped (aborted) and ended otherwise
+        (error, blocked, suspended, incomplete)."""
+        counts = {"queued": 0, "running": 0, "done": 0, "stopped": 0, "error": 0}
         for tile in self.tiles:
             counts[tile.group] += 1
         return counts
@@ -709,8 +711,15 @@ class Gallery:
     def summary(self) -> str:
         """Like "3 done · 1 running · 2 queued · 1 error · 1,234 tokens (7 runs, 4 at a time)"."""
         counts = self.counts()
-        groups = ("done", "running", "queued", "error")  # in the one table's words (status_words.json)
-        parts = [f"{counts[key]} {status_word(key)}" for key in groups if counts[key]]
+        # in the one table's words (status_words.json): a stopped run is the table's "aborted"
+        words = {
+            "done": "done",
+            "running": "running",
+            "queued": "queued",
+            "stopped": "aborted",
+            "error": "error",
+        }
+        parts = [f"{counts[key]} {status_word(words[key])}" for key in words if counts[key]]
         limit = f" ({len(self.tiles)} runs, {self.concurrency} at a time)"
         return " · ".join([*parts, *self.totals()]) + limit
 

@@ -98,7 +98,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     run_cell(page, 2)
     report = printed_json(page, 2)
     done = COUNT - len(BROKEN)
-    assert report["counts"] == {"queued": 0, "running": 0, "done": done, "error": len(BROKEN)}
+    assert report["counts"] == {"queued": 0, "running": 0, "done": done, "stopped": 0, "error": len(BROKEN)}
     assert report["errors"] == sorted(BROKEN)
     assert report["widgets"] <= PAGE  # the kernel holds widgets for the page's tiles only
     expect(summary).to_contain_text(f"{done} done · {len(BROKEN)} error · ", timeout=30_000)

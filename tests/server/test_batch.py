@@ -35,7 +35,7 @@ def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_c
         city = prompt.removeprefix("What is the weather in ").removesuffix("?")
         assert result.tool_calls[0].args == {"city": city}
     assert most_at_once <= 4
-    assert batch.counts() == {"queued": 0, "running": 0, "done": 20, "error": 0}
+    assert batch.counts() == {"queued": 0, "running": 0, "done": 20, "stopped": 0, "error": 0}
     assert batch.summary().startswith("20 done · ")
     assert [tile.title for tile in batch.tiles] == prompts  # each tile titled by its prompt
     assert not any(tile.queued for tile in batch.tiles)
