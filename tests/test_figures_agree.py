@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.core.static.text import format_duration, to_fixed
+from mastra_notebook.core.numbers import format_duration, to_fixed
 from mastra_notebook.core.transcript import render_html
 
 from .conftest import FIXTURES, RecordingComm

@@ -12,9 +12,9 @@ from typing import Any
 
 from ..core import timeline
 from ..core.ingest import collect
+from ..core.numbers import format_duration
 from ..core.result import RunResult, view_snapshot
 from ..core.static.from_result import result_ops
-from ..core.static.text import format_duration
 from ..core.status_words import status_word
 
 _CELL = (

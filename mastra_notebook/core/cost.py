@@ -12,14 +12,11 @@ from __future__ import annotations
 import math
 import threading
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
 from .documented import Documented
-
-if TYPE_CHECKING:  # result.py holds Cost as a field: no import at run time
-    from .result import RunResult, Step
 
 
 class Cost(Documented):
@@ -82,11 +79,6 @@ def step_price(index: Any, model_id: Any, provider: Any, usage: dict[str, int] |
     return _price(model, provider_id, counts)
 
 
-def step_cost(step: Step) -> float | str:
-    usage = step.usage.model_dump() if step.usage is not None else None
-    return step_price(step.index, step.model_id, step.provider, usage)
-
-
 def warm() -> None:
     """Load genai-prices' data ahead of the first step's end (about half a second), once, off the
     caller's thread: a live view does not stall at its first step."""
@@ -111,16 +103,6 @@ def combine(prices: list[float | str], nested: list[Cost], tokens_without_steps:
         return Cost(steps_usd=steps_usd, nested_usd=nested_usd, reason="; ".join(dict.fromkeys(reasons)))
     total = sum(price for price in steps_usd if price is not None) + (nested_usd or 0.0)
     return Cost(total_usd=total, steps_usd=steps_usd, nested_usd=nested_usd)
-
-
-def run_cost(result: RunResult) -> Cost:
-    """The cost of ``result``: its steps, plus the nested runs (already priced) of its tool calls and
-    workflow steps."""
-    nested = [call.children for call in result.tool_calls if call.children is not None]
-    if result.workflow is not None:
-        nested += [step.children for step in result.workflow.steps if step.children is not None]
-    prices = [step_cost(step) for step in result.steps]
-    return combine(prices, [run.cost for run in nested], result.usage.total_tokens > 0)
 
 
 def format_usd(value: float | None) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cost import format_usd
-from .static.text import format_duration, format_int, to_fixed
+from .numbers import format_duration, format_int, to_fixed
 
 # Over a shorter streaming span a rate says nothing: chunks that came in one burst (a provider's
 # buffered answer, a recording fed at once) read as tens of thousands of tokens a second.

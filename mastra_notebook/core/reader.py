@@ -6,11 +6,12 @@ nested a thousand levels deep reads like any other.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
 from . import figures
-from .cost import run_cost
+from .cost import Cost, combine, step_price
 from .result import (
     BackgroundTask,
     Decision,
@@ -29,7 +30,7 @@ from .result import (
     WorkflowStep,
 )
 from .state import RunState
-from .timing import StepTiming, run_timing, step_timing
+from .timing import StepTiming, Timing, seconds, step_timing
 from .tree import Node
 
 
@@ -239,3 +240,40 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
     result.timing = run_timing(result, state.node.fields, step_timings, state.clock.untimed)
     result.cost = run_cost(result)
     return result
+
+
+# ---- the run's cost and timing, from the result being made (cost.py and timing.py are leaves) ----
+
+
+def step_cost(step: Step) -> float | str:
+    usage = step.usage.model_dump() if step.usage is not None else None
+    return step_price(step.index, step.model_id, step.provider, usage)
+
+
+def run_cost(result: RunResult) -> Cost:
+    """The cost of ``result``: its steps, plus the nested runs (already priced) of its tool calls and
+    workflow steps."""
+    nested = [call.children for call in result.tool_calls if call.children is not None]
+    if result.workflow is not None:
+        nested += [step.children for step in result.workflow.steps if step.children is not None]
+    prices = [step_cost(step) for step in result.steps]
+    return combine(prices, [run.cost for run in nested], result.usage.total_tokens > 0)
+
+
+def run_timing(
+    result: RunResult, run: Mapping[str, Any], steps: list[StepTiming], untimed: str | None
+) -> Timing:
+    """The run's figures from its node's fields (``run``), by the rules the view shows them with."""
+    tool_times = [call.tool_time for call in result.tool_calls]
+    return Timing(
+        started_at=result.started_at,
+        first_token_at=result.first_token_at,
+        finished_at=result.finished_at,
+        time_to_first_token=seconds(figures.time_to_first_token_ms(run)),
+        total=seconds(figures.total_ms(run)),
+        tool_time=sum(max(time, 0.0) for time in tool_times if time is not None),
+        human_wait=result.human_wait,
+        tokens_per_second=figures.run_rate(run),
+        steps=steps,
+        untimed=untimed,
+    )

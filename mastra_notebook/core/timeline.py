@@ -240,7 +240,7 @@ def index(ops: Iterable[Any]) -> tuple[dict[str, Node], dict[str, list[str]]]:
 
 def format_ms(ms: float) -> str:
     """A duration as the widget writes it (format.ts): ``340 ms``, ``3.2 s``, ``2 m 5 s``."""
-    from .static.text import format_duration  # core/static draws this module's section: imported late
+    from .numbers import format_duration
 
     return format_duration(ms)
 

@@ -8,17 +8,13 @@ the recorded times, so these figures are the same at any replay speed. The rules
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from . import figures
 from .documented import Documented
-
-if TYPE_CHECKING:  # result.py holds Timing as a field: no import at run time
-    from .result import RunResult
 
 Interval = tuple[float, float]  # epoch milliseconds, start and end
 
@@ -84,24 +80,6 @@ def step_timing(index: int, output_tokens: int | None, spans: list[Interval]) ->
     )
 
 
-def _seconds(ms: float | None) -> float | None:
+def seconds(ms: float | None) -> float | None:
+    """Milliseconds as seconds; None stays None."""
     return None if ms is None else ms / 1000
-
-
-def run_timing(
-    result: RunResult, run: Mapping[str, Any], steps: list[StepTiming], untimed: str | None
-) -> Timing:
-    """The run's figures from its node's fields (``run``), by the rules the view shows them with."""
-    tool_times = [call.tool_time for call in result.tool_calls]
-    return Timing(
-        started_at=result.started_at,
-        first_token_at=result.first_token_at,
-        finished_at=result.finished_at,
-        time_to_first_token=_seconds(figures.time_to_first_token_ms(run)),
-        total=_seconds(figures.total_ms(run)),
-        tool_time=sum(max(time, 0.0) for time in tool_times if time is not None),
-        human_wait=result.human_wait,
-        tokens_per_second=figures.run_rate(run),
-        steps=steps,
-        untimed=untimed,
-    )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import format_duration, format_int
 from ..status_words import BANNERS, decision_word, status_tone, status_word
 from ..timeline import run_section as run_timeline
 from . import text as fmt
@@ -158,7 +159,7 @@ def node_duration(node: Node, end_field: str = "ended_at") -> str:
     if ms is None:
         return ""
     waited = num((obj(node.get("decision")) or {}).get("waited_ms")) or 0
-    return fmt.format_duration(max(0, ms - waited))
+    return format_duration(max(0, ms - waited))
 
 
 def json_pre(value: Any) -> str:
@@ -218,7 +219,7 @@ def decision_text(node: Node) -> str | None:
     bits = [f"{decision_word(action).capitalize()} {_BY.get(string(decision.get('by')) or '', '')}".strip()]
     waited = num(decision.get("waited_ms"))
     if waited is not None:
-        bits.append(f"waited {fmt.format_duration(waited)} for a person")
+        bits.append(f"waited {format_duration(waited)} for a person")
     return " · ".join(bits)
 
 
@@ -233,7 +234,7 @@ def decision_summary(node: Node) -> str | None:
     bits = [
         decision_word(action),
         by,
-        None if waited is None else f"after {fmt.format_duration(waited)}",
+        None if waited is None else f"after {format_duration(waited)}",
     ]
     return " ".join(bit for bit in bits if bit)
 
@@ -268,9 +269,7 @@ def render_reasoning(tree: Tree, node: Node) -> str:
     if done and not body:
         return ""  # an empty block (encrypted reasoning, a bare signature) says nothing once done
     ms = span(node.get("started_at"), node.get("ended_at"))
-    summary = (
-        "Thinking…" if not done else "Thought" if ms is None else f"Thought for {fmt.format_duration(ms)}"
-    )
+    summary = "Thinking…" if not done else "Thought" if ms is None else f"Thought for {format_duration(ms)}"
     return details(
         esc(summary), tag("div", markdown(body), style=MUTED), opened=not done, data_kind="reasoning"
     )
@@ -286,8 +285,8 @@ def render_step(tree: Tree, node: Node) -> str:
     bits = [
         "Step" if index is None else f"Step {fmt.js_number(index)}",
         string(node.get("finish_reason")),
-        None if tokens_in is None else f"{fmt.format_int(tokens_in)} in",
-        None if tokens_out is None else f"{fmt.format_int(tokens_out)} out",
+        None if tokens_in is None else f"{format_int(tokens_in)} in",
+        None if tokens_out is None else f"{format_int(tokens_out)} out",
     ]
     line = " · ".join(bit for bit in bits if bit)
     return tag(

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
+
+from ..numbers import to_fixed
 
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]{0,9}")
 _MAX_INDEX = 2**32 - 2
@@ -130,31 +132,6 @@ def _pretty_at(value: Any, indent: str) -> str:
     if isinstance(value, (list, tuple)):
         return "[]"
     return _scalar(value)
-
-
-def to_fixed(value: float, digits: int) -> str:
-    """``Number.prototype.toFixed``: the exact value rounded, halves up."""
-    quantum = Decimal(1).scaleb(-digits)
-    return str(Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP))
-
-
-def js_round(value: float) -> int:
-    return math.floor(value + 0.5)
-
-
-def format_int(value: float) -> str:
-    return f"{js_round(value):,}"
-
-
-def format_duration(ms: float) -> str:
-    """``340 ms``, ``3.2 s``, ``2 m 5 s``."""
-    ms = max(ms, 0)
-    if ms < 1000:
-        return f"{js_round(ms)} ms"
-    if ms < 60_000:
-        return f"{to_fixed(ms / 1000, 1)} s"
-    seconds = js_round(ms / 1000)
-    return f"{seconds // 60} m {seconds % 60} s"
 
 
 def human_size(size: float) -> str:
