@@ -285,6 +285,12 @@ class LiveView(StreamView):
         """The records to take from a response (a hook: an observed run drops its repeats)."""
         return records
 
+    def _before_stop(self) -> None:
+        """Client tools still working: each card says it was stopped, before the run settles."""
+        if self.tools is not None:
+            for chunk in self.tools.stopped(self.result):
+                self.feed(chunk)
+
     def stop(self) -> None:
         """Close the HTTP stream (the server then aborts the run); a workflow is cancelled too, by a
         POST in the background on the view's loop (Stop is handled on the kernel's loop: no wait)."""

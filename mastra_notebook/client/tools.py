@@ -261,6 +261,7 @@ class ToolSession:
     messages: list[dict[str, Any]] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # declined call id -> the reason given
     approve_all: bool = False  # the request's requireToolApproval: Mastra asks only for its own tools
+    working: list[ToolCall] = field(default_factory=list)  # the calls of this round not yet done
 
     def __post_init__(self) -> None:
         self.messages = [] if self.memory else list(self.body.get("messages") or [])
@@ -296,6 +297,12 @@ class ToolSession:
         if isinstance(reason, str) and reason:
             self.reasons[call.tool_call_id] = reason
         return True
+
+    def stopped(self, result: RunResult) -> list[dict[str, Any]]:
+        """Stop came while client tools work: an error chunk for each call of the round not yet done
+        (once: the list is then empty)."""
+        calls, self.working = self.working, []
+        return [_chunk("tool-error", result, call, error=_stopped(call)) for call in calls]
 
     def request_field(self) -> dict[str, Any]:
         """The tools as a request's ``clientTools`` carries them, by name."""
@@ -334,13 +341,15 @@ class ToolSession:
         self.rounds += 1
         view.run.running_in_notebook([c.tool_call_id for c in calls if not _declined(c)])
         for index, call in enumerate(calls):
+            self.working = calls[index:]
             try:
                 outcome = await self._outcome(result, call)
             except asyncio.CancelledError:  # Stop while it works: its card says so, then the run is aborted
-                for left in calls[index:]:
-                    view.feed(_chunk("tool-error", result, left, error=_stopped(left)))
+                for chunk in self.stopped(result):  # none left when the view's stop told it already
+                    view.feed(chunk)
                 raise
             view.feed(outcome)
+        self.working = []
         steps = view.result.steps
         self.messages += step_messages(steps[self.sent_steps :])
         self.sent_steps = len(steps)

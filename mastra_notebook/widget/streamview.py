@@ -163,7 +163,7 @@ class StreamView(anywidget.AnyWidget):
 
     def feed(self, item: Any) -> None:
         """Feed one chunk by hand (dict, JSON text, bytes or a parsed chunk)."""
-        if not self.streaming:
+        if not self.streaming and not self._ended.is_set():  # a settled view stays settled
             self.streaming = True
         if self._loop is None:  # fed from a cell: the kernel's loop sends what is left after the last feed
             self._loop = running_loop()
@@ -228,8 +228,13 @@ class StreamView(anywidget.AnyWidget):
             return
         if self._task is not None:
             self._task.cancel()
+        self._before_stop()
         self._run.mark_aborted()
         self.end()
+
+    def _before_stop(self) -> None:
+        """What the stream's own work would fold in as it unwinds, folded now, before the stop settles
+        the run (a cancelled task runs its handlers after ``stop()`` has returned). Nothing here."""
 
     def wait(self, timeout: float | None = None) -> RunResult:
         """Block until the stream ends and return the final RunResult.
