@@ -253,7 +253,7 @@ def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
     assert queued_then == [[False, True], [False, False]]  # the second waited for the first
     assert [r.status for r in results] == ["finished", "finished"]
     assert not any(v.queued for v in views)
-    assert gallery.counts() == {"queued": 0, "running": 0, "done": 2, "error": 0}
+    assert gallery.counts() == {"queued": 0, "running": 0, "done": 2, "stopped": 0, "error": 0}
     assert gallery.summary() == "2 done · 14 tokens (2 runs, 1 at a time)"
     assert "2 done · 14 tokens" in gallery._progress.value
 
