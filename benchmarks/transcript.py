@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mastra_notebook.core.ingest import records  # noqa: E402
+from mastra_notebook.core.result_nodes import result_ops  # noqa: E402
 from mastra_notebook.core.run import Run  # noqa: E402
-from mastra_notebook.core.static.from_result import result_ops  # noqa: E402
-from mastra_notebook.core.transcript import render_snapshot  # noqa: E402
+from mastra_notebook.render.transcript import render_snapshot  # noqa: E402
 from tests import hostile as h  # noqa: E402
 
 STREAMS: dict[str, Callable[[], Any]] = {

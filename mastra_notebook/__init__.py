@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.cost import Cost
 from .core.ingest import collect, read_chunks
-from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage
+from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage, draw_html_with
 from .core.run import Run
 from .core.timing import StepTiming, Timing
 
@@ -45,6 +45,16 @@ try:  # one source, js/package.json, written into the installed metadata by the 
     __version__ = _metadata.version("mastra-notebook")
 except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
     __version__ = "0+unknown"
+
+
+def _transcript_html(result: RunResult) -> str:
+    """A result's notebook display: the render layer's transcript, loaded on first display."""
+    from .render.transcript import render_html
+
+    return render_html(result)
+
+
+draw_html_with(_transcript_html)  # core draws nothing itself: the render layer is wired here
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "StreamView": "widget.streamview",

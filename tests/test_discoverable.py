@@ -11,7 +11,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.mastra import LiveView, WorkflowView
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 from mastra_notebook.widget.gallery import Gallery
 
 from .conftest import RecordingComm, fixture_path

@@ -19,7 +19,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.core.numbers import format_duration, to_fixed
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 
 from .conftest import FIXTURES, RecordingComm
 from .helpers import REQUEST_MS, timed

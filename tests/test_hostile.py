@@ -24,7 +24,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.__main__ import main as cli
 from mastra_notebook.core.chunks import raw_text
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 
 from . import hostile as h
 

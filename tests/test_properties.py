@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import mastra_notebook as mn
 from mastra_notebook.core.chunks import raw_text
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 
 from .conftest import FIXTURES, comparable
 

@@ -16,7 +16,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.client.mastra import MastraClient
 from mastra_notebook.core.state import example
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 
 from .conftest import RecordingComm
 

@@ -1,4 +1,4 @@
-"""core/timeline.py: the static timeline's layout (the same rules as js/src/render/timeline.ts, whose
+"""render/timeline.py: the static timeline's layout (the same rules as js/src/render/timeline.ts, whose
 vitest cases are mirrored here) and its script-free HTML."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.core.recording import TIME_KEY
-from mastra_notebook.core.timeline import MAX_BARS, Bar, index, layout, layout_html, timeline_html
+from mastra_notebook.render.timeline import MAX_BARS, Bar, index, layout, layout_html, timeline_html
 
 from .conftest import fixture_path
 
@@ -219,6 +219,6 @@ def test_compare_draws_two_timelines_on_one_time_axis(tmp_path: Path) -> None:
     ],
 )
 def test_ticks_fall_on_round_times(span: float, ticks: list[float]) -> None:
-    from mastra_notebook.core.timeline import ticks_for
+    from mastra_notebook.render.timeline import ticks_for
 
     assert ticks_for(span) == ticks

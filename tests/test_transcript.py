@@ -1,4 +1,4 @@
-"""The static transcript (core/static/): hostile payloads render inert, the widget's banners and
+"""The static transcript (render/static/): hostile payloads render inert, the widget's banners and
 image types, a RunResult without its view tree, and JSON written as the widget writes it."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import mastra_notebook as mn
 from mastra_notebook.core.numbers import format_duration, format_int
 from mastra_notebook.core.result import RunResult, view_snapshot
 from mastra_notebook.core.run import Run
-from mastra_notebook.core.static import RUN_SECTIONS, nodes, render_tree
-from mastra_notebook.core.static import text as fmt
-from mastra_notebook.core.transcript import render_html, render_snapshot
+from mastra_notebook.render.static import RUN_SECTIONS, nodes, render_tree
+from mastra_notebook.render.static import text as fmt
+from mastra_notebook.render.transcript import render_html, render_snapshot
 
 from . import hostile as h
 from .conftest import RecordingComm, fixture_path

@@ -1,7 +1,7 @@
 /**
  * A drawn live view hides its own static transcripts: the output just after it, written for GitHub,
  * nbviewer and a notebook reopened without a kernel. Each transcript names the views it stands for
- * (`mn-transcript-of-<key>`, core/static `transcript_class`); a view that draws adds one rule for its
+ * (`mn-transcript-of-<key>`, render/static `transcript_class`); a view that draws adds one rule for its
  * key to one shared stylesheet. Where no view draws (no kernel, an untrusted notebook, scripts off)
  * no rule exists and the transcript is read. A `:has()` rule matching the outputs by structure did
  * this in CSS alone, but made every DOM change of a streaming view restyle the page (p50 chunk to

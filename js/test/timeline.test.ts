@@ -160,7 +160,7 @@ describe("costs", () => {
 });
 
 describe("the time axis", () => {
-  it("ticks at round times, as core/timeline.py does", () => {
+  it("ticks at round times, as render/timeline.py does", () => {
     expect(ticksFor(4500)).toEqual([0, 1000, 2000, 3000, 4000]);
     expect(ticksFor(290)).toEqual([0, 100, 200]);
     expect(ticksFor(12_000)).toEqual([0, 5000, 10_000]);

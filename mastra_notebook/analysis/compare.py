@@ -10,12 +10,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ..core import timeline
 from ..core.ingest import collect
 from ..core.numbers import format_duration
 from ..core.result import RunResult, view_snapshot
-from ..core.static.from_result import result_ops
+from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
+from ..render import timeline
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"

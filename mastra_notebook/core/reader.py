@@ -239,6 +239,7 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
     )
     result.timing = run_timing(result, state.node.fields, step_timings, state.clock.untimed)
     result.cost = run_cost(result)
+    result.figures = dict(state.node.fields.get("figures") or {})
     return result
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from datetime import datetime
+from html import escape
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WrapSerializer
@@ -400,21 +402,16 @@ class RunResult(_Result):
     """Time to first token, tokens per second, tool time and the total, in seconds."""
     cost: Cost = Field(default_factory=Cost)
     """What the run cost in USD, per step and in all (its nested runs included), from genai-prices."""
+    figures: dict[str, str] = Field(default_factory=dict)
+    """The run's figures as the view's header and footer show them, formatted ("340 ms", "52.1",
+    "$0.0021"): the same strings everywhere (core/figures.py), kept as the run ended. A key is
+    missing where the run has nothing to say (no rate over a short span, no durations for an untimed
+    source)."""
 
     @property
     def duration(self) -> float | None:
         """Seconds from the run's start to its end, when both are known (``timing.total``)."""
         return self.timing.total
-
-    @property
-    def figures(self) -> dict[str, str]:
-        """The run's figures as the view's header and footer show them, formatted ("340 ms", "52.1",
-        "$0.0021"): the same strings everywhere (core/figures.py). A key is missing where the run
-        has nothing to say (no rate over a short span, no durations for an untimed source)."""
-        from .static.from_result import run_node  # it reads this module: imported when asked
-
-        shown = run_node(self).get("figures")
-        return dict(shown) if isinstance(shown, dict) else {}
 
     @property
     def human_wait(self) -> float:
@@ -454,10 +451,11 @@ class RunResult(_Result):
         printer.text(repr(self))
 
     def _repr_html_(self) -> str:
-        """The same static transcript a view saves in a notebook, drawn from the same node tree."""
-        from .transcript import render_html  # transcript imports this module
-
-        return render_html(self)
+        """The same static transcript a view saves in a notebook, drawn from the same node tree (by
+        the render layer: see ``draw_html_with``)."""
+        if not _html_drawers:  # core alone draws nothing: its text, escaped
+            return f"<pre>{escape(repr(self))}</pre>"
+        return _html_drawers[0](self)
 
     def _mime_(self) -> tuple[str, str]:
         """marimo's display: the transcript, with what a browser's own stylesheet gives said again
@@ -465,6 +463,15 @@ class RunResult(_Result):
         return "text/html", _HOST_RESET + self._repr_html_()
 
     _view: list[Any] | None = PrivateAttr(default=None)  # the view's snapshot ops it was read with
+
+
+_html_drawers: list[Callable[[RunResult], str]] = []
+
+
+def draw_html_with(drawer: Callable[[RunResult], str]) -> None:
+    """Set how a RunResult draws itself in a notebook (``_repr_html_``). Core knows no rendering: the
+    package sets the render layer's transcript here when it is imported (mastra_notebook/__init__.py)."""
+    _html_drawers[:] = [drawer]
 
 
 def keep_view(result: RunResult, ops: list[Any]) -> RunResult:

@@ -10,8 +10,8 @@ from typing import Any
 
 import ipywidgets
 
-from ..core.static import transcript_class
-from ..core.transcript import render_html
+from ..render.static import transcript_class
+from ..render.transcript import render_html
 from .streamview import StreamView
 
 _USER_TURN = (

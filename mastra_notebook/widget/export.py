@@ -12,7 +12,7 @@ import orjson
 
 from ..core.ingest import records
 from ..core.run import Run
-from ..core.transcript import render_snapshot
+from ..render.transcript import render_snapshot
 from .wire import message
 
 _STATIC = Path(__file__).parent.parent / "static"

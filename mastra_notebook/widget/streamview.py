@@ -31,9 +31,9 @@ from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
-from ..core.transcript import render_html
 from ..core.tree import Op
 from ..core.values import capped
+from ..render.transcript import render_html
 from .bundle import packaged
 from .loops import private_loop, run_nested, running_loop, schedule
 from .wire import FlushPolicy, OpBatch, message

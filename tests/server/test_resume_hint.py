@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.core.transcript import render_html
+from mastra_notebook.render.transcript import render_html
 
 pytestmark = pytest.mark.server
 

@@ -6,7 +6,7 @@
  * a bar outlines the part it covers, a click scrolls the run to it under the panel, which stays in
  * view (it sticks with the header).
  *
- * `layoutTimeline` is the layout, shared in its rules with core/timeline.py (the static transcript).
+ * `layoutTimeline` is the layout, shared in its rules with render/timeline.py (the static transcript).
  */
 import { h } from "../dom";
 import { formatDuration, num, obj, str } from "../format";

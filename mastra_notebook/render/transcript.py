@@ -2,7 +2,7 @@
 nbconvert), the export page's fallback and ``RunResult._repr_html_``.
 
 It is drawn from the node tree the browser renders (the snapshot a view sends), by the static
-renderer in ``core/static/``: the saved and the live view cannot disagree. A RunResult read from a
+renderer in ``render/static/``: the saved and the live view cannot disagree. A RunResult read from a
 run carries that snapshot; one built another way (loaded from JSON, a nested run) is drawn from a
 tree made of its parts.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .result import RunResult, view_snapshot
+from ..core.result import RunResult, view_snapshot
+from ..core.result_nodes import result_ops
+from ..core.tree import without_times
 from .static import render_tree
-from .static.from_result import result_ops
-from .tree import without_times
 
 __all__ = ["render_html", "render_snapshot"]
 

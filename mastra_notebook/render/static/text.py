@@ -13,7 +13,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from ..numbers import to_fixed
+from ...core.numbers import to_fixed
 
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]{0,9}")
 _MAX_INDEX = 2**32 - 2

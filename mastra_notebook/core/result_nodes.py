@@ -7,10 +7,10 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from .. import figures
-from ..result import RunResult, ToolCall, WorkflowStep, view_snapshot
-from ..state import VIEW_DEPTH
-from ..values import capped
+from . import figures
+from .result import RunResult, ToolCall, WorkflowStep, view_snapshot
+from .state import VIEW_DEPTH
+from .values import capped
 
 _FILE_PREVIEW = 2048
 _INLINE_IMAGE = 2 * 1024 * 1024

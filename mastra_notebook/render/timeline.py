@@ -240,7 +240,7 @@ def index(ops: Iterable[Any]) -> tuple[dict[str, Node], dict[str, list[str]]]:
 
 def format_ms(ms: float) -> str:
     """A duration as the widget writes it (format.ts): ``340 ms``, ``3.2 s``, ``2 m 5 s``."""
-    from .numbers import format_duration
+    from ..core.numbers import format_duration
 
     return format_duration(ms)
 
@@ -339,7 +339,7 @@ def timeline_html(nodes: Mapping[str, Node], children: Mapping[str, Sequence[str
     return layout_html(layout(nodes, children))
 
 
-class _Tree(Protocol):  # core/static's Tree
+class _Tree(Protocol):  # render/static's Tree
     @property
     def nodes(self) -> Mapping[str, Node]: ...
 
@@ -348,6 +348,6 @@ class _Tree(Protocol):  # core/static's Tree
 
 
 def run_section(tree: _Tree, run: Node) -> str:
-    """The transcript's timeline section (core/static RUN_SECTIONS): below the root run only, whose
+    """The transcript's timeline section (render/static RUN_SECTIONS): below the root run only, whose
     timeline holds the nested runs' bars too."""
     return timeline_html(tree.nodes, tree.children) if run.get("id") == ROOT_ID else ""

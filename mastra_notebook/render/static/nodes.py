@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..numbers import format_duration, format_int
-from ..status_words import BANNERS, decision_word, status_tone, status_word
+from ...core.numbers import format_duration, format_int
+from ...core.status_words import BANNERS, decision_word, status_tone, status_word
 from ..timeline import run_section as run_timeline
 from . import text as fmt
 from .html import (

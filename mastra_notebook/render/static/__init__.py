@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..status_words import status_tone, status_word
+from ...core.status_words import status_tone, status_word
 from . import nodes
 from .html import BORDER, CARD, MUTED, badge, esc, tag
 from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, run_figures, string
