@@ -1,67 +1,28 @@
-"""One real JupyterLab per test session, driven by Debian's headless Chromium through Playwright."""
+"""One real JupyterLab per test session, driven by Debian's headless Chromium through Playwright: the
+fixtures. What the tests share besides fixtures is in tests/e2e/helpers.py."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import re
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from html import unescape
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from tests.server.conftest import mastra_url  # noqa: F401 - the bundled real Mastra server, once a session
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-]  # fmt: skip
-
-pytestmark = pytest.mark.e2e
-
-# what Notebook 7 itself raises when it opens a notebook here (its file browser and settings plugins)
-NOTEBOOK7_OWN_ERRORS = (
-    "Cannot read properties of undefined (reading 'schema')",
-    "Command 'filebrowser:open-path' not registered.",
+from tests.e2e.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    Lab,
+    PageEvents,
+    free_port,
+    serving,
+    watched_page,
+    write_json,
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _write_json(path: Path, value: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value))
-
-
-class Lab:
-    """A running JupyterLab: its URL and the folder it serves."""
-
-    def __init__(self, url: str, root: Path) -> None:
-        self.url = url
-        self.root = root
-
-    def notebook(self, name: str, cells: list[str]) -> str:
-        """Write a notebook of code cells; return its URL in a workspace of its own."""
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        nbformat.write(nb, self.root / f"{name}.ipynb")
-        return f"{self.url}/lab/workspaces/{name}/tree/{name}.ipynb"
+from tests.server.conftest import mastra_url  # noqa: F401 - the bundled real Mastra server, once a session
 
 
 @pytest.fixture(scope="session")
@@ -77,14 +38,14 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "JUPYTER_DATA_DIR": str(base / "data"),
         "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
         "JUPYTER_PLATFORM_DIRS": "1",
-        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "PYTHONPATH": str(ROOT),
     }
     kernel = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
               "display_name": "Python 3", "language": "python"}  # fmt: skip
-    _write_json(base / "data" / "kernels" / "python3" / "kernel.json", kernel)
+    write_json(base / "data" / "kernels" / "python3" / "kernel.json", kernel)
     settings = base / "config" / "lab" / "user-settings" / "@jupyterlab"
-    _write_json(settings / "notebook-extension" / "tracker.jupyterlab-settings", {"windowingMode": "none"})
-    _write_json(settings / "apputils-extension" / "notification.jupyterlab-settings",
+    write_json(settings / "notebook-extension" / "tracker.jupyterlab-settings", {"windowingMode": "none"})
+    write_json(settings / "apputils-extension" / "notification.jupyterlab-settings",
                 {"fetchNews": "false", "checkForUpdates": False})  # fmt: skip
     port = free_port()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
@@ -97,33 +58,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         yield Lab(url, root)
 
 
-@contextlib.contextmanager
-def serving(
-    name: str, command: list[str], ready_url: str, *, cwd: Path, env: dict[str, str], log: Path
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A server process, once ``ready_url`` answers (its log in the message when it does not start);
-    stopped on exit."""
-    with log.open("w") as output:
-        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, cwd=cwd)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(ready_url, timeout=2):
-                        break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"{name} did not start:\n" + log.read_text()) from None
-                    time.sleep(0.3)
-            yield process
-        finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -134,301 +68,12 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-class PageEvents:
-    """What a page did besides rendering: dialogs it opened (dismissed) and uncaught exceptions."""
-
-    def __init__(self) -> None:
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-
-
 @pytest.fixture
 def page_events() -> PageEvents:
     return PageEvents()
-
-
-def dismiss_dialog(events: PageEvents, dialog: Any) -> None:
-    events.dialogs.append(f"{dialog.type}: {dialog.message}")
-    with contextlib.suppress(Exception):
-        dialog.dismiss()
-
-
-@contextlib.contextmanager
-def watched_page(
-    browser: Any, name: str, *, width: int = 1280, events: PageEvents | None = None, full_page: bool = False
-) -> Iterator[tuple[Any, PageEvents]]:
-    """A page of its own: dialogs dismissed and page errors kept (``PageEvents``), and a screenshot
-    ``test-artifacts/<name>.png`` when it closes. For a test, or for a module's shared notebook."""
-    events = events or PageEvents()
-    context = browser.new_context(viewport={"width": width, "height": 1000})
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
-    page.on("pageerror", lambda error: events.errors.append(str(error)))
-    try:
-        yield page, events
-    finally:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
-            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
-        context.close()
 
 
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
     with watched_page(browser, request.node.name, events=page_events, full_page=True) as (page, _):
         yield page
-
-
-def printed_json(page: Any, index: int, marker: str = "RESULTS") -> Any:
-    """What cell ``index`` printed as ``<marker> <json>``: Python's own reading, to compare the page with."""
-    output = cell_output_text(page, index, timeout=120_000)
-    match = re.search(rf"{marker} (\{{.*\}})", output, re.S)
-    assert match, f"cell {index} printed: {output[:2000]}"
-    return json.loads(match.group(1))
-
-
-def open_notebook(page: Any, url: str) -> None:
-    """Open a notebook and wait until its kernel is idle (running earlier opens a kernel dialog)."""
-    page.goto(url)
-    wait_notebook_ready(page)
-
-
-def wait_notebook_ready(page: Any) -> None:
-    """Wait until the notebook shown (after a goto or a reload) has an idle kernel."""
-    page.wait_for_selector(".jp-Notebook", timeout=60_000)
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel?.status === 'idle'",
-        timeout=60_000,
-    )
-
-
-_FIRST_CELL_STARTED = """() => {
-    const prompt = document.querySelector('.jp-Notebook .jp-Cell .jp-InputPrompt');
-    return !!prompt && /\\[(\\*|\\d+)\\]/.test(prompt.textContent);
-}"""
-
-
-def run_all(page: Any) -> None:
-    """Run every cell; make sure the run really started (a command sent too early is lost)."""
-    for attempt in range(2):
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        try:
-            page.wait_for_function(_FIRST_CELL_STARTED, timeout=15_000)
-            return
-        except Exception:
-            if attempt:
-                raise
-
-
-def save(page: Any) -> None:
-    """Save the notebook: returns once it is written (evaluate waits for the command's promise)."""
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-
-
-def painted(page: Any, frames: int = 2) -> None:
-    """Returns once the browser has drawn ``frames`` more frames: what changed before (a theme, the
-    window's size) is laid out and painted."""
-    page.evaluate(
-        "n => new Promise(done => { const next = () => (n-- > 0 ? requestAnimationFrame(next) : done()); next(); })",
-        frames,
-    )
-
-
-def steady(
-    element: Any,
-    measure: str = "el => el.getElementsByTagName('*').length + ':' + el.scrollHeight",
-    frames: int = 10,
-    timeout: float = 30_000,
-) -> None:
-    """Waits until ``measure`` (a JS function of ``element``; null: not yet) gives the same value
-    ``frames`` frames in a row: the element is done with what its observers and frames had to do."""
-    element.page.wait_for_function(
-        f"""([el, token, frames]) => {{
-            const value = ({measure})(el);
-            const seen = ((window.__mnSteady ??= {{}})[token] ??= {{ value: null, frames: 0 }});
-            seen.frames = value !== null && value === seen.value ? seen.frames + 1 : 0;
-            seen.value = value;
-            return seen.frames >= frames;
-        }}""",
-        arg=[element.element_handle(), os.urandom(8).hex(), frames],
-        polling="raf",
-        timeout=timeout,
-    )
-
-
-def assert_no_rate_limit(page: Any) -> None:
-    assert "IOPub message rate exceeded" not in page.inner_text("body")
-
-
-def screenshot(locator: Any, name: str, max_height: int = 5000) -> Path:
-    """Screenshot one element into test-artifacts/<name>.png, whole even when taller than the notebook
-    (up to about ``max_height`` pixels: the top of a taller one).
-
-    JupyterLab scrolls the notebook inside a fixed-height panel, so an element taller than that panel
-    would be cut (and the page around it captured instead): the viewport is grown for the shot.
-    """
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page = locator.page
-    viewport = page.viewport_size
-    box = locator.bounding_box()
-    grow = box is not None and viewport is not None and box["height"] + 250 > viewport["height"]
-    if grow:
-        page.set_viewport_size(
-            {"width": viewport["width"], "height": min(int(box["height"]) + 300, max_height)}
-        )
-        painted(page)  # JupyterLab lays the panels out again (Lumino, in the next frame)
-    try:
-        box = locator.bounding_box()
-        panel = page.locator(".jp-NotebookPanel-notebook").first.bounding_box()
-        if box is not None and panel is not None and box["height"] > panel["height"]:  # too tall: its top
-            locator.evaluate("el => el.scrollIntoView({block: 'start'})")
-            box = locator.bounding_box()
-            top = max(box["y"], panel["y"])
-            clip = {
-                "x": box["x"],
-                "y": top,
-                "width": box["width"],
-                "height": panel["y"] + panel["height"] - top,
-            }
-            page.screenshot(path=str(path), clip=clip)
-        else:
-            locator.scroll_into_view_if_needed()
-            locator.screenshot(path=str(path))
-    finally:
-        if grow:
-            page.set_viewport_size(viewport)
-    return path
-
-
-def cell(page: Any, index: int) -> Any:
-    """The locator of the notebook's code cell ``index`` (0-based)."""
-    return page.locator(".jp-Notebook .jp-Cell").nth(index)
-
-
-def run_cell(page: Any, index: int) -> None:
-    """Run one cell (0-based) of the current notebook; returns once its execution is over (a view's
-    cell returns at once: its stream goes on in the background)."""
-    page.evaluate(
-        """(index) => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            panel.content.activeCellIndex = index;
-            return window.jupyterapp.commands.execute('notebook:run-cell');
-        }""",
-        index,
-    )
-
-
-def run_cells(page: Any, *indices: int) -> None:
-    """Run some cells in order (the first one is retried once if the kernel did not take it)."""
-    for position, index in enumerate(indices):
-        run_cell(page, index)
-        prompt = cell(page, index).locator(".jp-InputPrompt")
-        try:
-            expect_prompt(prompt, 15_000 if position == 0 else 60_000)
-        except Exception:
-            if position:
-                raise
-            run_cell(page, index)
-            expect_prompt(prompt, 60_000)
-
-
-def expect_prompt(prompt: Any, timeout: float) -> None:
-    from playwright.sync_api import expect
-
-    expect(prompt).to_have_text(re.compile(r"\[\d+\]"), timeout=timeout)
-
-
-def view_root(page: Any, index: int, nth: int = 0, timeout: float = 60_000) -> Any:
-    """The ``.mn-root`` of the widget shown by cell ``index``, once it is rendered."""
-    root = cell(page, index).locator(".mn-root").nth(nth)
-    try:
-        root.wait_for(state="attached", timeout=timeout)
-    except Exception as error:  # say what the cell shows instead
-        shown = cell(page, index).evaluate("el => el.innerText.slice(0, 2000)")
-        raise AssertionError(
-            f"cell {index} shows no widget after {timeout / 1000:.0f} s; it shows:\n{shown}"
-        ) from error
-    return root
-
-
-def wait_status(root: Any, *statuses: str, timeout: float = 60_000) -> str:
-    """Wait until the view's ``data-status`` is one of ``statuses``; return it."""
-    handle = root.element_handle(timeout=timeout)
-    root.page.wait_for_function(
-        "([el, statuses]) => statuses.includes(el.dataset.status)",
-        arg=[handle, list(statuses)],
-        timeout=timeout,
-    )
-    return str(root.get_attribute("data-status"))
-
-
-def cell_output_text(page: Any, index: int, timeout: float = 60_000) -> str:
-    """The text of a cell's (stream/print) output, once there is some."""
-    output = cell(page, index).locator(".jp-OutputArea-output")
-    output.first.wait_for(timeout=timeout)
-    return str(output.first.inner_text())
-
-
-# ---- theming, and what the e2e tests share of a view -----------------------------------------------
-
-THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
-ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
-AT_END = "el => el.scrollHeight - el.scrollTop - el.clientHeight <= 30"
-# The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have
-# `content-visibility: auto`, and Chromium leaves skipped content out of innerText.
-TEXT_OF = "el => Array.from(el.querySelectorAll('.mn-run-root > .mn-parts > .mn-text')).map(t => t.textContent).join('\\n')"
-
-
-def theme(page: Any, dark: bool) -> None:
-    """Switch JupyterLab to its light or dark theme, and wait until the page is painted in it."""
-    label = THEMES["dark" if dark else "light"]
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
-    page.wait_for_function(
-        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
-    )
-    painted(page)  # in the new theme
-
-
-def set_theme(page: Any, name: str) -> None:
-    """``theme`` by name: "light" or "dark"."""
-    theme(page, name == "dark")
-
-
-def cells(url: str, *code: str) -> list[str]:
-    """A notebook's cells: a client of the server at ``url``, then ``code``."""
-    return [f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})", *code]
-
-
-def live_cells(url: str, *code: str) -> list[str]:
-    """As ``cells``, the client finding the server through $MASTRA_BASE_URL as a user's would."""
-    return [
-        f"import os\nos.environ['MASTRA_BASE_URL'] = {url!r}",
-        "import mastra_notebook as mn\nclient = mn.MastraClient()",
-        *code,
-    ]
-
-
-def shown_text(root: Any) -> str:
-    return str(root.evaluate(TEXT_OF))
-
-
-def wait_text(root: Any, min_chars: int, *, status: str | None = "running", timeout: float = 30_000) -> int:
-    """Wait until the view shows more than ``min_chars`` characters of text (while ``status``);
-    return how many it shows then."""
-    handle = root.element_handle()
-    root.page.wait_for_function(
-        f"([el, min, status]) => (status === null || el.dataset.status === status) && ({TEXT_OF})(el).length > min",
-        arg=[handle, min_chars, status],
-        timeout=timeout,
-    )
-    return len(shown_text(root))
-
-
-def rendered_words(markdown: str) -> list[str]:
-    """The words a reader sees of ``markdown`` (rendered by markdown-it-py, as markdown-it does in js/)."""
-    from markdown_it import MarkdownIt
-
-    html = MarkdownIt("commonmark").render(markdown)
-    return re.findall(r"\w+", unescape(re.sub(r"<[^>]+>", " ", html)))

@@ -9,19 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    THEMES,
-    Lab,
-    PageEvents,
-    cell,
-    cells,
-    open_notebook,
-    run_cells,
-    screenshot,
-    set_theme,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -38,13 +26,13 @@ LUMINANCE = """el => {
 
 
 def output(page: Any, index: int) -> Any:
-    return cell(page, index).locator(".jp-OutputArea-output").first
+    return e2e.cell(page, index).locator(".jp-OutputArea-output").first
 
 
 def test_catalogue_tables_and_a_network_approval(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    notebook = cells(
+    notebook = e2e.cells(
         mastra_url,
         "client.agents()",
         "client.workflows()",
@@ -53,8 +41,8 @@ def test_catalogue_tables_and_a_network_approval(
         "client.workflow('weatherReport').runs()",
         "net = client.agent('networkApprover').network('Delete record r-42')\nnet",
     )
-    open_notebook(page, lab.notebook("catalogue", notebook))
-    run_cells(page, 0, 1, 2, 3, 4, 5)
+    e2e.open_notebook(page, lab.notebook("catalogue", notebook))
+    e2e.run_cells(page, 0, 1, 2, 3, 4, 5)
 
     agents = output(page, 1).locator("table.mn-catalogue")
     expect(agents).to_be_visible(timeout=30_000)
@@ -75,25 +63,25 @@ def test_catalogue_tables_and_a_network_approval(
         "write-report success", timeout=60_000
     )
 
-    for theme in THEMES:
-        set_theme(page, theme)
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
         for index, name in ((1, "agents"), (2, "workflows"), (3, "agent-info"), (4, "workflow-runs")):
             shown = output(page, index)
             for part in (shown.locator("td").first, shown.locator("td span").first):
                 assert part.evaluate(LUMINANCE) >= 4.5, (theme, name)  # text and muted text alike
-            screenshot(shown, f"catalogue-{name}-{theme}", max_height=2400)
-    set_theme(page, "light")
+            e2e.screenshot(shown, f"catalogue-{name}-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
 
-    net = view_root(page, 5)
-    assert wait_status(net, "suspended", "finished", "error") == "suspended"
+    net = e2e.view_root(page, 5)
+    assert e2e.wait_status(net, "suspended", "finished", "error") == "suspended"
     card = net.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
     card.locator("button.mn-approve").click()
-    assert wait_status(net, "finished", "error", timeout=60_000) == "finished"
+    assert e2e.wait_status(net, "finished", "error", timeout=60_000) == "finished"
     expect(net).to_contain_text('Deleted: {"deleted":true,"id":"r-42"}')
     expect(card.locator(".mn-decision")).to_contain_text("Approved in the view")
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(net, f"network-approved-{theme}")
-    set_theme(page, "light")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(net, f"network-approved-{theme}")
+    e2e.set_theme(page, "light")
     assert not page_events.errors

@@ -10,18 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    cell,
-    open_notebook,
-    run_cells,
-    screenshot,
-    set_theme,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +20,7 @@ TOOL = '''def lookup(city: str) -> dict:
 
 
 def test_a_client_tool_card_and_a_displayed_chat(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
     cells = [
         f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
@@ -41,10 +30,10 @@ def test_a_client_tool_card_and_a_displayed_chat(
         'chat.send("<b>and</b> what did I ask?").wait(30)\n'
         "chat",
     ]
-    open_notebook(page, lab.notebook("client-tools", cells))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    assert wait_status(root, "finished", "error", "aborted", "incomplete") == "finished"
+    e2e.open_notebook(page, lab.notebook("client-tools", cells))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    assert e2e.wait_status(root, "finished", "error", "aborted", "incomplete") == "finished"
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
     expect(card).to_have_attribute("data-tool-status", "done")
     expect(card.locator(".mn-origin")).to_have_text("ran in the notebook")
@@ -54,56 +43,56 @@ def test_a_client_tool_card_and_a_displayed_chat(
     card.locator(".mn-card-head").first.click()  # open: arguments and result under the head
     expect(card.locator(".mn-result pre")).to_contain_text('"temperature": 18')
 
-    run_cells(page, 2)
-    conversation = cell(page, 2).locator(".mn-conversation")
+    e2e.run_cells(page, 2)
+    conversation = e2e.cell(page, 2).locator(".mn-conversation")
     expect(conversation.locator(".mn-root")).to_have_count(2, timeout=60_000)
     for answer in range(2):
-        assert wait_status(view_root(page, 2, answer), "finished", "error", "aborted") == "finished"
-    expect(cell(page, 2).locator(".mastra-notebook-transcript").first).to_be_hidden()  # the widget draws
+        assert e2e.wait_status(e2e.view_root(page, 2, answer), "finished", "error", "aborted") == "finished"
+    expect(e2e.cell(page, 2).locator(".mastra-notebook-transcript").first).to_be_hidden()  # the widget draws
     turns = conversation.locator(".mn-user-turn")
     expect(turns).to_have_count(2)
     expect(turns.nth(1)).to_have_text("<b>and</b> what did I ask?")  # a prompt is text, never markup
     expect(turns.nth(1).locator("b")).to_have_count(0)
-    second = view_root(page, 2, 1)
+    second = e2e.view_root(page, 2, 1)
     expect(second.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
         re.compile(r'Turn 2: you said "<b>and</b> what did I ask\?"\. Before that you said: "call lookup')
     )
     # each user turn sits above its answer
-    first_turn, first_answer = turns.nth(0).bounding_box(), view_root(page, 2, 0).bounding_box()
+    first_turn, first_answer = turns.nth(0).bounding_box(), e2e.view_root(page, 2, 0).bounding_box()
     assert first_turn is not None
     assert first_answer is not None
     assert first_turn["y"] + first_turn["height"] <= first_answer["y"] + 1
-    assert_no_rate_limit(page)
+    e2e.assert_no_rate_limit(page)
     assert not page_events.errors
 
     for theme in ("light", "dark"):
-        set_theme(page, theme)
-        screenshot(card, f"client-tool-card-{theme}")
-        screenshot(conversation, f"chat-{theme}")
-    set_theme(page, "light")
+        e2e.set_theme(page, theme)
+        e2e.screenshot(card, f"client-tool-card-{theme}")
+        e2e.screenshot(conversation, f"chat-{theme}")
+    e2e.set_theme(page, "light")
 
 
 def test_approving_a_client_tool_in_the_view_runs_it_in_the_kernel(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
     cells = [
         f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
         "v = client.agent('toolUser').stream('call lookup with {\"city\": \"Rome\"}',\n"
         "    tools=[mn.tool(lookup, require_approval=True)])\nv",
     ]
-    open_notebook(page, lab.notebook("client-tool-approval", cells))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    assert wait_status(root, "suspended", "finished", "error") == "suspended"
+    e2e.open_notebook(page, lab.notebook("client-tool-approval", cells))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
     for theme in ("light", "dark"):
-        set_theme(page, theme)
-        screenshot(card, f"client-tool-approval-{theme}")
-    set_theme(page, "light")
+        e2e.set_theme(page, theme)
+        e2e.screenshot(card, f"client-tool-approval-{theme}")
+    e2e.set_theme(page, "light")
     card.locator("button.mn-approve").click()
     expect(card).to_have_attribute("data-tool-status", "done", timeout=30_000)
-    assert wait_status(root, "finished", "error", "aborted") == "finished"
+    assert e2e.wait_status(root, "finished", "error", "aborted") == "finished"
     expect(card.locator(".mn-origin")).to_have_text("ran in the notebook")
     expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
         'lookup returned {"city":"Rome","temperature":18}'

@@ -21,12 +21,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import free_port, open_notebook, save, serving, watched_page
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-DEMO_COPY = ROOT / ".demo"
+DEMO_COPY = e2e.ROOT / ".demo"
 DEMO_REACH = ("examples/", "server/", "scripts/")  # what the demo reads or runs from
 NOTEBOOKS = ["quickstart.ipynb", "prompt-iteration.ipynb"]  # the demo's own, and the one that writes files
 
@@ -40,7 +39,7 @@ _ALL_CELLS_RAN = """() => {
 def git_status() -> set[str]:
     result = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=all"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=e2e.ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
     return set(result.stdout.splitlines())
 
@@ -88,14 +87,14 @@ def test_the_demo_leaves_the_repository_clean_and_stops_everything_on_sigterm(
         '{"fetchNews": "false", "checkForUpdates": false}'
     )
     before = git_status()
-    port = free_port()
+    port = e2e.free_port()
     url = f"http://127.0.0.1:{port}"
-    command = ["bash", str(ROOT / "scripts" / "demo.sh"), "--no-browser", "--ServerApp.ip=127.0.0.1",
+    command = ["bash", str(e2e.ROOT / "scripts" / "demo.sh"), "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
                "--LabApp.expose_app_in_browser=True", "--LabApp.news_url="]  # fmt: skip
     log = tmp_path / "demo.log"
     try:
-        with serving("the demo", command, f"{url}/api/status", cwd=ROOT, env=env, log=log) as demo:
+        with e2e.serving("the demo", command, f"{url}/api/status", cwd=e2e.ROOT, env=env, log=log) as demo:
             run_and_stop(demo, url, log, marker, browser)
         new = git_status() - before  # in a fresh clone (CI) `before` is empty: the status is clean
         if not os.environ.get("CI"):  # a shared checkout: others edit sources meanwhile; the demo adds files
@@ -114,8 +113,8 @@ def run_and_stop(demo: subprocess.Popen[bytes], url: str, log: Path, marker: str
     wait_for_line(log, "==> Mastra server at http://127.0.0.1:")  # it starts beside JupyterLab
     assert "voila" not in log.read_text().lower()  # its server extension says when it loads
     for notebook in NOTEBOOKS:
-        with watched_page(browser, f"demo-{notebook.removesuffix('.ipynb')}") as (page, events):
-            open_notebook(
+        with e2e.watched_page(browser, f"demo-{notebook.removesuffix('.ipynb')}") as (page, events):
+            e2e.open_notebook(
                 page, f"{url}/lab/workspaces/demo-{notebook.removesuffix('.ipynb')}/tree/{notebook}"
             )
             plugins = page.evaluate("() => window.jupyterapp.listPlugins()")
@@ -123,7 +122,7 @@ def run_and_stop(demo: subprocess.Popen[bytes], url: str, log: Path, marker: str
             # run_all's check looks at the first cell's prompt: here a markdown cell, never numbered
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
             page.wait_for_function(_ALL_CELLS_RAN, timeout=300_000)
-            save(page)
+            e2e.save(page)
             assert not events.errors, events.errors
     assert (DEMO_COPY / "paris.html").exists()  # the notebooks did write: into the copy
     assert processes_marked(marker)  # the scan sees the demo's processes while they run

@@ -14,21 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 import mastra_notebook as mn
-from tests.e2e.conftest import (
-    AT_END,
-    ENDED,
-    Lab,
-    PageEvents,
-    open_notebook,
-    rendered_words,
-    run_cells,
-    screenshot,
-    steady,
-    theme,
-    view_root,
-    wait_status,
-)
-from tests.e2e.reading import read_by_scrolling
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +42,7 @@ print("FED", len(TEXT_PART))"""
 
 
 def test_elements_per_view_stay_bounded_as_the_answer_grows_tenfold(
-    lab: Lab, page: Any, page_events: PageEvents
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents
 ) -> None:
     text = mn.collect(LONG_TEXT).text
     tenth = len(text) // 10
@@ -67,33 +53,33 @@ def test_elements_per_view_stay_bounded_as_the_answer_grows_tenfold(
         feed_cell(str(tenth), ""),
         "view.end()",
     ]
-    open_notebook(page, lab.notebook("dom-bound", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 1)
+    e2e.open_notebook(page, lab.notebook("dom-bound", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 1)
     last_words = text[:tenth].split()[-3:]
     expect(root.locator(".mn-text")).to_contain_text(" ".join(last_words), timeout=30_000)
-    steady(root)  # the window settles after the last frame
+    e2e.steady(root)  # the window settles after the last frame
     small = root.evaluate(ELEMENTS)
     blocks_small = root.locator(".mn-md-blocks > .mn-md-block").count()
 
-    run_cells(page, 3)
+    e2e.run_cells(page, 3)
     expect(root.locator(".mn-md-tail")).to_contain_text(" ".join(text.split()[-3:]), timeout=60_000)
-    steady(root)
+    e2e.steady(root)
     large = root.evaluate(ELEMENTS)
-    assert root.evaluate(AT_END), "the view follows its tail"
+    assert root.evaluate(e2e.AT_END), "the view follows its tail"
     assert large <= ELEMENTS_BOUND, f"{large} elements in a view after 10x the answer (was {small})"
     assert root.locator(".mn-md-blocks > .mn-md-block").count() < 549 // 4
     print(
         f"elements per view: {small} at 1/10 of the answer ({blocks_small} blocks drawn), {large} at all of it"
     )
 
-    run_cells(page, 4)
-    wait_status(root, *ENDED)
+    e2e.run_cells(page, 4)
+    e2e.wait_status(root, *e2e.ENDED)
     # scrolling inside the view brings the text back: the top, then the middle
     root.evaluate("el => { el.scrollTop = 0; }")
     expect(root.locator(".mn-md-blocks > .mn-md-block").first).to_contain_text("Section 1", timeout=10_000)
     page.wait_for_function(f"el => ({VISIBLE_TEXT})(el).includes('Section 1')", arg=root.element_handle())
-    screenshot(root, "dom-bound-top-light")
+    e2e.screenshot(root, "dom-bound-top-light")
     root.evaluate("el => { el.scrollTop = el.scrollHeight / 2; }")
     page.wait_for_function(
         f"el => ({VISIBLE_TEXT})(el).trim().length > 500", arg=root.element_handle(), timeout=10_000
@@ -102,11 +88,11 @@ def test_elements_per_view_stay_bounded_as_the_answer_grows_tenfold(
     assert " ".join(middle.split()[:8]) in " ".join(text.split())
     assert "Section 1\n" not in middle
     assert root.evaluate(ELEMENTS) <= ELEMENTS_BOUND
-    screenshot(root, "dom-bound-middle-light")
-    read = read_by_scrolling(root)  # every block comes back, in order
-    assert re.findall(r"\w+", read["text"]) == rendered_words(text)
+    e2e.screenshot(root, "dom-bound-middle-light")
+    read = e2e.read_by_scrolling(root)  # every block comes back, in order
+    assert re.findall(r"\w+", read["text"]) == e2e.rendered_words(text)
     assert read["h2"] == len(re.findall(r"^## ", text, re.M))
-    theme(page, dark=True)
-    screenshot(root, "dom-bound-middle-dark")
-    theme(page, dark=False)
+    e2e.theme(page, dark=True)
+    e2e.screenshot(root, "dom-bound-middle-dark")
+    e2e.theme(page, dark=False)
     assert not page_events.errors

@@ -10,15 +10,14 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from tests.e2e import helpers as e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+pytestmark = pytest.mark.e2e
 
 
 def export(name: str, out: Path, source: Path | None = None) -> Path:
     page = out / f"{name}.html"
-    source = source or FIXTURES / f"{name}.jsonl"
+    source = source or e2e.FIXTURES / f"{name}.jsonl"
     done = subprocess.run(
         [sys.executable, "-m", "mastra_notebook", "render", str(source), "-o", str(page)],
         capture_output=True, text=True, check=False,
@@ -56,8 +55,8 @@ def test_exported_page_renders_offline(name: str, browser: Any, tmp_path: Path) 
         assert "write-report" in text
     assert not errors
     assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"export-{name}.png"), full_page=True)
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(e2e.ARTIFACTS / f"export-{name}.png"), full_page=True)
     context.close()
 
 
@@ -104,7 +103,7 @@ def test_the_exported_page_is_headed_by_the_prompt(scheme: str, browser: Any, tm
     from mastra_notebook.widget.export import page_html
 
     run = Run()
-    for item in records(FIXTURES / "tool-call.jsonl"):
+    for item in records(e2e.FIXTURES / "tool-call.jsonl"):
         run.feed(item)
     run.end()
     prompt = "What is the weather in Paris, and should I take an umbrella tomorrow?"
@@ -118,6 +117,6 @@ def test_the_exported_page_is_headed_by_the_prompt(scheme: str, browser: Any, tm
     assert subtitle.is_visible()
     assert subtitle.text_content() == prompt
     assert page.title() == f"agent weather · {prompt}"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".mn-root").screenshot(path=str(ARTIFACTS / f"export-prompt-{scheme}.png"))
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".mn-root").screenshot(path=str(e2e.ARTIFACTS / f"export-prompt-{scheme}.png"))
     context.close()

@@ -9,33 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from mastra_notebook.core.status_words import status_word
-from tests.e2e.conftest import (
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    cell,
-    open_notebook,
-    printed_json,
-    run_all,
-    screenshot,
-    view_root,
-    wait_status,
-    watched_page,
-)
-from tests.e2e.reading import read_by_scrolling
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-NAMES = sorted(path.stem for path in FIXTURES.glob("*.jsonl"))
-ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
+NAMES = sorted(path.stem for path in e2e.FIXTURES.glob("*.jsonl"))
 
 REPORT_CELL = """\
 import json
@@ -50,27 +34,27 @@ print("RESULTS " + json.dumps({
 class Rendered:
     """The notebook with every fixture rendered, and the Python results printed by its last cell."""
 
-    def __init__(self, page: Any, events: PageEvents, results: dict[str, Any]) -> None:
+    def __init__(self, page: Any, events: e2e.PageEvents, results: dict[str, Any]) -> None:
         self.page = page
         self.events = events
         self.results = results
 
     def root(self, name: str) -> Any:
-        return view_root(self.page, NAMES.index(name) + 1)
+        return e2e.view_root(self.page, NAMES.index(name) + 1)
 
 
 @pytest.fixture(scope="module")
-def rendered(lab: Lab, browser: Any) -> Iterator[Rendered]:
+def rendered(lab: e2e.Lab, browser: Any) -> Iterator[Rendered]:
     cells = ["import mastra_notebook as mn"]
-    cells += [f"mn.view({str(FIXTURES / f'{name}.jsonl')!r})" for name in NAMES]
+    cells += [f"mn.view({str(e2e.FIXTURES / f'{name}.jsonl')!r})" for name in NAMES]
     cells.append(REPORT_CELL)
-    with watched_page(browser, "test_fixtures_render") as (page, events):
-        open_notebook(page, lab.notebook("fixtures", cells))
-        run_all(page)
-        results = printed_json(page, len(cells) - 1)
+    with e2e.watched_page(browser, "test_fixtures_render") as (page, events):
+        e2e.open_notebook(page, lab.notebook("fixtures", cells))
+        e2e.run_all(page)
+        results = e2e.printed_json(page, len(cells) - 1)
         assert sorted(results) == NAMES
         for index in range(1, len(NAMES) + 1):  # every view has caught up with its run
-            wait_status(view_root(page, index), *ENDED)
+            e2e.wait_status(e2e.view_root(page, index), *e2e.ENDED)
         yield Rendered(page, events, results)
 
 
@@ -339,7 +323,7 @@ def long_text(root: Any, result: dict[str, Any]) -> None:
     last_words = " ".join(text.split()[-8:])
     expect(texts(root).locator(".mn-md-tail")).to_contain_text(" ".join(text.split()[-3:]), timeout=60_000)
     # blocks far from view are not in the DOM: read it as a reader does, by scrolling the view
-    read = read_by_scrolling(root)
+    read = e2e.read_by_scrolling(root)
     assert read["h2"] == sections
     shown = " ".join(read["text"].split())
     assert shown.endswith(last_words), shown[-200:]
@@ -399,17 +383,17 @@ def test_fixture_renders(rendered: Rendered, name: str) -> None:
         expect(root.locator(".mn-text").first).not_to_be_empty()
     if name == "long-text":  # 200 KB of markdown: its beginning and its end tell
         root.evaluate("el => { el.scrollTop = 0; }")
-        screenshot(texts(root).locator(".mn-md-block").first, f"fixture-{name}-first-block")
-        screenshot(footer, f"fixture-{name}-footer")
+        e2e.screenshot(texts(root).locator(".mn-md-block").first, f"fixture-{name}-first-block")
+        e2e.screenshot(footer, f"fixture-{name}-footer")
     else:
-        screenshot(root, f"fixture-{name}")
+        e2e.screenshot(root, f"fixture-{name}")
 
 
 def test_no_rate_limit_no_page_errors(rendered: Rendered) -> None:
-    assert_no_rate_limit(rendered.page)
+    e2e.assert_no_rate_limit(rendered.page)
     assert not rendered.events.errors, rendered.events.errors
     assert not rendered.events.dialogs
-    first = cell(rendered.page, 1)
+    first = e2e.cell(rendered.page, 1)
     # the widget shows; its static transcript (a separate output, for saved notebooks) is hidden
     expect(first.locator(".mn-root")).to_be_visible()
     expect(first.locator(".mastra-notebook-transcript")).to_have_count(1)

@@ -15,22 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    open_notebook,
-    painted,
-    run_all,
-    screenshot,
-    view_root,
-    wait_status,
-    watched_page,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 NAMES = ["tool-call", "agent-as-tool", "structured-output", "workflow-stream", "bidi-tool", "bidi-workflow"]
 EVIL = "x\u202eyrammus_weiv"  # drawn "xview_summary"; must not reverse what follows it
 
@@ -44,29 +32,29 @@ def _bidi_fixtures(root: Path) -> dict[str, Path]:
         ("bidi-workflow", "workflow-stream", "fetch-forecast"),
     ):
         path = root / f"{name}.jsonl"
-        path.write_text((FIXTURES / f"{source}.jsonl").read_text().replace(replaced, escaped))
+        path.write_text((e2e.FIXTURES / f"{source}.jsonl").read_text().replace(replaced, escaped))
         out[name] = path
     return out
 
 
 class Views:
-    def __init__(self, page: Any, events: PageEvents) -> None:
+    def __init__(self, page: Any, events: e2e.PageEvents) -> None:
         self.page = page
         self.events = events
 
     def root(self, name: str) -> Any:
-        return view_root(self.page, NAMES.index(name) + 1)
+        return e2e.view_root(self.page, NAMES.index(name) + 1)
 
 
 @pytest.fixture(scope="module")
-def views(lab: Lab, browser: Any) -> Iterator[Views]:
-    paths = {name: FIXTURES / f"{name}.jsonl" for name in NAMES[:4]} | _bidi_fixtures(lab.root)
+def views(lab: e2e.Lab, browser: Any) -> Iterator[Views]:
+    paths = {name: e2e.FIXTURES / f"{name}.jsonl" for name in NAMES[:4]} | _bidi_fixtures(lab.root)
     cells = ["import mastra_notebook as mn"] + [f"mn.view({str(paths[name])!r})" for name in NAMES]
-    with watched_page(browser, "test_folding", width=1100) as (page, events):
-        open_notebook(page, lab.notebook("folding", cells))
-        run_all(page)
+    with e2e.watched_page(browser, "test_folding", width=1100) as (page, events):
+        e2e.open_notebook(page, lab.notebook("folding", cells))
+        e2e.run_all(page)
         for index in range(1, len(NAMES) + 1):
-            wait_status(view_root(page, index), "finished")
+            e2e.wait_status(e2e.view_root(page, index), "finished")
         yield Views(page, events)
 
 
@@ -228,17 +216,17 @@ def test_screenshots_folded_and_open(views: Views, theme: str) -> None:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
     )
-    painted(page)  # in the new theme
+    e2e.painted(page)  # in the new theme
     for name in NAMES[:4]:
-        path = screenshot(views.root(name), f"folding-{name}-{theme}", max_height=2400)
+        path = e2e.screenshot(views.root(name), f"folding-{name}-{theme}", max_height=2400)
         assert path.stat().st_size > 3_000
     tool = views.root("tool-call").locator(".mn-tool")
     head(tool).click()
-    screenshot(views.root("tool-call"), f"folding-tool-call-open-{theme}")
+    e2e.screenshot(views.root("tool-call"), f"folding-tool-call-open-{theme}")
     head(tool).click()
-    screenshot(views.root("bidi-workflow"), f"folding-bidi-workflow-{theme}")
+    e2e.screenshot(views.root("bidi-workflow"), f"folding-bidi-workflow-{theme}")
 
 
 def test_no_page_errors(views: Views) -> None:
     assert views.events.errors == []
-    assert_no_rate_limit(views.page)
+    e2e.assert_no_rate_limit(views.page)

@@ -22,26 +22,11 @@ import pytest
 from nbclient import NotebookClient
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    NOTEBOOK7_OWN_ERRORS,
-    Lab,
-    free_port,
-    painted,
-    run_cells,
-    screenshot,
-    serving,
-    theme,
-    view_root,
-    wait_notebook_ready,
-    wait_status,
-    watched_page,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURES = e2e.ROOT / "tests" / "fixtures"
 LONG_TEXT = FIXTURES / "long-text.jsonl"  # 5,000 chunks: at 10 ms each, long enough to stop
 TOOL_CALL = FIXTURES / "tool-call.jsonl"
 FINAL_WORDS = "partly cloudy, humidity 64%"  # the tool-call run's last sentence
@@ -58,7 +43,7 @@ def streams_then_stops(root: Any) -> None:
         f"(el) => el.dataset.status === 'running' && ({TEXT_OF})(el).length > 300", arg=handle, timeout=60_000
     )
     root.locator("button.mn-stop").click()
-    assert wait_status(root, "finished", "aborted", timeout=20_000) == "aborted"
+    assert e2e.wait_status(root, "finished", "aborted", timeout=20_000) == "aborted"
     expect(root.locator("button.mn-stop")).to_be_hidden()
     expect(root.locator(".mn-banner-abort")).to_have_text("stopped by the user")
     shown = root.evaluate(TEXT_OF)
@@ -67,7 +52,7 @@ def streams_then_stops(root: Any) -> None:
 
 def folds(root: Any) -> None:
     """The finished tool card is one folded line that opens and closes on its head."""
-    assert wait_status(root, "finished", timeout=60_000) == "finished"
+    assert e2e.wait_status(root, "finished", timeout=60_000) == "finished"
     expect(root.locator(".mn-text").last).to_contain_text(FINAL_WORDS)
     card = root.locator(".mn-tool")
     head, body = card.locator(":scope > .mn-card-head"), card.locator(":scope > .mn-card-body")
@@ -98,13 +83,13 @@ CELLS = [
 ]
 
 
-def test_notebook7_renders_streams_stops_and_folds(lab: Lab, browser: Any) -> None:
+def test_notebook7_renders_streams_stops_and_folds(lab: e2e.Lab, browser: Any) -> None:
     lab.notebook("frontends-nb7", CELLS)
-    with watched_page(browser, "frontends-notebook7", full_page=True) as (page, events):
+    with e2e.watched_page(browser, "frontends-notebook7", full_page=True) as (page, events):
         page.goto(f"{lab.url}/notebooks/frontends-nb7.ipynb")
-        wait_notebook_ready(page)
-        run_cells(page, 0, 1, 2)
-        stop, tool = view_root(page, 1), view_root(page, 2)
+        e2e.wait_notebook_ready(page)
+        e2e.run_cells(page, 0, 1, 2)
+        stop, tool = e2e.view_root(page, 1), e2e.view_root(page, 2)
         streams_then_stops(stop)
         folds(tool)
         styles_intact(page)
@@ -112,26 +97,26 @@ def test_notebook7_renders_streams_stops_and_folds(lab: Lab, browser: Any) -> No
         for transcript in page.locator(".jp-Notebook .mastra-notebook-transcript").all():
             expect(transcript).to_be_hidden()  # beside their drawn views
         for dark in (False, True):
-            theme(page, dark)
-            screenshot(tool, f"frontends-notebook7-{'dark' if dark else 'light'}")
-        theme(page, False)
-        assert not [error for error in events.errors if error not in NOTEBOOK7_OWN_ERRORS], events.errors
+            e2e.theme(page, dark)
+            e2e.screenshot(tool, f"frontends-notebook7-{'dark' if dark else 'light'}")
+        e2e.theme(page, False)
+        assert not [error for error in events.errors if error not in e2e.NOTEBOOK7_OWN_ERRORS], events.errors
 
 
 # ---- Voila -----------------------------------------------------------------------------------------
 
 
-def test_voila_renders_streams_and_applies_the_final_state(lab: Lab, browser: Any) -> None:
+def test_voila_renders_streams_and_applies_the_final_state(lab: e2e.Lab, browser: Any) -> None:
     cells = ["import mastra_notebook as mn", f"mn.view({str(TOOL_CALL)!r}, delay=0.12)"]  # about 3.5 s
     lab.notebook("frontends-voila", cells)
     for dark in (False, True):
         name = f"frontends-voila-{'dark' if dark else 'light'}"
-        with watched_page(browser, name, full_page=True) as (page, events):
+        with e2e.watched_page(browser, name, full_page=True) as (page, events):
             page.goto(f"{lab.url}/voila/render/frontends-voila.ipynb{'?theme=dark' if dark else ''}")
             root = page.locator(".mn-root").first
             root.wait_for(timeout=60_000)
             if not dark:  # it streams: seen running with part of its text, then as it ended
-                assert wait_status(root, "running", "finished") == "running"
+                assert e2e.wait_status(root, "running", "finished") == "running"
                 expect(root.locator(".mn-text").first).to_contain_text("Let me look up", timeout=30_000)
             folds(root)
             expect(root.locator(".mn-tool")).to_have_attribute("data-tool-status", "done")
@@ -195,17 +180,17 @@ def marimo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("marimo")
     (folder / "app.py").write_text(MARIMO_APP.format(long=str(LONG_TEXT), tool=str(TOOL_CALL)))
     (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
-    port = free_port()
+    port = e2e.free_port()
     command = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
                "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
+    env = {**os.environ, "PYTHONPATH": str(e2e.ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
     url = f"http://127.0.0.1:{port}"
-    with serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
+    with e2e.serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
         yield url
 
 
 def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_url: str, browser: Any) -> None:
-    with watched_page(browser, "frontends-marimo", full_page=True) as (page, events):
+    with e2e.watched_page(browser, "frontends-marimo", full_page=True) as (page, events):
         page.goto(marimo_url)
         roots = page.locator(".mn-root")
         expect(roots).to_have_count(4, timeout=60_000)
@@ -225,11 +210,11 @@ def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_ur
         assert marker == "disc"  # RunResult._mime_ restates what Tailwind's reset takes away
         for dark in (False, True):
             page.emulate_media(color_scheme="dark" if dark else "light")
-            painted(page)  # in the new color scheme
+            e2e.painted(page)  # in the new color scheme
             suffix = "dark" if dark else "light"
             tool.scroll_into_view_if_needed()
-            tool.screenshot(path=str(ARTIFACTS / f"frontends-marimo-anywidget-{suffix}.png"))
-            transcript.screenshot(path=str(ARTIFACTS / f"frontends-marimo-result-{suffix}.png"))
+            tool.screenshot(path=str(e2e.ARTIFACTS / f"frontends-marimo-anywidget-{suffix}.png"))
+            transcript.screenshot(path=str(e2e.ARTIFACTS / f"frontends-marimo-result-{suffix}.png"))
         assert not events.errors, events.errors
 
 
@@ -269,8 +254,8 @@ def test_nbconvert_html_without_scripts_shows_the_final_transcript(
         expect(transcript).to_contain_text("finished")
         expect(transcript).not_to_contain_text("running")
         expect(page.locator(".mn-root")).to_have_count(0)
-        ARTIFACTS.mkdir(exist_ok=True)
-        transcript.screenshot(path=str(ARTIFACTS / f"frontends-nbconvert-no-scripts-{theme_name}.png"))
+        e2e.ARTIFACTS.mkdir(exist_ok=True)
+        transcript.screenshot(path=str(e2e.ARTIFACTS / f"frontends-nbconvert-no-scripts-{theme_name}.png"))
     finally:
         context.close()
 
@@ -308,12 +293,12 @@ def test_nbconvert_html_with_scripts_draws_the_view_from_its_saved_state(
         route.abort()  # MathJax: not needed here
 
     name = f"frontends-nbconvert-scripts-{theme_name}"
-    with watched_page(browser, name, full_page=True) as (page, events):
+    with e2e.watched_page(browser, name, full_page=True) as (page, events):
         page.context.route(lambda url: not url.startswith("file:"), serve)
         page.goto(exported[theme_name].as_uri())
         root = page.locator(".mn-root")
         expect(root).to_have_count(1, timeout=30_000)
-        assert wait_status(root, "finished", timeout=30_000) == "finished"
+        assert e2e.wait_status(root, "finished", timeout=30_000) == "finished"
         expect(root.locator(".mn-text").last).to_contain_text(FINAL_WORDS)
         expect(root.locator(".mn-tool")).to_have_attribute("data-tool-status", "done")
         expect(page.locator(".mastra-notebook-transcript")).to_be_hidden()  # beside its drawn view
@@ -359,7 +344,7 @@ MOUNT = """async ([bundle, key]) => {
 def test_vscode_shaped_outputs_hide_only_the_transcript_of_the_view_that_drew(browser: Any) -> None:
     """Hiding goes by the view's key, not by a host's layout: in a page shaped like VS Code's output
     webview, the drawn view hides its own transcript; a RunResult's and an undrawn view's stay."""
-    static = ROOT / "mastra_notebook" / "static"
+    static = e2e.ROOT / "mastra_notebook" / "static"
     page = browser.new_page()
     try:
         page.set_content(

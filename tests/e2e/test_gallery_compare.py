@@ -8,48 +8,33 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    THEMES,
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    cell,
-    cell_output_text,
-    cells,
-    open_notebook,
-    run_cell,
-    run_cells,
-    save,
-    screenshot,
-    set_theme,
-    view_root,
-    wait_notebook_ready,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
 PROMPTS = ["What is the weather in Paris?", "And in Lisbon?", "Berlin, please", "Tokyo?"]
 
 
-def test_gallery_and_compare_layouts(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
-    notebook = cells(
+def test_gallery_and_compare_layouts(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    notebook = e2e.cells(
         mastra_url,
         f"batch = client.agent('weather').stream_many({PROMPTS!r}, concurrency=2, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
         "mn.compare(batch.tiles[0], batch.tiles[1], labels=['Paris', 'Lisbon'])",
     )
-    open_notebook(page, lab.notebook("gallery-compare", notebook))
-    run_cells(page, 0, 1)
-    gallery = cell(page, 1)
+    e2e.open_notebook(page, lab.notebook("gallery-compare", notebook))
+    e2e.run_cells(page, 0, 1)
+    gallery = e2e.cell(page, 1)
     tiles = gallery.locator(".mn-root")
     expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
-    run_cell(page, 2)
-    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
-    assert cell_output_text(page, 2).split("DONE", 1)[1].count("finished") == len(PROMPTS)
+    e2e.run_cell(page, 2)
+    expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
+    assert e2e.cell_output_text(page, 2).split("DONE", 1)[1].count("finished") == len(PROMPTS)
     for index, prompt in enumerate(PROMPTS):
         tile = tiles.nth(index)
-        assert wait_status(tile, "finished") == "finished"
+        assert e2e.wait_status(tile, "finished") == "finished"
         expect(tile).to_contain_text(prompt)  # titled by its prompt
         expect(tile.locator("button.mn-stop")).to_be_hidden()
         answer = tile.locator(".mn-run-root > .mn-parts > .mn-text").last
@@ -65,62 +50,71 @@ def test_gallery_and_compare_layouts(lab: Lab, page: Any, page_events: PageEvent
     expect(summary).to_contain_text(f"{len(PROMPTS)} done")
     expect(summary).to_contain_text("tokens")
 
-    run_cell(page, 3)
-    diff = cell(page, 3).locator(".mn-word-diff")
+    e2e.run_cell(page, 3)
+    diff = e2e.cell(page, 3).locator(".mn-word-diff")
     expect(diff).to_be_visible(timeout=30_000)
     expect(diff.locator("ins").first).to_be_visible()
     expect(diff.locator("del").first).to_be_visible()
     assert diff.evaluate("el => getComputedStyle(el).textAlign") in ("left", "start")
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(gallery.locator(".jp-OutputArea").first, f"gallery-{theme}", max_height=2400)
-        screenshot(cell(page, 3).locator(".jp-OutputArea").first, f"compare-{theme}", max_height=2400)
-    set_theme(page, "light")
-    assert_no_rate_limit(page)
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(gallery.locator(".jp-OutputArea").first, f"gallery-{theme}", max_height=2400)
+        e2e.screenshot(e2e.cell(page, 3).locator(".jp-OutputArea").first, f"compare-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
+    e2e.assert_no_rate_limit(page)
     assert not page_events.errors
 
 
-def test_approval_click_then_cell(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
-    notebook = cells(
+def test_approval_click_then_cell(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    notebook = e2e.cells(
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         "v.approve()  # after the click: a note, not an error",
         "r = v.wait(60)\nc = r.tool_calls[0]\nprint('RESULT', r.status, c.status, c.decision.action, c.decision.by)",
         'trip = client.agent("suspender").stream("Plan a trip for me")\ntrip',
     )
-    open_notebook(page, lab.notebook("approval-click-then-cell", notebook))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
+    e2e.open_notebook(page, lab.notebook("approval-click-then-cell", notebook))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
-    assert wait_status(root, "suspended", "finished", "error") == "suspended"
+    assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
     expect(card.locator(".mn-continue-code")).to_have_text(
         'view.approve("call_delete_1")  or  view.decline("call_delete_1", reason="...")'
     )
     card.locator("button.mn-approve").click()
-    run_cell(page, 2)
-    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text(
+    e2e.run_cell(page, 2)
+    expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text(
         "already approved in the view: nothing sent", timeout=30_000
     )
-    expect(cell(page, 2).locator(".jp-OutputArea-output-error, [data-mime-type*='error']")).to_have_count(0)
-    assert wait_status(root, "finished", "error", timeout=30_000) == "finished"
+    expect(e2e.cell(page, 2).locator(".jp-OutputArea-output-error, [data-mime-type*='error']")).to_have_count(
+        0
+    )
+    assert e2e.wait_status(root, "finished", "error", timeout=30_000) == "finished"
     expect(card.locator(".mn-decision")).to_contain_text("Approved in the view")
     expect(card.locator(".mn-decision")).to_contain_text("for a person")
-    run_cell(page, 3)
-    expect(cell(page, 3).locator(".jp-OutputArea-output")).to_contain_text("RESULT", timeout=30_000)
-    assert cell_output_text(page, 3).split("RESULT", 1)[1].split() == ["finished", "done", "approve", "view"]
+    e2e.run_cell(page, 3)
+    expect(e2e.cell(page, 3).locator(".jp-OutputArea-output")).to_contain_text("RESULT", timeout=30_000)
+    assert e2e.cell_output_text(page, 3).split("RESULT", 1)[1].split() == [
+        "finished",
+        "done",
+        "approve",
+        "view",
+    ]
 
-    run_cell(page, 4)
-    trip = view_root(page, 4)
-    assert wait_status(trip, "suspended", "finished", "error") == "suspended"
+    e2e.run_cell(page, 4)
+    trip = e2e.view_root(page, 4)
+    assert e2e.wait_status(trip, "suspended", "finished", "error") == "suspended"
     asking = trip.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="askUser"))
     expect(asking.locator(".mn-suspended")).to_contain_text("Which city")
     expect(asking.locator(".mn-continue-code")).to_contain_text("view.resume(")
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(root, f"approval-decided-{theme}")
-        screenshot(trip, f"suspended-resume-hint-{theme}")
-    set_theme(page, "light")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(root, f"approval-decided-{theme}")
+        e2e.screenshot(trip, f"suspended-resume-hint-{theme}")
+    e2e.set_theme(page, "light")
     assert not page_events.errors
 
 
@@ -136,28 +130,28 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
     """Issue 17: prompts alike but for a city are titled "…Lisbon…" (the whole prompt on hover, at the
     end of the subtitle), the status pill beside or under the title, never over it; after the page reloads, the
     gallery is drawn again from the kernel, every tile finished and labelled."""
     prompts = [f"What is the weather in {city} today?" for city in CITIES]
-    notebook = cells(
+    notebook = e2e.cells(
         mastra_url,
         f"batch = client.agent('weather').stream_many({prompts!r}, concurrency=3, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
     )
-    open_notebook(page, lab.notebook("gallery-labels", notebook))
-    run_cells(page, 0, 1, 2)
-    expect(cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
-    gallery = cell(page, 1)
+    e2e.open_notebook(page, lab.notebook("gallery-labels", notebook))
+    e2e.run_cells(page, 0, 1, 2)
+    expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
+    gallery = e2e.cell(page, 1)
 
     def check_tiles() -> None:
         tiles = gallery.locator(".mn-gallery-slot .mn-root")
         expect(tiles).to_have_count(len(CITIES), timeout=60_000)
         for index, city in enumerate(CITIES):
             tile = tiles.nth(index)
-            assert wait_status(tile, "finished") == "finished"
+            assert e2e.wait_status(tile, "finished") == "finished"
             title = tile.locator(".mn-header .mn-title")
             expect(title).to_have_text(f"\N{HORIZONTAL ELLIPSIS}{city}\N{HORIZONTAL ELLIPSIS}")
             subtitle = tile.locator(".mn-header .mn-subtitle")  # cut first, the whole prompt on hover
@@ -174,15 +168,15 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
                     assert not _overlap(title_box, box), (city, other.inner_text())
 
     check_tiles()
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(gallery.locator(".mn-gallery").first, f"gallery-labels-{theme}", max_height=2400)
-    set_theme(page, "light")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(gallery.locator(".mn-gallery").first, f"gallery-labels-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
 
-    save(page)
+    e2e.save(page)
     page.reload()
-    wait_notebook_ready(page)
+    e2e.wait_notebook_ready(page)
     check_tiles()  # the gallery is back: every tile drawn from the kernel, finished and labelled
-    screenshot(gallery.locator(".mn-gallery").first, "gallery-labels-reloaded-light", max_height=2400)
-    assert_no_rate_limit(page)
+    e2e.screenshot(gallery.locator(".mn-gallery").first, "gallery-labels-reloaded-light", max_height=2400)
+    e2e.assert_no_rate_limit(page)
     assert not page_events.errors, page_events.errors

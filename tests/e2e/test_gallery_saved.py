@@ -5,7 +5,6 @@ the bundle's key; the gallery's hidden carrier, saved beside them, holds the bun
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -13,11 +12,10 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from tests.e2e.conftest import Lab, cell, screenshot, steady, theme, watched_page
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # recording: a sentence of its last text
 RUNS = {"tool-call": "partly cloudy, humidity 64%", "plain-text": "", "reasoning": ""}
 GALLERY = f"""import mastra_notebook as mn
@@ -26,7 +24,7 @@ from mastra_notebook.widget.gallery import Gallery
 
 batch = Gallery({len(RUNS)})  # every tile opens in this cell: nbclient saves what a cell sends
 for name in {list(RUNS)!r}:
-    def start(path={str(FIXTURES)!r} + f"/{{name}}.jsonl"):
+    def start(path={str(e2e.FIXTURES)!r} + f"/{{name}}.jsonl"):
         view = mn.StreamView()
 
         async def work():
@@ -43,7 +41,7 @@ STATE = "application/vnd.jupyter.widget-state+json"
 
 
 @pytest.fixture(scope="module")
-def saved(lab: Lab) -> Lab:
+def saved(lab: e2e.Lab) -> e2e.Lab:
     notebook = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(source) for source in (GALLERY, WAIT)]
     )
@@ -54,7 +52,7 @@ def saved(lab: Lab) -> Lab:
     return lab
 
 
-def test_the_saved_state_holds_the_bundle_once(saved: Lab) -> None:
+def test_the_saved_state_holds_the_bundle_once(saved: e2e.Lab) -> None:
     notebook = json.loads((saved.root / "gallery-saved.ipynb").read_text())
     models = notebook["metadata"]["widgets"][STATE]["state"]
     esms = [model["state"]["_esm"] for model in models.values() if "_esm" in model["state"]]
@@ -63,13 +61,13 @@ def test_the_saved_state_holds_the_bundle_once(saved: Lab) -> None:
     assert sorted(len(esm) for esm in esms)[-2] < 1000
 
 
-def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: Lab, browser: Any) -> None:
-    with watched_page(browser, "gallery-saved") as (page, events):
+def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: e2e.Lab, browser: Any) -> None:
+    with e2e.watched_page(browser, "gallery-saved") as (page, events):
         page.goto(f"{saved.url}/lab/workspaces/gallery-saved/tree/gallery-saved.ipynb")
-        gallery = cell(page, 0).locator(".mn-gallery").first
+        gallery = e2e.cell(page, 0).locator(".mn-gallery").first
         tiles = gallery.locator(".mn-gallery-slot .mn-root")
         tiles.nth(len(RUNS) - 1).wait_for(timeout=60_000)
-        steady(gallery)
+        e2e.steady(gallery)
         assert tiles.count() == len(RUNS)
         for index, words in enumerate(RUNS.values()):
             tile = tiles.nth(index)
@@ -78,6 +76,6 @@ def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: Lab, browser: Any)
             # styled: the styles the carrier holds reached the page
             assert tile.locator(".mn-header").first.evaluate("el => getComputedStyle(el).display") == "flex"
         for dark in (False, True):
-            theme(page, dark)
-            screenshot(gallery, f"gallery-saved-{'dark' if dark else 'light'}")
+            e2e.theme(page, dark)
+            e2e.screenshot(gallery, f"gallery-saved-{'dark' if dark else 'light'}")
         assert not events.errors, events.errors

@@ -10,20 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    THEMES,
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    cell,
-    open_notebook,
-    painted,
-    printed_json,
-    run_cell,
-    run_cells,
-    screenshot,
-    set_theme,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -60,16 +47,16 @@ def _running(summary: str) -> int:
 
 
 def test_a_batch_of_120_pages_filters_and_jumps(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
     notebook = [
         setup(mastra_url),
         f"batch = client.agent('weather').stream_many(prompts, concurrency={CONCURRENCY})\nbatch",
         REPORT,
     ]
-    open_notebook(page, lab.notebook("gallery-scale", notebook))
-    run_cells(page, 0, 1)
-    gallery = cell(page, 1).locator(".mn-gallery")
+    e2e.open_notebook(page, lab.notebook("gallery-scale", notebook))
+    e2e.run_cells(page, 0, 1)
+    gallery = e2e.cell(page, 1).locator(".mn-gallery")
     summary = gallery.locator(".mn-gallery-summary")
     expect(summary).to_contain_text("queued", timeout=30_000)
     first_seen = summary.inner_text()  # sampled at once: on a quiet host the batch is quick
@@ -86,17 +73,17 @@ def test_a_batch_of_120_pages_filters_and_jumps(
         most_tiles = max(most_tiles, page.evaluate(TILES_IN_DOM, handle))
         most_running = max(most_running, _running(summary.inner_text()))
         if not shot_taken and waiting.locator(".mn-gallery-queued").count() >= 12:
-            for theme in THEMES:
-                set_theme(page, theme)
-                screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
-            set_theme(page, "light")
+            for theme in e2e.THEMES:
+                e2e.set_theme(page, theme)
+                e2e.screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
+            e2e.set_theme(page, "light")
             shot_taken = True
-        painted(page, frames=10)  # the next sample
+        e2e.painted(page, frames=10)  # the next sample
     assert 1 <= most_running <= CONCURRENCY
     assert most_tiles <= PAGE
 
-    run_cell(page, 2)
-    report = printed_json(page, 2)
+    e2e.run_cell(page, 2)
+    report = e2e.printed_json(page, 2)
     done = COUNT - len(BROKEN)
     assert report["counts"] == {"queued": 0, "running": 0, "done": done, "stopped": 0, "error": len(BROKEN)}
     assert report["errors"] == sorted(BROKEN)
@@ -134,10 +121,10 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     expect(tiles.first).to_contain_text("Broken prompt 7", timeout=30_000)
     expect(tiles.first).to_contain_text("Unsupported role", timeout=30_000)
     expect(tiles.nth(len(BROKEN))).to_have_attribute("data-status", "finished", timeout=30_000)
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(gallery, f"gallery-scale-errors-first-{theme}", max_height=1400)
-    set_theme(page, "light")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(gallery, f"gallery-scale-errors-first-{theme}", max_height=1400)
+    e2e.set_theme(page, "light")
     gallery.locator(".mn-gallery-filter select").select_option(label="errors only")
     expect(tiles).to_have_count(len(BROKEN), timeout=30_000)
     expect(pager).to_contain_text(f"1\N{EN DASH}{len(BROKEN)} of {len(BROKEN)} (errors only)", timeout=30_000)
@@ -160,15 +147,15 @@ def test_a_batch_of_120_pages_filters_and_jumps(
     jump.press("Enter")
     expect(pager).to_contain_text("no prompt contains 'Atlantis'", timeout=30_000)
     expect(tiles.first).to_contain_text("City57")  # nothing else moved
-    screenshot(gallery, "gallery-scale-jump-light", max_height=1400)
+    e2e.screenshot(gallery, "gallery-scale-jump-light", max_height=1400)
     nodes = page.evaluate(DOM_NODES, handle)
     assert nodes < 20_000, nodes
-    assert_no_rate_limit(page)
+    e2e.assert_no_rate_limit(page)
     assert not page_events.errors
 
 
 def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
     """Slow runs two at a time, six tiles a page: the page shows its two started runs as tiles and its
     four queued prompts as lines under them (no view, no Stop); as each starts, its line becomes a tile."""
@@ -177,9 +164,9 @@ def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
         "slow = [f'Run {i}: deltas=150 delay=20' for i in range(10)]\n"
         "batch = client.agent('slow').stream_many(slow, concurrency=2, page_size=6)\nbatch",
     ]
-    open_notebook(page, lab.notebook("gallery-waiting", notebook))
-    run_cells(page, 0, 1)
-    gallery = cell(page, 1).locator(".mn-gallery")
+    e2e.open_notebook(page, lab.notebook("gallery-waiting", notebook))
+    e2e.run_cells(page, 0, 1)
+    gallery = e2e.cell(page, 1).locator(".mn-gallery")
     waiting = gallery.locator(".mn-gallery-waiting")
     expect(waiting).to_contain_text("4 queued on this page", timeout=30_000)
     lines = waiting.locator(".mn-gallery-queued")
@@ -188,10 +175,10 @@ def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
     expect(lines.last).to_contain_text("Run 5")  # the page's own: Run 6 on is the next page's
     assert waiting.locator("button").count() == 0
     expect(gallery.locator(".mn-gallery-slot")).to_have_count(2)  # the started tiles alone
-    for theme in THEMES:
-        set_theme(page, theme)
-        screenshot(gallery, f"gallery-scale-queued-{theme}")
-    set_theme(page, "light")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(gallery, f"gallery-scale-queued-{theme}")
+    e2e.set_theme(page, "light")
     expect(waiting).to_contain_text("2 queued on this page", timeout=60_000)  # two more started
     expect(gallery.locator(".mn-gallery-slot")).to_have_count(4)
     expect(waiting).to_be_hidden(timeout=60_000)  # the page's last prompt started

@@ -11,21 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    AT_END,
-    ENDED,
-    Lab,
-    PageEvents,
-    live_cells,
-    open_notebook,
-    run_cells,
-    screenshot,
-    steady,
-    theme,
-    view_root,
-    wait_status,
-    wait_text,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -62,15 +48,15 @@ def header_visible(page: Any, root: Any) -> bool:
 
 
 def test_a_long_run_scrolls_inside_its_view_follows_the_tail_and_jumps_back(
-    lab: Lab, page: Any, page_events: PageEvents
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents
 ) -> None:
     cells = ["import mastra_notebook as mn", f"mn.view({str(LONG_TEXT)!r}, delay=0.004)"]
-    open_notebook(page, lab.notebook("header-long", cells))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    wait_text(root, 12_000)
+    e2e.open_notebook(page, lab.notebook("header-long", cells))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    e2e.wait_text(root, 12_000)
     handle = root.element_handle()
-    page.wait_for_function(AT_END, arg=handle, timeout=10_000)  # following the newest text
+    page.wait_for_function(e2e.AT_END, arg=handle, timeout=10_000)  # following the newest text
     geometry = root.evaluate(GEOMETRY)
     assert geometry["bounded"]
     assert geometry["client"] <= 0.7 * geometry["viewport"] + 2  # 70vh by default
@@ -86,37 +72,37 @@ def test_a_long_run_scrolls_inside_its_view_follows_the_tail_and_jumps_back(
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     below = root.evaluate("el => el.scrollTop") - 400
     page.mouse.wheel(0, -800)
-    steady(root, f"el => el.scrollTop < {below} ? el.scrollTop : null")  # scrolled up, and stays
+    e2e.steady(root, f"el => el.scrollTop < {below} ? el.scrollTop : null")  # scrolled up, and stays
     left_at = root.evaluate("el => el.scrollTop")
     wait_taller(root, 500)  # more text came meanwhile
     assert abs(root.evaluate("el => el.scrollTop") - left_at) <= 2
     jump = root.locator("button.mn-jump")
     expect(jump).to_be_visible()
     assert header_visible(page, root)
-    screenshot(root, "header-scrolled-up-light")
-    theme(page, dark=True)
-    screenshot(root, "header-scrolled-up-dark")
-    theme(page, dark=False)
+    e2e.screenshot(root, "header-scrolled-up-light")
+    e2e.theme(page, dark=True)
+    e2e.screenshot(root, "header-scrolled-up-dark")
+    e2e.theme(page, dark=False)
 
     jump.click()
-    page.wait_for_function(AT_END, arg=handle, timeout=5_000)
+    page.wait_for_function(e2e.AT_END, arg=handle, timeout=5_000)
     expect(jump).to_be_hidden()
     wait_taller(root, 500)
-    page.wait_for_function(AT_END, arg=handle, timeout=5_000)  # following again
+    page.wait_for_function(e2e.AT_END, arg=handle, timeout=5_000)  # following again
 
-    assert wait_status(root, *ENDED) == "finished"
+    assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     expect(root.locator(".mn-header .mn-state")).to_have_text("finished")
     expect(root.locator(".mn-header button.mn-stop")).to_be_hidden()
     expect(root.locator('.mn-header [data-stat="tokens"]')).to_have_text("54,001 tokens")
     assert not page_events.errors
 
 
-def test_max_height_none_leaves_the_view_at_its_full_height(lab: Lab, page: Any) -> None:
+def test_max_height_none_leaves_the_view_at_its_full_height(lab: e2e.Lab, page: Any) -> None:
     cells = ["import mastra_notebook as mn", f"mn.view({str(LONG_TEXT)!r}, max_height=None)"]
-    open_notebook(page, lab.notebook("header-unbounded", cells))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    assert wait_status(root, *ENDED) == "finished"
+    e2e.open_notebook(page, lab.notebook("header-unbounded", cells))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     # The markdown is drawn a frame's budget at a time: wait until it is all there.
     root.page.wait_for_function("el => el.getBoundingClientRect().height > 3 * window.innerHeight",
                                 arg=root.element_handle(), timeout=20_000)  # fmt: skip
@@ -126,12 +112,14 @@ def test_max_height_none_leaves_the_view_at_its_full_height(lab: Lab, page: Any)
     expect(root.locator("button.mn-jump")).to_be_hidden()
 
 
-def test_the_header_of_a_live_agent(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
+def test_the_header_of_a_live_agent(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
     prompt = "deltas=300 delay=20"
-    cells = live_cells(mastra_url, f'v = client.agent("slow").stream("{prompt}\\nsecond line")\nv')
-    open_notebook(page, lab.notebook("header-live", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
+    cells = e2e.live_cells(mastra_url, f'v = client.agent("slow").stream("{prompt}\\nsecond line")\nv')
+    e2e.open_notebook(page, lab.notebook("header-live", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
     header = root.locator(".mn-header")
     expect(header.locator(".mn-title")).to_have_text("agent slow")
     expect(header.locator(".mn-subtitle")).to_have_text(prompt)  # the first line of the prompt
@@ -139,14 +127,14 @@ def test_the_header_of_a_live_agent(lab: Lab, page: Any, page_events: PageEvents
     expect(header.locator("button.mn-stop")).to_be_visible()
     elapsed = header.locator('[data-stat="elapsed"]')
     expect(elapsed).to_have_text("2 s", timeout=5_000)  # counts by itself
-    screenshot(header, "header-live-light")
-    theme(page, dark=True)
-    screenshot(header, "header-live-dark")
-    screenshot(root, "header-live-view-dark")
-    theme(page, dark=False)
-    assert wait_status(root, *ENDED) == "finished"
+    e2e.screenshot(header, "header-live-light")
+    e2e.theme(page, dark=True)
+    e2e.screenshot(header, "header-live-dark")
+    e2e.screenshot(root, "header-live-view-dark")
+    e2e.theme(page, dark=False)
+    assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     expect(header.locator(".mn-state")).to_have_text("finished")
     expect(header.locator('[data-stat="tokens"]')).to_have_text(re.compile(r"^[\d,]+ tokens$"))
     expect(header.locator('[data-stat="ttft"]')).to_contain_text("first token")
-    screenshot(root, "header-live-finished-light")
+    e2e.screenshot(root, "header-live-finished-light")
     assert not page_events.errors

@@ -13,7 +13,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.widget.export import page_html
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -169,7 +169,7 @@ def test_view_holds_in_a_bare_host(host: str, browser: Any, page_file: Path) -> 
         poor = [item for item in measured["items"] if item["ratio"] < 4.5]
         assert not poor, poor
         assert (measured["rootBg"] < 0.1) == dark, measured["rootBg"]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"host-{host}.png"), full_page=True)
+        e2e.ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(e2e.ARTIFACTS / f"host-{host}.png"), full_page=True)
     finally:
         context.close()

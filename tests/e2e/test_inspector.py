@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Lab, open_notebook, run_cells, save, screenshot, view_root, wait_notebook_ready
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -67,16 +67,16 @@ def open_inspector(root: Any) -> Any:
 
 
 @pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
-def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> None:
+def test_inspector_layout_keys_and_reload(theme: str, lab: e2e.Lab, page: Any) -> None:
     name = "inspector-" + theme.rsplit(maxsplit=1)[-1].lower()
     cells = [f"import mastra_notebook as mn\nv = mn.replay({str(NESTED)!r}, autoplay=False)\nv", "1 + 1"]
-    open_notebook(page, lab.notebook(name, cells))
+    e2e.open_notebook(page, lab.notebook(name, cells))
     page.evaluate("(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme)
     page.wait_for_function(
         "(light) => document.body.dataset.jpThemeLight === String(light)", arg=theme.endswith("Light")
     )
-    run_cells(page, 0)
-    root = view_root(page, 0)
+    e2e.run_cells(page, 0)
+    root = e2e.view_root(page, 0)
     wait_position(root, 0)
 
     # arrow keys step the replay; the notebook's active cell and the focus stay where they were
@@ -141,21 +141,21 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
         ratio = hits.first.locator(f".mn-chunk-{cell_name}").evaluate(CONTRAST)
         assert ratio >= 4.5, (cell_name, ratio)
     assert "10 of 65 chunks built the selected part" in panel.inner_text()
-    screenshot(root, name)
+    e2e.screenshot(root, name)
 
     # a page reload draws the view again: opening the inspector asks the kernel again
-    save(page)
+    e2e.save(page)
     page.reload()
-    wait_notebook_ready(page)
-    root = view_root(page, 0)
+    e2e.wait_notebook_ready(page)
+    root = e2e.view_root(page, 0)
     panel = open_inspector(root)
     assert panel.get_attribute("data-state") == "ready"
     assert panel.locator(".mn-chunks .mn-chunk-type").nth(1).text_content() == "step-start"  # listed again
 
     # a restarted kernel has no chunk list: the panel says so instead of an empty table
     page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
-    wait_notebook_ready(page)
-    root = view_root(page, 0)
+    e2e.wait_notebook_ready(page)
+    root = e2e.view_root(page, 0)
     root.locator("button.mn-inspect").click()  # closes it
     if root.locator(".mn-inspector").get_attribute("data-state") == "closed":
         root.locator("button.mn-inspect").click()
@@ -166,4 +166,4 @@ def test_inspector_layout_keys_and_reload(theme: str, lab: Lab, page: Any) -> No
     )
     assert "No kernel answers" in root.locator(".mn-inspector").inner_text()
     assert root.locator(".mn-chunks .mn-chunk").count() == 0
-    screenshot(root, name + "-no-kernel")
+    e2e.screenshot(root, name + "-no-kernel")

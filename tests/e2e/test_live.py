@@ -12,28 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 import mastra_notebook as mn
-from tests.e2e.conftest import (
-    ENDED,
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    cell,
-    cell_output_text,
-    live_cells,
-    open_notebook,
-    rendered_words,
-    run_cell,
-    run_cells,
-    save,
-    screenshot,
-    shown_text,
-    theme,
-    view_root,
-    wait_notebook_ready,
-    wait_status,
-    wait_text,
-)
-from tests.e2e.reading import read_by_scrolling
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -54,9 +33,9 @@ def words(text: str) -> list[str]:
 
 def python_line(page: Any, index: int, tag: str) -> str:
     """Run cell ``index`` (it prints ``<tag> ...``) and return what follows the tag."""
-    run_cell(page, index)
-    expect(cell(page, index).locator(".jp-OutputArea-output")).to_contain_text(tag, timeout=30_000)
-    output = cell_output_text(page, index)
+    e2e.run_cell(page, index)
+    expect(e2e.cell(page, index).locator(".jp-OutputArea-output")).to_contain_text(tag, timeout=30_000)
+    output = e2e.cell_output_text(page, index)
     match = re.search(rf"{tag} (.*)", output)
     assert match, output
     return match.group(1).strip()
@@ -69,62 +48,64 @@ def assert_ends_like(shown: str, text: str, n: int = 8) -> None:
 # ---- recorded streams paced by the kernel ------------------------------------------------------------
 
 
-def test_reload_mid_stream_catches_up(lab: Lab, page: Any, page_events: PageEvents, long_text: str) -> None:
+def test_reload_mid_stream_catches_up(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, long_text: str
+) -> None:
     cells = [
         "import mastra_notebook as mn",
         f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
         "v",
         'print("RESULT", v.wait(60).status, len(v.result.text))',
     ]
-    open_notebook(page, lab.notebook("reload", cells))
-    run_cells(page, 0, 1, 2)
-    first = view_root(page, 1)
-    wait_text(first, 200)
+    e2e.open_notebook(page, lab.notebook("reload", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    first = e2e.view_root(page, 1)
+    e2e.wait_text(first, 200)
     expect(first.locator("button.mn-stop")).to_be_visible()
-    save(page)
+    e2e.save(page)
     page.reload()
-    wait_notebook_ready(page)
+    e2e.wait_notebook_ready(page)
 
-    first, second = view_root(page, 1), view_root(page, 2)
+    first, second = e2e.view_root(page, 1), e2e.view_root(page, 2)
     # the snapshot Python sends to the new view: still mid-stream, partial text, then it catches up
-    assert wait_status(first, "running", *ENDED) == "running"
-    assert len(shown_text(first)) < len(long_text)
-    assert wait_status(first, *ENDED) == "finished"
-    assert wait_status(second, *ENDED) == "finished"
+    assert e2e.wait_status(first, "running", *e2e.ENDED) == "running"
+    assert len(e2e.shown_text(first)) < len(long_text)
+    assert e2e.wait_status(first, *e2e.ENDED) == "finished"
+    assert e2e.wait_status(second, *e2e.ENDED) == "finished"
     sections = len(re.findall(r"^## ", long_text, re.M))
     for root in (first, second):
         expect(root.locator(".mn-md-tail")).to_contain_text(" ".join(words(long_text)[-3:]), timeout=60_000)
         expect(root.locator("button.mn-stop")).to_be_hidden()
-    read = read_by_scrolling(first)  # blocks far from view are not in the DOM: scroll through them
+    read = e2e.read_by_scrolling(first)  # blocks far from view are not in the DOM: scroll through them
     assert read["h2"] == sections
     shown = read["text"]
     assert_ends_like(shown, long_text)
     assert words(shown)[2:12] == words(long_text)[3:13]  # "Section 1" then the same words
-    assert read_by_scrolling(second)["text"] == shown  # the second display shows the same run
+    assert e2e.read_by_scrolling(second)["text"] == shown  # the second display shows the same run
     assert first.get_attribute("data-seq") == second.get_attribute("data-seq")
     status, length = python_line(page, 3, "RESULT").split()
     assert status == "finished"
     assert int(length) == len(long_text)
-    assert_no_rate_limit(page)
+    e2e.assert_no_rate_limit(page)
     assert not page_events.errors
-    screenshot(first.locator(".mn-run-root > .mn-footer"), "live-reload-footer")
+    e2e.screenshot(first.locator(".mn-run-root > .mn-footer"), "live-reload-footer")
 
 
-def test_stop_mid_stream_keeps_partial_text(lab: Lab, page: Any, long_text: str) -> None:
+def test_stop_mid_stream_keeps_partial_text(lab: e2e.Lab, page: Any, long_text: str) -> None:
     cells = [
         "import mastra_notebook as mn",
         f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
         'print("RESULT", v.result.status, len(v.result.text))',
     ]
-    open_notebook(page, lab.notebook("stop", cells))
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    wait_text(root, 500)
+    e2e.open_notebook(page, lab.notebook("stop", cells))
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    e2e.wait_text(root, 500)
     root.locator("button.mn-stop").click()
-    assert wait_status(root, *ENDED, timeout=20_000) == "aborted"
+    assert e2e.wait_status(root, *e2e.ENDED, timeout=20_000) == "aborted"
     expect(root.locator("button.mn-stop")).to_be_hidden()
     expect(root.locator(".mn-banner-abort")).to_have_text("stopped by the user")
-    shown = read_by_scrolling(root)["text"]
+    shown = e2e.read_by_scrolling(root)["text"]
     assert 500 < len(shown) < len(long_text) / 2
     assert words(shown)[2:12] == words(long_text)[3:13]
     # Python agrees: aborted, and it kept what arrived (the view shows every chunk Python had)
@@ -132,117 +113,117 @@ def test_stop_mid_stream_keeps_partial_text(lab: Lab, page: Any, long_text: str)
     assert status == "aborted"
     assert int(length) < len(long_text)
     assert words(long_text[: int(length)])[-3:-1] == words(shown)[-3:-1]
-    screenshot(root.locator(".mn-banner-abort"), "live-stop-banner")
+    e2e.screenshot(root.locator(".mn-banner-abort"), "live-stop-banner")
 
 
 # ---- a real Mastra server --------------------------------------------------------------------------
 
 
 def test_live_agent_renders_while_it_arrives(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = live_cells(
+    cells = e2e.live_cells(
         mastra_url,
         'v = client.agent("slow").stream("deltas=300 delay=20")\nv',
         'import json\nprint("RESULT", v.wait(60).status, json.dumps(v.result.text))',
     )
-    open_notebook(page, lab.notebook("live-stream", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
+    e2e.open_notebook(page, lab.notebook("live-stream", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
     expect(root.locator(".mn-title")).to_have_text("agent slow")
-    first = wait_text(root, 40)
+    first = e2e.wait_text(root, 40)
     expect(root.locator("button.mn-stop")).to_be_visible()
-    second = wait_text(root, first + 200)  # still running, and more text than before
+    second = e2e.wait_text(root, first + 200)  # still running, and more text than before
     assert second > first
-    assert wait_status(root, *ENDED) == "finished"
+    assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     expect(root.locator("button.mn-stop")).to_be_hidden()
     status, text = python_line(page, 3, "RESULT").split(" ", 1)
     assert status == "finished"
     markdown = json.loads(text)
     assert len(markdown) == 300 * 40
     headings = re.findall(r"^## (.*)$", markdown, re.M)
-    read = read_by_scrolling(root)  # a long text keeps only the blocks near view in the DOM
+    read = e2e.read_by_scrolling(root)  # a long text keeps only the blocks near view in the DOM
     assert read["h2"] == len(headings)
     expect(root.locator(".mn-run-root > .mn-parts > .mn-text h2").last).to_have_text(headings[-1].strip())
-    assert rendered_words(markdown)[-12:] == re.findall(r"\w+", read["text"])[-12:]
+    assert e2e.rendered_words(markdown)[-12:] == re.findall(r"\w+", read["text"])[-12:]
     footer = root.locator(".mn-run-root > .mn-footer")
     expect(footer.locator('[data-stat="output_tokens"] .mn-stat-value')).to_have_text(re.compile(r"^[\d,]+$"))
     assert not page_events.errors
-    screenshot(root, "live-agent-slow")
+    e2e.screenshot(root, "live-agent-slow")
 
 
-def test_live_agent_stop(lab: Lab, page: Any, mastra_url: str) -> None:
-    cells = live_cells(
+def test_live_agent_stop(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
+    cells = e2e.live_cells(
         mastra_url,
         'v = client.agent("slow").stream("deltas=400 delay=25")\nv',
         'print("RESULT", v.result.status, len(v.result.text))',
     )
-    open_notebook(page, lab.notebook("live-stop", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
-    wait_text(root, 200)
+    e2e.open_notebook(page, lab.notebook("live-stop", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
+    e2e.wait_text(root, 200)
     root.locator("button.mn-stop").click()
-    assert wait_status(root, *ENDED, timeout=20_000) == "aborted"
-    shown = shown_text(root)
+    assert e2e.wait_status(root, *e2e.ENDED, timeout=20_000) == "aborted"
+    shown = e2e.shown_text(root)
     assert 200 < len(shown) < 400 * 40
     expect(root.locator("button.mn-stop")).to_be_hidden()
     status, length = python_line(page, 3, "RESULT").split()
     assert status == "aborted"
     assert 0 < int(length) < 400 * 40
-    screenshot(root, "live-agent-stopped")
+    e2e.screenshot(root, "live-agent-stopped")
 
 
-def test_live_tool_approval(lab: Lab, page: Any, page_events: PageEvents, mastra_url: str) -> None:
-    cells = live_cells(
+def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str) -> None:
+    cells = e2e.live_cells(
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status)',
     )
-    open_notebook(page, lab.notebook("live-approval", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
+    e2e.open_notebook(page, lab.notebook("live-approval", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
-    assert wait_status(root, *ENDED) == "suspended"
+    assert e2e.wait_status(root, *e2e.ENDED) == "suspended"
     expect(card.locator(".mn-args pre")).to_contain_text('"id": "abc-123"')
     approve = card.locator("button.mn-approve")
     expect(approve).to_be_visible()
     expect(card.locator("button.mn-decline")).to_be_visible()
-    screenshot(root, "live-approval-waiting")
+    e2e.screenshot(root, "live-approval-waiting")
     approve.click()
     expect(card).to_have_attribute("data-tool-status", "done", timeout=30_000)
-    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
     expect(card.locator(".mn-result pre")).to_contain_text('"deleted": true')
     expect(card.locator("button.mn-approve")).to_have_count(0)
     expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
         "Done: record abc-123 was deleted."
     )
-    expect(cell(page, 2).locator(".mn-root")).to_have_count(1)  # the same view went on
+    expect(e2e.cell(page, 2).locator(".mn-root")).to_have_count(1)  # the same view went on
     assert python_line(page, 3, "RESULT").split() == ["finished", "done"]
     assert not page_events.errors
-    screenshot(root, "live-approval-done")
+    e2e.screenshot(root, "live-approval-done")
     # folded, its head says who decided and how long a person took, apart from the tool's own time
 
     expect(card).to_have_class(re.compile(r"\bmn-folded\b"))
     expect(card.locator(".mn-fold-decision")).to_have_text(re.compile(r"^approved in the view after \d"))
     expect(card.locator(".mn-fold-decision")).to_be_visible()
-    screenshot(card, "live-approval-folded-light")
-    theme(page, dark=True)
-    screenshot(card, "live-approval-folded-dark")
-    theme(page, dark=False)
+    e2e.screenshot(card, "live-approval-folded-light")
+    e2e.theme(page, dark=True)
+    e2e.screenshot(card, "live-approval-folded-dark")
+    e2e.theme(page, dark=False)
 
 
 def test_live_tool_decline_with_a_reason(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = live_cells(
+    cells = e2e.live_cells(
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status, repr(v.result.tool_calls[0].denied_reason))',
     )
-    open_notebook(page, lab.notebook("live-decline", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
+    e2e.open_notebook(page, lab.notebook("live-decline", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
     card.locator("button.mn-decline").click()
@@ -252,7 +233,7 @@ def test_live_tool_decline_with_a_reason(
     reason.fill("Still referenced by invoices")
     reason.press("Enter")
     expect(card).to_have_attribute("data-tool-status", "denied", timeout=30_000)
-    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
     expect(card.locator(".mn-denied")).to_have_text("Declined: Still referenced by invoices")
     expect(card.locator("button.mn-approve")).to_have_count(0)
     expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
@@ -264,4 +245,4 @@ def test_live_tool_decline_with_a_reason(
         "'Still referenced by invoices'",
     ]
     assert not page_events.errors
-    screenshot(root, "live-decline-done")
+    e2e.screenshot(root, "live-decline-done")

@@ -24,12 +24,11 @@ import pytest
 from mastra_notebook.core.ingest import records
 from mastra_notebook.core.run import Run
 from mastra_notebook.widget.export import page_html
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-ALL = sorted([*FIXTURES.glob("*.jsonl"), *(FIXTURES / "providers").glob("*.jsonl")])
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ALL = sorted([*e2e.FIXTURES.glob("*.jsonl"), *(e2e.FIXTURES / "providers").glob("*.jsonl")])
 
 CONTROLS = "[data-mn-control]"  # the one definition of what is not content, in both renderers
 FOLD_ONLY = ".mn-fold-only"
@@ -136,7 +135,7 @@ def _same(widget: str, transcript: str, what: str) -> None:
     )
 
 
-@pytest.mark.parametrize("fixture", ALL, ids=[f.relative_to(FIXTURES).as_posix() for f in ALL])
+@pytest.mark.parametrize("fixture", ALL, ids=[f.relative_to(e2e.FIXTURES).as_posix() for f in ALL])
 def test_transcript_says_what_the_widget_says(fixture: Path, browser: Any, tmp_path: Path) -> None:
     page_file = _page(fixture, tmp_path)
     for unfold in (False, True):
@@ -155,10 +154,10 @@ SHOWN = ["tool-call", "tool-approval", "workflow-stream", "agent-as-tool", "stru
 def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None:
     """The transcript alone, scripts off, on a light and a dark page (looked at: test-artifacts/)."""
     run = Run()
-    for item in records(FIXTURES / f"{name}.jsonl"):
+    for item in records(e2e.FIXTURES / f"{name}.jsonl"):
         run.feed(item)
     run.end()
-    ARTIFACTS.mkdir(exist_ok=True)
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
     for theme, (background, colour) in THEMES.items():
         page_file = tmp_path / f"{name}-{theme}.html"
         body = f'<body style="background:{background};color:{colour};font-family:system-ui,sans-serif;font-size:14px">'
@@ -171,5 +170,5 @@ def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None
         box = transcript.bounding_box()
         assert box is not None
         clip = {**box, "height": min(box["height"], 1400)}  # a long text: its first screens
-        page.screenshot(path=str(ARTIFACTS / f"transcript-{name}-{theme}.png"), clip=clip, full_page=True)
+        page.screenshot(path=str(e2e.ARTIFACTS / f"transcript-{name}-{theme}.png"), clip=clip, full_page=True)
         context.close()

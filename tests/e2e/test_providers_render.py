@@ -14,17 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    Lab,
-    open_notebook,
-    painted,
-    printed_json,
-    run_all,
-    screenshot,
-    view_root,
-    wait_status,
-    watched_page,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -63,21 +53,21 @@ print("RESULTS " + json.dumps({name: _report(v.wait(60)) for name, v in sorted(_
 
 
 @pytest.fixture(scope="module")
-def rendered(lab: Lab, browser: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
+def rendered(lab: e2e.Lab, browser: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
     cells = ["import mastra_notebook as mn"]
     cells += [f"mn.view({str(PROVIDERS / f'{name}.jsonl')!r})" for name in NAMES]
     cells += [DEEP_CELL, REPORT_CELL]
-    with watched_page(browser, "test_providers_render") as (page, _):
-        open_notebook(page, lab.notebook("providers", cells))
-        run_all(page)
-        results = printed_json(page, len(cells) - 1)
+    with e2e.watched_page(browser, "test_providers_render") as (page, _):
+        e2e.open_notebook(page, lab.notebook("providers", cells))
+        e2e.run_all(page)
+        results = e2e.printed_json(page, len(cells) - 1)
         assert sorted(results) == sorted([*NAMES, "deep"])
         yield page, results
 
 
 def root_of(page: Any, name: str) -> Any:
     index = NAMES.index(name) + 1 if name in NAMES else len(NAMES) + 1
-    return view_root(page, index)
+    return e2e.view_root(page, index)
 
 
 def texts(root: Any) -> Any:
@@ -93,7 +83,7 @@ def test_each_provider_stream_shows_what_python_read(rendered: tuple[Any, dict[s
     page, results = rendered
     expected = results[name]
     root = root_of(page, name)
-    assert wait_status(root, expected["status"]) == expected["status"]
+    assert e2e.wait_status(root, expected["status"]) == expected["status"]
     expect(texts(root)).to_have_count(expected["texts"])
     expect(top_tools(root)).to_have_count(expected["tool_calls"])
     expect(root.locator(".mn-origin", has_text="run by the provider")).to_have_count(
@@ -156,7 +146,7 @@ def test_screenshots_in_both_themes(rendered: tuple[Any, dict[str, Any]], theme:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=theme == "dark"
     )
-    painted(page)  # in the new theme
+    e2e.painted(page)  # in the new theme
     for name in SHOWN:
-        path = screenshot(root_of(page, name), f"provider-{name}-{theme}", max_height=2400)
+        path = e2e.screenshot(root_of(page, name), f"provider-{name}-{theme}", max_height=2400)
         assert path.stat().st_size > 5_000

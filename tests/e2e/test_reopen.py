@@ -18,7 +18,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from tests.e2e.conftest import NOTEBOOK7_OWN_ERRORS, Lab, cell, screenshot, steady, theme, watched_page
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +37,7 @@ FRONTENDS = {"lab": "/lab/workspaces/{name}/tree/{name}.ipynb", "notebook7": "/n
 
 
 @pytest.fixture(scope="module")
-def saved(lab: Lab) -> Lab:
+def saved(lab: e2e.Lab) -> e2e.Lab:
     """The notebooks, executed by nbclient (as `jupyter execute` does) and saved in the lab's folder."""
     notary = NotebookNotary(data_dir=str(lab.root.parent / "data"))  # the lab's JUPYTER_DATA_DIR
     executed = {}
@@ -61,7 +61,7 @@ MODULE_LOADED = """() => Object.keys(globalThis).some((key) => key.startsWith('m
 
 def shown_once(page: Any) -> Any:
     """The one visible place in the first cell's output that holds the finished run."""
-    holders = cell(page, 0).locator(".mn-root, .mastra-notebook-transcript").filter(has_text=FINAL_WORDS)
+    holders = e2e.cell(page, 0).locator(".mn-root, .mastra-notebook-transcript").filter(has_text=FINAL_WORDS)
     visible = [holder for holder in holders.all() if holder.is_visible()]
     assert len(visible) == 1, f"the finished run is shown {len(visible)} times"
     return visible[0]
@@ -70,16 +70,16 @@ def shown_once(page: Any) -> Any:
 @pytest.mark.parametrize("frontend", sorted(FRONTENDS))
 @pytest.mark.parametrize("name", sorted(SAVED))
 def test_a_reopened_notebook_shows_its_finished_run_once(
-    saved: Lab, browser: Any, frontend: str, name: str
+    saved: e2e.Lab, browser: Any, frontend: str, name: str
 ) -> None:
     widget_state, _, draws = SAVED[name]
-    with watched_page(browser, f"{name}-{frontend}") as (page, events):
+    with e2e.watched_page(browser, f"{name}-{frontend}") as (page, events):
         page.goto(saved.url + FRONTENDS[frontend].format(name=name))
-        output = cell(page, 0).locator(".jp-OutputArea")
+        output = e2e.cell(page, 0).locator(".jp-OutputArea")
         output.locator(".mn-root" if draws else ".mastra-notebook-transcript").first.wait_for(timeout=60_000)
         if widget_state:
             page.wait_for_function(MODULE_LOADED, timeout=30_000)
-        steady(output)  # the saved views that can draw have drawn
+        e2e.steady(output)  # the saved views that can draw have drawn
         assert page.evaluate(MODULE_LOADED) == widget_state
         shown = shown_once(page)
         if draws:  # the view drew from its saved final state: the transcript beside it is hidden
@@ -87,9 +87,9 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
         else:
             assert "mastra-notebook-transcript" in (shown.get_attribute("class") or "")
             assert "finished" in shown.inner_text()
-            assert cell(page, 0).locator(".mn-root").count() == 0
-        assert not [error for error in events.errors if error not in NOTEBOOK7_OWN_ERRORS], events.errors
+            assert e2e.cell(page, 0).locator(".mn-root").count() == 0
+        assert not [error for error in events.errors if error not in e2e.NOTEBOOK7_OWN_ERRORS], events.errors
         if frontend == "lab":  # Notebook 7 draws its outputs as JupyterLab does (its page: light)
             for dark in (False, True):
-                theme(page, dark)
-                screenshot(output, f"{name}-{frontend}-{'dark' if dark else 'light'}")
+                e2e.theme(page, dark)
+                e2e.screenshot(output, f"{name}-{frontend}-{'dark' if dark else 'light'}")

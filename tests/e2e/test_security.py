@@ -15,21 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 import mastra_notebook as mn
-from tests.e2e.conftest import (
-    Lab,
-    PageEvents,
-    assert_no_rate_limit,
-    open_notebook,
-    run_cells,
-    screenshot,
-    steady,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
 RUN = "run-xss"
 
 
@@ -177,7 +166,7 @@ AUDIT = """(root) => {
 }"""
 
 
-def test_payloads_are_inert_text(lab: Lab, page: Any, page_events: PageEvents) -> None:
+def test_payloads_are_inert_text(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents) -> None:
     lines = [item if isinstance(item, str) else json.dumps(item) for item in chunks()]
     path = lab.root / "xss.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -188,18 +177,18 @@ def test_payloads_are_inert_text(lab: Lab, page: Any, page_events: PageEvents) -
         f"v = mn.view({str(path)!r}, title={tool_name('title')!r})\nv",
         f"w = mn.view(json.loads(open({str(listed_path)!r}).read()))\nw",
     ]
-    open_notebook(page, lab.notebook("security", cells))
+    e2e.open_notebook(page, lab.notebook("security", cells))
     page.evaluate("() => { delete window.__pwned; }")
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 1)
-    status = wait_status(root, *ENDED)
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 1)
+    status = e2e.wait_status(root, *e2e.ENDED)
     assert status == mn.collect(chunks()).status  # the same verdict as Python
-    listed = view_root(page, 2)
-    wait_status(listed, *ENDED)
+    listed = e2e.view_root(page, 2)
+    e2e.wait_status(listed, *e2e.ENDED)
     for element in (root, listed):  # every part is rendered before it is audited
         expect(element.locator(".mn-run-root")).to_be_attached()
     page.wait_for_function("() => [...document.images].every(img => img.complete)")  # onload, onerror ran
-    steady(root)  # and what a payload that somehow landed would have done
+    e2e.steady(root)  # and what a payload that somehow landed would have done
 
     # nothing ran
     assert page.evaluate("() => typeof window.__pwned") == "undefined", page.evaluate("() => window.__pwned")
@@ -274,15 +263,15 @@ def test_payloads_are_inert_text(lab: Lab, page: Any, page_events: PageEvents) -
         expect(
             root.locator(".mn-inspector .mn-chunk-json").filter(has_text="PWN-text <script>").first
         ).to_be_attached()
-        steady(root)
+        e2e.steady(root)
         assert root.evaluate(AUDIT) == []
-        screenshot(root.locator(".mn-inspector"), "security-inspector")
+        e2e.screenshot(root.locator(".mn-inspector"), "security-inspector")
 
-    assert_no_rate_limit(page)
+    e2e.assert_no_rate_limit(page)
     assert page.evaluate("() => typeof window.__pwned") == "undefined"
     assert page_events.dialogs == []
     assert re.search(r"PWN-text", root.text_content())
-    screenshot(root, "security-payloads")  # its top: header, reasoning, text
-    screenshot(tool, "security-tool-card")
-    screenshot(root.locator(".mn-run-root > .mn-parts > .mn-source").first, "security-source")
-    screenshot(root.locator(".mn-run-root > .mn-parts > .mn-banner-error"), "security-error-banner")
+    e2e.screenshot(root, "security-payloads")  # its top: header, reasoning, text
+    e2e.screenshot(tool, "security-tool-card")
+    e2e.screenshot(root.locator(".mn-run-root > .mn-parts > .mn-source").first, "security-source")
+    e2e.screenshot(root.locator(".mn-run-root > .mn-parts > .mn-banner-error"), "security-error-banner")

@@ -10,18 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    ENDED,
-    Lab,
-    PageEvents,
-    live_cells,
-    open_notebook,
-    run_cells,
-    screenshot,
-    theme,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 from ..conftest import fixture_path
 
@@ -31,10 +20,10 @@ HINT = 'view.resume({"approved": True}, step="request")'
 
 
 def both_themes(page: Any, root: Any, name: str) -> None:
-    screenshot(root, f"{name}-light")
-    theme(page, dark=True)
-    screenshot(root, f"{name}-dark")
-    theme(page, dark=False)
+    e2e.screenshot(root, f"{name}-light")
+    e2e.theme(page, dark=True)
+    e2e.screenshot(root, f"{name}-dark")
+    e2e.theme(page, dark=False)
 
 
 def status_words(root: Any) -> tuple[str, str]:
@@ -45,9 +34,9 @@ def status_words(root: Any) -> tuple[str, str]:
 
 
 def test_statuses_in_one_word_and_the_resume_hint(
-    lab: Lab, page: Any, page_events: PageEvents, mastra_url: str
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = live_cells(
+    cells = e2e.live_cells(
         mastra_url,
         'w = client.workflow("approvalFlow").stream(input_data={"item": "laptop"})\nw',
         f"s = mn.view({str(fixture_path('long-text'))!r}, delay=0.01)\ns",
@@ -55,29 +44,29 @@ def test_statuses_in_one_word_and_the_resume_hint(
         f"mn.view({str(fixture_path('tool-approval'))!r})",
         f"mn.view({str(fixture_path('tool-approval-declined'))!r})",
     )
-    open_notebook(page, lab.notebook("status-words", cells))
-    run_cells(page, *range(len(cells)))
+    e2e.open_notebook(page, lab.notebook("status-words", cells))
+    e2e.run_cells(page, *range(len(cells)))
 
-    workflow = view_root(page, 2)
-    assert wait_status(workflow, *ENDED) == "suspended"
+    workflow = e2e.view_root(page, 2)
+    assert e2e.wait_status(workflow, *e2e.ENDED) == "suspended"
     expect(workflow.locator(".mn-continue-code")).to_have_text(HINT)
     expect(workflow.locator(".mn-status-banner")).to_have_text(f"Run suspended: continue with {HINT}")
     assert status_words(workflow) == ("suspended", "suspended")
     both_themes(page, workflow, "status-suspended-workflow")
 
-    stopped = view_root(page, 3)
-    assert wait_status(stopped, *ENDED) == "aborted"
+    stopped = e2e.view_root(page, 3)
+    assert e2e.wait_status(stopped, *e2e.ENDED) == "aborted"
     expect(stopped.locator(".mn-header .mn-state")).to_have_text("stopped")
     assert status_words(stopped) == ("stopped", "stopped")
     both_themes(page, stopped, "status-stopped")
 
-    approval = view_root(page, 5)
-    assert wait_status(approval, *ENDED) == "suspended"
+    approval = e2e.view_root(page, 5)
+    assert e2e.wait_status(approval, *e2e.ENDED) == "suspended"
     expect(approval.locator(".mn-header .mn-state")).to_have_text("waiting for approval")
     expect(approval.locator(".mn-tool > .mn-card-head .mn-badge")).to_have_text("waiting for approval")
     both_themes(page, approval, "status-approval")
 
-    declined = view_root(page, 6)
-    assert wait_status(declined, *ENDED) == "finished"
+    declined = e2e.view_root(page, 6)
+    assert e2e.wait_status(declined, *e2e.ENDED) == "finished"
     expect(declined.locator(".mn-tool > .mn-card-head .mn-badge")).to_have_text("declined")
     assert not page_events.errors

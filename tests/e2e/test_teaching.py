@@ -9,24 +9,12 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from tests.e2e.conftest import (
-    Lab,
-    assert_no_rate_limit,
-    cell,
-    cell_output_text,
-    open_notebook,
-    painted,
-    run_cells,
-    screenshot,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-TOOL_CALL = FIXTURES / "tool-call.jsonl"
-NESTED = FIXTURES / "agent-as-tool.jsonl"
+TOOL_CALL = e2e.FIXTURES / "tool-call.jsonl"
+NESTED = e2e.FIXTURES / "agent-as-tool.jsonl"
 
 # Every rendered node: its id and kind, as the DOM holds them.
 NODES_OF = (
@@ -56,7 +44,7 @@ def wait_position(root: Any, position: int) -> None:
         arg=[root.element_handle(), position],
         timeout=20_000,
     )
-    painted(root.page)  # the frame that applies the snapshot
+    e2e.painted(root.page)  # the frame that applies the snapshot
 
 
 def expect_nodes(root: Any, expected: list[list[str]], position: int) -> None:
@@ -73,11 +61,11 @@ def expect_nodes(root: Any, expected: list[list[str]], position: int) -> None:
         raise
 
 
-def test_scrubber_shows_the_state_after_chunk_n(lab: Lab, page: Any) -> None:
+def test_scrubber_shows_the_state_after_chunk_n(lab: e2e.Lab, page: Any) -> None:
     cells = [f"import mastra_notebook as mn\nv = mn.replay({str(TOOL_CALL)!r}, autoplay=False)\nv"]
-    open_notebook(page, lab.notebook("scrubber", cells))
-    run_cells(page, 0)
-    root = view_root(page, 0)
+    e2e.open_notebook(page, lab.notebook("scrubber", cells))
+    e2e.run_cells(page, 0)
+    root = e2e.view_root(page, 0)
     for position in (6, 17, 30, 6, 0, 22):
         scrub_to(root, position)
         expect_nodes(root, expected_nodes(TOOL_CALL, position), position)
@@ -91,18 +79,18 @@ def test_scrubber_shows_the_state_after_chunk_n(lab: Lab, page: Any) -> None:
     wait_position(root, 5)
     expect_nodes(root, expected_nodes(TOOL_CALL, 5), 5)
     root.locator("button.mn-play").click()
-    wait_status(root, "finished", timeout=30_000)
+    e2e.wait_status(root, "finished", timeout=30_000)
     expect_nodes(root, expected_nodes(TOOL_CALL, 30), 30)
     assert "getWeather" in root.inner_text()
-    screenshot(root, "replay-scrubber")
+    e2e.screenshot(root, "replay-scrubber")
 
 
-def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: Lab, page: Any) -> None:
+def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: e2e.Lab, page: Any) -> None:
     cells = [f"import mastra_notebook as mn\nmn.view({str(NESTED)!r})"]
-    open_notebook(page, lab.notebook("inspector", cells))
-    run_cells(page, 0)
-    root = view_root(page, 0)
-    wait_status(root, "finished")
+    e2e.open_notebook(page, lab.notebook("inspector", cells))
+    e2e.run_cells(page, 0)
+    root = e2e.view_root(page, 0)
+    e2e.wait_status(root, "finished")
     root.locator("button.mn-inspect").click()
     rows = root.locator(".mn-inspector .mn-chunk")
     page.wait_for_function("el => el.querySelectorAll('.mn-chunk').length === 65", arg=root.element_handle())
@@ -116,17 +104,17 @@ def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: Lab, page:
     json_text = root.locator(".mn-chunk-json").first
     json_text.wait_for()
     assert '"type": "text-delta"' in json_text.inner_text()
-    screenshot(root, "inspector")
+    e2e.screenshot(root, "inspector")
 
 
-def test_compare_two_runs(lab: Lab, page: Any) -> None:
-    a, b = FIXTURES / "tool-call.jsonl", FIXTURES / "tool-error.jsonl"
+def test_compare_two_runs(lab: e2e.Lab, page: Any) -> None:
+    a, b = e2e.FIXTURES / "tool-call.jsonl", e2e.FIXTURES / "tool-error.jsonl"
     cells = [
         f"import mastra_notebook as mn\nmn.compare({str(a)!r}, {str(b)!r}, labels=['weather', 'stocks'])"
     ]
-    open_notebook(page, lab.notebook("compare", cells))
-    run_cells(page, 0)
-    table = cell(page, 0).locator(".mastra-notebook-compare")
+    e2e.open_notebook(page, lab.notebook("compare", cells))
+    e2e.run_cells(page, 0)
+    table = e2e.cell(page, 0).locator(".mastra-notebook-compare")
     table.wait_for()
     text = table.inner_text()
     assert "weather" in text
@@ -137,10 +125,10 @@ def test_compare_two_runs(lab: Lab, page: Any) -> None:
     assert diff.count() == 1
     assert diff.locator("del").count() >= 1  # a word-level diff: what changed is marked, as words
     assert diff.locator("ins").count() >= 1
-    screenshot(table, "compare")
+    e2e.screenshot(table, "compare")
 
 
-def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
+def test_batch_gallery_live(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
     cities = ["Paris", "Berlin", "Tokyo", "Lisbon", "Madrid", "Oslo"]
     cells = [
         f"import os\nos.environ['MASTRA_BASE_URL'] = {mastra_url!r}\nimport mastra_notebook as mn\n"
@@ -148,23 +136,25 @@ def test_batch_gallery_live(lab: Lab, page: Any, mastra_url: str) -> None:
         f"[f'What is the weather in {{c}}?' for c in {cities!r}], concurrency=2)\nbatch",
         "print(mn.to_dataframe(batch)[['status', 'tool_call_count']].to_string())",
     ]
-    open_notebook(page, lab.notebook("gallery", cells))
-    run_cells(page, 0)
-    roots = cell(page, 0).locator(".mn-root")
+    e2e.open_notebook(page, lab.notebook("gallery", cells))
+    e2e.run_cells(page, 0)
+    roots = e2e.cell(page, 0).locator(".mn-root")
     page.wait_for_function(
         "el => { const r = el.querySelectorAll('.mn-root'); return r.length === 6 &&"
         " [...r].every(x => x.dataset.status === 'finished'); }",
-        arg=cell(page, 0).element_handle(),
+        arg=e2e.cell(page, 0).element_handle(),
         timeout=60_000,
     )
     assert roots.count() == 6
-    summary = cell(page, 0).locator(".mn-gallery-summary").element_handle()  # its update follows the runs'
+    summary = (
+        e2e.cell(page, 0).locator(".mn-gallery-summary").element_handle()
+    )  # its update follows the runs'
     page.wait_for_function("el => el.innerText.includes('6 done')", arg=summary, timeout=10_000)
-    run_cells(page, 1)
-    table = cell_output_text(page, 1)
+    e2e.run_cells(page, 1)
+    table = e2e.cell_output_text(page, 1)
     assert table.count("finished") == 6
-    assert_no_rate_limit(page)
-    screenshot(cell(page, 0), "gallery")
+    e2e.assert_no_rate_limit(page)
+    e2e.screenshot(e2e.cell(page, 0), "gallery")
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -172,21 +162,19 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
-    dark: bool, lab: Lab, page: Any
+    dark: bool, lab: e2e.Lab, page: Any
 ) -> None:
     """Issue 17: under Run All the lesson jumped to its end (the cells after it moved the same replay).
     They use a second replay now: once every cell ran, the lesson is still playing, short of its end."""
     import shutil
-
-    from tests.e2e.conftest import theme, wait_notebook_ready
 
     name = f"teaching-{'dark' if dark else 'light'}"
     folder = lab.root / name
     shutil.copytree(EXAMPLES / "recordings", folder / "recordings")
     shutil.copy(EXAMPLES / "teaching.ipynb", folder / "teaching.ipynb")
     page.goto(f"{lab.url}/lab/workspaces/{name}/tree/{name}/teaching.ipynb")
-    wait_notebook_ready(page)
-    theme(page, dark)
+    e2e.wait_notebook_ready(page)
+    e2e.theme(page, dark)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     last = page.locator(".jp-Notebook .jp-CodeCell").last
     last.locator(".mn-root").wait_for(timeout=60_000)  # every cell ran: the last one shows a replay
@@ -202,4 +190,4 @@ def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
     # the explorations below it read the same recording, apart
     exploration = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
     assert "18 of 65 chunks" in exploration.first.inner_text()
-    screenshot(lesson, f"teaching-run-all-{'dark' if dark else 'light'}")
+    e2e.screenshot(lesson, f"teaching-run-all-{'dark' if dark else 'light'}")

@@ -15,21 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    Lab,
-    live_cells,
-    open_notebook,
-    run_cells,
-    screenshot,
-    theme,
-    view_root,
-    wait_status,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # A pace like a real model's: a first token after a pause, deltas 40 ms apart, a tool that works.
@@ -40,7 +29,7 @@ FIRST_TOKEN_MS = 320
 def timed_recording(name: str, out: Path) -> Path:
     """A fixture as a recording (``mnReceivedMs``) paced like a real run, as ``view.save`` writes it."""
     at, previous, lines = 0.0, "", []
-    for raw in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
+    for raw in (e2e.FIXTURES / f"{name}.jsonl").read_text().splitlines():
         chunk = json.loads(raw)
         inner, kind = chunk, chunk["type"]
         while kind == "tool-output" and isinstance(inner.get("payload", {}).get("output"), dict):
@@ -73,13 +62,13 @@ def bars(root: Any) -> list[dict[str, Any]]:
     )
 
 
-def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any, tmp_path: Path) -> None:
+def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: e2e.Lab, page: Any, tmp_path: Path) -> None:
     recording = timed_recording("agent-as-tool", lab.root)
     cells = ["import mastra_notebook as mn", f"view = mn.replay({recording.name!r})\nview"]
-    open_notebook(page, lab.notebook("timeline-live", cells))
-    theme(page, dark=False)
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
+    e2e.open_notebook(page, lab.notebook("timeline-live", cells))
+    e2e.theme(page, dark=False)
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
     toggle = root.locator(".mn-header .mn-timeline-toggle")
     expect(toggle).to_have_text("Timeline")
     panel = root.locator(".mn-timeline")
@@ -97,7 +86,7 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any
     live = bars(root)
     assert panel.get_attribute("data-live") == "true"
     assert any(bar["open"] for bar in live)
-    screenshot(panel, "timeline-live-light")
+    e2e.screenshot(panel, "timeline-live-light")
     page.wait_for_function(  # an open bar grows (or closes) as the run goes on
         """([el, widths]) => [...el.querySelectorAll('.mn-timeline .mn-tl-row')].some(row => {
             const bar = row.querySelector('.mn-tl-bar'), was = widths[row.dataset.nodeRef];
@@ -112,7 +101,7 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any
     assert still_open
     assert any(grown[bar["id"]]["width"] > bar["width"] or not grown[bar["id"]]["open"] for bar in still_open)
 
-    wait_status(root, "finished", timeout=30_000)
+    e2e.wait_status(root, "finished", timeout=30_000)
     page.wait_for_function("el => el.dataset.live === 'false'", arg=panel.element_handle(), timeout=5_000)
     done = bars(root)
     assert [(bar["label"], bar["depth"]) for bar in done] == [
@@ -133,9 +122,9 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any
     assert forecast["phases"] == ["args", "exec"]  # its arguments streamed, then it worked
     delegate = next(bar for bar in done if bar["label"] == "agent-researcher")
     assert delegate["left"] + delegate["width"] <= 100.5
-    screenshot(panel, "timeline-finished-light")
-    screenshot(root, "timeline-view-light")
-    shutil.copy(ARTIFACTS / "timeline-view-light.png", DOCS / "timeline.png")
+    e2e.screenshot(panel, "timeline-finished-light")
+    e2e.screenshot(root, "timeline-view-light")
+    shutil.copy(e2e.ARTIFACTS / "timeline-view-light.png", DOCS / "timeline.png")
 
     # a hover outlines the part a bar covers; a click selects it in the run
     row = root.locator(".mn-tl-row[data-bar='tool']").first
@@ -149,17 +138,19 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: Lab, page: Any
 
     root.evaluate("el => { el.scrollTop = 0; }")  # the click scrolled the run to the part
     page.mouse.move(0, 0)
-    theme(page, dark=True)
-    screenshot(panel, "timeline-finished-dark")
-    screenshot(root, "timeline-view-dark")
-    theme(page, dark=False)
+    e2e.theme(page, dark=True)
+    e2e.screenshot(panel, "timeline-finished-dark")
+    e2e.screenshot(root, "timeline-view-dark")
+    e2e.theme(page, dark=False)
 
 
-def test_a_person_deciding_is_drawn_apart_from_the_tool_running(lab: Lab, page: Any, mastra_url: str) -> None:
-    cells = live_cells(mastra_url, 'v = client.agent("approver").stream("Delete record abc-123")\nv')
-    open_notebook(page, lab.notebook("timeline-approval", cells))
-    run_cells(page, 0, 1, 2)
-    root = view_root(page, 2)
+def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
+    lab: e2e.Lab, page: Any, mastra_url: str
+) -> None:
+    cells = e2e.live_cells(mastra_url, 'v = client.agent("approver").stream("Delete record abc-123")\nv')
+    e2e.open_notebook(page, lab.notebook("timeline-approval", cells))
+    e2e.run_cells(page, 0, 1, 2)
+    root = e2e.view_root(page, 2)
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
     root.locator(".mn-timeline-toggle").click()
@@ -167,7 +158,7 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(lab: Lab, page: 
     waiting = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
     assert waiting["phases"][-1] == "wait"
     card.locator("button.mn-approve").click()
-    assert wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
     page.wait_for_function(  # the panel redraws: the call ran after the wait
         """el => [...el.querySelectorAll('.mn-tl-row')].some(row =>
             row.querySelector('.mn-tl-label').textContent === 'deleteRecord'
@@ -182,19 +173,19 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(lab: Lab, page: 
             === 'deleteRecord').querySelector('[data-phase=wait]').getBoundingClientRect().width"""
     )
     assert wait_width > 20  # 1.5 s of a run of a few seconds
-    screenshot(root.locator(".mn-timeline"), "timeline-approval-light")
-    theme(page, dark=True)
-    screenshot(root.locator(".mn-timeline"), "timeline-approval-dark")
-    theme(page, dark=False)
+    e2e.screenshot(root.locator(".mn-timeline"), "timeline-approval-light")
+    e2e.theme(page, dark=True)
+    e2e.screenshot(root.locator(".mn-timeline"), "timeline-approval-dark")
+    e2e.theme(page, dark=False)
 
 
-def test_the_live_timeline_in_the_dark_theme(lab: Lab, page: Any) -> None:
+def test_the_live_timeline_in_the_dark_theme(lab: e2e.Lab, page: Any) -> None:
     recording = timed_recording("agent-as-tool", lab.root)
     cells = ["import mastra_notebook as mn", f"mn.replay({recording.name!r})"]
-    open_notebook(page, lab.notebook("timeline-live-dark", cells))
-    theme(page, dark=True)
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
+    e2e.open_notebook(page, lab.notebook("timeline-live-dark", cells))
+    e2e.theme(page, dark=True)
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
     root.locator(".mn-timeline-toggle").click()
     page.wait_for_function(
         "el => [...el.querySelectorAll('.mn-tl-label')].some(l => l.textContent === 'getForecast')",
@@ -202,9 +193,9 @@ def test_the_live_timeline_in_the_dark_theme(lab: Lab, page: Any) -> None:
         timeout=20_000,
     )
     assert root.locator(".mn-timeline").get_attribute("data-live") == "true"
-    screenshot(root.locator(".mn-timeline"), "timeline-live-dark")
-    wait_status(root, "finished", timeout=30_000)
-    theme(page, dark=False)
+    e2e.screenshot(root.locator(".mn-timeline"), "timeline-live-dark")
+    e2e.wait_status(root, "finished", timeout=30_000)
+    e2e.theme(page, dark=False)
 
 
 def test_the_exported_page_has_the_timeline(browser: Any, tmp_path: Path) -> None:
@@ -228,8 +219,8 @@ def test_the_exported_page_has_the_timeline(browser: Any, tmp_path: Path) -> Non
     assert len(shown) == 11
     assert shown[0]["width"] == pytest.approx(100)
     assert not errors
-    ARTIFACTS.mkdir(exist_ok=True)
-    root.screenshot(path=str(ARTIFACTS / "timeline-export.png"))
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
+    root.screenshot(path=str(e2e.ARTIFACTS / "timeline-export.png"))
     context.close()
 
 
@@ -257,13 +248,13 @@ def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_pa
     )
     assert widths[0] > 300  # the run spans the track
     assert all(width >= 2 for width in widths)  # every bar shows, an instant too
-    ARTIFACTS.mkdir(exist_ok=True)
-    timeline.screenshot(path=str(ARTIFACTS / f"timeline-transcript-{'dark' if dark else 'light'}.png"))
+    e2e.ARTIFACTS.mkdir(exist_ok=True)
+    timeline.screenshot(path=str(e2e.ARTIFACTS / f"timeline-transcript-{'dark' if dark else 'light'}.png"))
     context.close()
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab: Lab, page: Any) -> None:
+def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab: e2e.Lab, page: Any) -> None:
     """Issue 17: deep labels were cut, a click on a bar scrolled the timeline itself out of view, and in
     a replay the timeline pushed the play bar down. Now the labels read whole, the play bar stays right
     under the header with the timeline below it, and a click scrolls the run under them."""
@@ -273,11 +264,11 @@ def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab
         "import mastra_notebook as mn",
         f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview",
     ]
-    open_notebook(page, lab.notebook(name, cells))
-    theme(page, dark=dark)
-    run_cells(page, 0, 1)
-    root = view_root(page, 1)
-    wait_status(root, "finished")
+    e2e.open_notebook(page, lab.notebook(name, cells))
+    e2e.theme(page, dark=dark)
+    e2e.run_cells(page, 0, 1)
+    root = e2e.view_root(page, 1)
+    e2e.wait_status(root, "finished")
     bar_top = root.locator(".mn-replay").bounding_box()["y"]
     root.locator(".mn-header .mn-timeline-toggle").click()
     panel = root.locator(".mn-timeline")
@@ -300,4 +291,4 @@ def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab
     assert part["y"] >= panel_box["y"] + panel_box["height"] - 1, "the part shows below the timeline"
     assert part["y"] < view_box["y"] + view_box["height"], "and inside the view"
     assert root.locator(".mn-replay").is_visible()
-    screenshot(root, name)
+    e2e.screenshot(root, name)

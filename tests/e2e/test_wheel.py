@@ -13,24 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import (
-    Lab,
-    cell_output_text,
-    free_port,
-    open_notebook,
-    painted,
-    run_cells,
-    screenshot,
-    serving,
-    view_root,
-    wait_status,
-    watched_page,
-)
+from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-RECORDING = ROOT / "tests" / "fixtures" / "tool-call.jsonl"
+RECORDING = e2e.ROOT / "tests" / "fixtures" / "tool-call.jsonl"
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 
 
@@ -38,14 +25,14 @@ THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding the built wheel (checked by check-wheel.sh) and JupyterLab."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(["bash", str(ROOT / "scripts" / "check-wheel.sh"), str(out)], check=True, timeout=900)
+    subprocess.run(["bash", str(e2e.ROOT / "scripts" / "check-wheel.sh"), str(out)], check=True, timeout=900)
     python = out / "venv" / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "-q", "jupyterlab"], check=True, timeout=900)
     return out / "venv"
 
 
 @pytest.fixture(scope="module")
-def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[e2e.Lab]:
     """That venv's JupyterLab and kernel, with nothing of the source tree on their path."""
     base = tmp_path_factory.mktemp("wheel-lab")
     root = base / "root"
@@ -65,22 +52,22 @@ def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}'
     )
-    port = free_port()
+    port = e2e.free_port()
     url = f"http://127.0.0.1:{port}"
     # the venv's own python3 kernelspec (ipykernel's): its kernel is the venv's python
     command = [str(venv / "bin" / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
                "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
                f"--ServerApp.root_dir={root}", "--LabApp.news_url="]  # fmt: skip
-    with serving(
+    with e2e.serving(
         "the wheel's JupyterLab", command, f"{url}/api/status", cwd=root, env=env, log=base / "lab.log"
     ):
-        yield Lab(url, root)
+        yield e2e.Lab(url, root)
 
 
 @pytest.mark.timeout(1200)
 def test_the_installed_wheel_streams_a_recording_in_jupyterlab(
-    venv: Path, wheel_lab: Lab, browser: Any
+    venv: Path, wheel_lab: e2e.Lab, browser: Any
 ) -> None:
     shutil.copy(RECORDING, wheel_lab.root / RECORDING.name)
     url = wheel_lab.notebook(
@@ -90,16 +77,16 @@ def test_the_installed_wheel_streams_a_recording_in_jupyterlab(
             f"mn.view({RECORDING.name!r}, delay=0.02)",
         ],
     )
-    with watched_page(browser, "wheel-jupyterlab") as (page, events):
-        open_notebook(page, url)
-        run_cells(page, 0, 1)
-        printed = cell_output_text(page, 0)
+    with e2e.watched_page(browser, "wheel-jupyterlab") as (page, events):
+        e2e.open_notebook(page, url)
+        e2e.run_cells(page, 0, 1)
+        printed = e2e.cell_output_text(page, 0)
         file, prefix = printed.split()[1], printed.split()[3]
         assert Path(file).is_relative_to(venv), printed  # the installed package, not the editable tree
         assert Path(prefix) == venv, printed
-        assert not Path(file).is_relative_to(ROOT), printed
-        root = view_root(page, 1)
-        assert wait_status(root, "finished") == "finished"
+        assert not Path(file).is_relative_to(e2e.ROOT), printed
+        root = e2e.view_root(page, 1)
+        assert e2e.wait_status(root, "finished") == "finished"
         assert "Here is what I found" in root.inner_text()
         assert "getWeather" in root.inner_text()
         for theme, label in THEMES.items():
@@ -110,6 +97,6 @@ def test_the_installed_wheel_streams_a_recording_in_jupyterlab(
                 "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')",
                 arg=theme == "dark",
             )
-            painted(page)  # in the new theme
-            assert screenshot(root, f"wheel-view-{theme}").stat().st_size > 3_000
+            e2e.painted(page)  # in the new theme
+            assert e2e.screenshot(root, f"wheel-view-{theme}").stat().st_size > 3_000
         assert not events.errors, events.errors
