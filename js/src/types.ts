@@ -1,12 +1,29 @@
 /** Shapes of the view protocol (docs/view-protocol.md). All payload values are untrusted JSON. */
+import type { NodeKind, ViewNode } from "./nodes.generated";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A node as the store keeps it: `id`, `kind` and any fields (each may be missing or null). */
+export type * from "./nodes.generated";
+
+/**
+ * A node as the store keeps it: `id`, `kind` and any fields (each may be missing or null). What each
+ * kind carries is typed in `nodes.generated.ts` (generated from mastra_notebook/core/nodes.py).
+ */
 export interface NodeData {
   id: string;
   kind: string;
   [field: string]: unknown;
+}
+
+/** The typed node of one kind. */
+export type NodeOf<K extends NodeKind> = Extract<ViewNode, { kind: K }>;
+
+/**
+ * `node` as the typed node of `kind`, or null when it is of another kind. Its fields are as Python
+ * sent them: the types say what the reducer writes, they do not check untrusted values.
+ */
+export function nodeOf<K extends NodeKind>(node: NodeData | undefined, kind: K): NodeOf<K> | null {
+  return node !== undefined && node.kind === kind ? (node as unknown as NodeOf<K>) : null;
 }
 
 export type Op =

@@ -1,0 +1,470 @@
+// Generated from mastra_notebook/core/nodes.py by `python -m mastra_notebook.core.nodes --typescript`. Do not edit.
+// Every node field may be missing or null until it is known; values are untrusted JSON.
+
+/**
+ * A run: the root, or a sub-agent / workflow nested in a tool or workflow step.
+ * Children: its parts in arrival order.
+ */
+export interface RunNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "run";
+  /** `running finished error aborted tripwire suspended incomplete`. */
+  status?: string | null;
+  /** A sub-run inside a tool or workflow step. */
+  nested?: boolean | null;
+  /** Mastra's run id. */
+  run_id?: string | null;
+  /** The agent's id (`start`). */
+  agent_id?: string | null;
+  /** Why the run ended (`stop`, `tool-calls`, `suspended`, `aborted` ...). */
+  finish_reason?: string | null;
+  /** This run's own usage. */
+  usage?: Usage | null;
+  /** The usage of the runs nested in it, to any depth. */
+  nested_usage?: Usage | null;
+  /** What ended the run in error. */
+  error?: ErrorInfo | null;
+  /** The processor that blocked it. */
+  tripwire?: Tripwire | null;
+  /** When its request was sent or its source started being read (epoch ms). */
+  started_at?: number | null;
+  /** Its first text or reasoning token. */
+  first_token_at?: number | null;
+  /** Its finish chunk, or the end of its stream. */
+  finished_at?: number | null;
+  /** How many model steps it took. */
+  steps?: number | null;
+  /** A workflow run's own state. */
+  workflow?: WorkflowState | null;
+  /** Structured output so far. */
+  object?: unknown;
+  /** The structured output is complete. */
+  object_final?: boolean | null;
+  /** Chunks folded into it. */
+  chunk_count?: number | null;
+  /** Lines that were not chunks. */
+  invalid_count?: number | null;
+  /** USD for its steps and nested runs (genai-prices). */
+  cost?: Cost | null;
+  /** Its finished steps' streaming spans: the denominator of tokens/s. */
+  streaming_ms?: number | null;
+  /** Its finished steps' output tokens: the numerator of tokens/s. */
+  streamed_tokens?: number | null;
+  /** `[from, to]` pairs: time spent waiting for a person, kept out of its own time. */
+  human_waits?: [number, number][] | null;
+  /**
+   * The Python call that answers the latest request still waiting, e.g.
+   * `view.resume({"approved": True}, step="request")`: its suspension banner says it.
+   */
+  continue_with?: string | null;
+  /** The header's and footer's figures, formatted. */
+  figures?: RunFigures | null;
+}
+
+/** A text part of the model's answer (markdown). */
+export interface TextNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "text";
+  /** The text so far (grows by `append`). */
+  text?: string | null;
+  /** Its first chunk. */
+  started_at?: number | null;
+  /** Its `text-end`; null while it streams. */
+  ended_at?: number | null;
+}
+
+/** A reasoning part. */
+export interface ReasoningNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "reasoning";
+  /** The reasoning so far. */
+  text?: string | null;
+  /** Its first chunk. */
+  started_at?: number | null;
+  /** Its end (null while streaming, and in an untimed run). */
+  ended_at?: number | null;
+  /** It ended: said apart from its time. */
+  done?: boolean | null;
+  /** The provider sent it encrypted: nothing to read. */
+  redacted?: boolean | null;
+}
+
+/**
+ * A tool call (or a primitive a network runs). Children: at most one `run`, the sub-agent or
+ * workflow it ran.
+ */
+export interface ToolNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "tool";
+  /** The call's id. */
+  tool_call_id?: string | null;
+  /** The tool's name. */
+  tool_name?: string | null;
+  /** `streaming-args running done error awaiting-approval suspended denied`. */
+  status?: string | null;
+  /** The arguments' raw JSON text as streamed. */
+  args_text?: string | null;
+  /** The best parse of the arguments so far. */
+  args?: unknown;
+  /** What the tool returned. */
+  result?: unknown;
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+  /** Custom values the tool wrote (`tool-output`). */
+  outputs?: unknown[] | null;
+  /** Its first chunk. */
+  started_at?: number | null;
+  /** Its arguments were complete: it runs. */
+  called_at?: number | null;
+  /** Its result, error or denial. */
+  ended_at?: number | null;
+  /** Since when it waits for a person. */
+  waiting_since?: number | null;
+  /** The person's answer. */
+  decision?: Decision | null;
+  /** What its approval request asks. */
+  approval?: Approval | null;
+  /** What the tool said when it suspended. */
+  suspend_payload?: unknown;
+  /** Why the call was declined. */
+  denied_reason?: string | null;
+  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
+  continue_with?: string | null;
+  /** The provider ran it (web search ...), not Mastra. */
+  provider_executed?: boolean | null;
+  /** A result, output or approval came for a call this stream never announced. */
+  orphan?: boolean | null;
+  /** Where a client tool ran (`notebook`). */
+  ran_in?: string | null;
+  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
+  hidden_levels?: number | null;
+}
+
+/**
+ * A workflow step (a loop's iterations are steps of their own). Children: at most one `run`,
+ * an agent streamed inside it.
+ */
+export interface WorkflowStepNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "workflow-step";
+  /** The step's id. */
+  step_name?: string | null;
+  /** Mastra's id of this execution of the step. */
+  step_call_id?: string | null;
+  /** Mastra's word: `running success failed suspended waiting ...`. */
+  status?: string | null;
+  /** What the step received. */
+  input?: unknown;
+  /** What it returned. */
+  output?: unknown;
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+  /** Custom values the step wrote. */
+  outputs?: unknown[] | null;
+  /** Its latest `workflow-step-progress` payload. */
+  progress?: unknown;
+  /** What the step said when it suspended. */
+  suspend_payload?: unknown;
+  /** The kernel's clock: its first chunk, moved back by the server's own length of the step. */
+  started_at?: number | null;
+  /** Its result. */
+  ended_at?: number | null;
+  /** The server's `startedAt` (another clock: only its difference to `endedAt` is used). */
+  server_started_at?: number | null;
+  /** Since when it waits for a person. */
+  waiting_since?: number | null;
+  /** The person's answer. */
+  decision?: Decision | null;
+  /** The Python call that resumes it while it waits. */
+  continue_with?: string | null;
+  /** How many levels of runs nested below it are not drawn. */
+  hidden_levels?: number | null;
+}
+
+/** A source (once per URL); citations add the text they cite. */
+export interface SourceNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "source";
+  /** `url` or `document`. */
+  source_type?: string | null;
+  /** The provider's id for it. */
+  source_id?: string | null;
+  /** Its address (shown as a link only for http(s) and mailto). */
+  url?: string | null;
+  /** Its title. */
+  title?: string | null;
+  /** A document's media type. */
+  media_type?: string | null;
+  /** A document's file name. */
+  filename?: string | null;
+  /** The texts that cite it. */
+  citations?: string[] | null;
+}
+
+/** A file the model produced. */
+export interface FileNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "file";
+  /** Its media type. */
+  media_type?: string | null;
+  /** Its size in bytes. */
+  size?: number | null;
+  /** Its bytes, only for raster images up to 2 MB. */
+  base64?: string | null;
+  /** Its file name. */
+  name?: string | null;
+  /** The first 2 KB of a `text/*` file. */
+  text_preview?: string | null;
+}
+
+/** A divider between model steps. */
+export interface StepNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "step";
+  /** 1-based. */
+  index?: number | null;
+  /** Why the step ended. */
+  finish_reason?: string | null;
+  /** The step's usage. */
+  usage?: Usage | null;
+  /** Its `step-start`. */
+  started_at?: number | null;
+  /** Its `step-finish`. */
+  ended_at?: number | null;
+  /** The model that ran it. */
+  model_id?: string | null;
+  /** The model's provider. */
+  provider?: string | null;
+  /** The provider's response id. */
+  response_id?: string | null;
+  /** The provider's warnings. */
+  warnings?: unknown;
+  /** Its price (genai-prices). */
+  cost_usd?: number | null;
+  /** Why it has no price. */
+  cost_reason?: string | null;
+  /** The union of its parts' streaming spans. */
+  streaming_ms?: number | null;
+}
+
+/** A tool that runs on after its step. */
+export interface BackgroundTaskNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "background-task";
+  /** The task's id. */
+  task_id?: string | null;
+  /** The tool it runs. */
+  tool_name?: string | null;
+  /** The call it runs for. */
+  tool_call_id?: string | null;
+  /** `started running completed failed cancelled ...`. */
+  status?: string | null;
+  /** Every status, in order. */
+  history?: string[] | null;
+  /** Progress not shown on its tool call. */
+  outputs?: unknown[] | null;
+  /** What it returned. */
+  result?: unknown;
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+}
+
+/** A goal's (or a network's validation's) verdict on an attempt. */
+export interface GoalNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "goal";
+  /** The chunk type: `goal`, `is-task-complete` or `network-validation-end`. */
+  type?: string | null;
+  /** The payload as Mastra sent it. */
+  evaluation?: unknown;
+  /** The agent was sent back to work. */
+  should_continue?: boolean | null;
+}
+
+/** A message across the run: an error, an abort, a tripwire, a warning. */
+export interface BannerNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "banner";
+  /** `error abort tripwire suspended warning`. */
+  level?: string | null;
+  /** What to say. */
+  message?: string | null;
+  /** What else is known, as JSON. */
+  detail?: unknown;
+}
+
+/** A value the run wrote for its reader: `data-*`, `custom`, `raw`, a network's routing. */
+export interface DataNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "data";
+  /** The chunk type, e.g. `data-progress` (`routing` for a network's decision). */
+  type?: string | null;
+  /** The value. */
+  data?: unknown;
+}
+
+/** A chunk type this version does not know: kept whole and shown raw. */
+export interface UnknownNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "unknown";
+  /** Its type. */
+  type?: string | null;
+  /** The whole chunk. */
+  chunk?: unknown;
+}
+
+/** A line that was not a chunk. */
+export interface InvalidNode {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
+  kind: "invalid";
+  /** Its text (first 4,000 characters). */
+  raw?: string | null;
+  /** What is wrong with it. */
+  error?: string | null;
+}
+
+/** What a tool call waiting for approval asks. */
+export interface Approval {
+  /** The JSON schema of the data that resumes it, when Mastra sent one. */
+  resume_schema?: unknown;
+}
+
+/**
+ * USD: `total_usd` (this run's steps and the runs nested in it) and `steps_usd` (one figure per
+ * step, `None` where unknown). `reason` says why `total_usd` is `None`.
+ */
+export interface Cost {
+  /** USD for this run's steps and the runs nested in it; `None` when any is unknown (see `reason`). */
+  total_usd?: number | null;
+  /** USD per step, in order; `None` for a step whose model or usage is unknown. */
+  steps_usd?: (number | null)[];
+  /** USD of the sub-agents and workflows this run's tools ran (`None`: none, or unknown). */
+  nested_usd?: number | null;
+  /** Why `total_usd` is `None`: a model genai-prices does not know, a step without usage... */
+  reason?: string | null;
+}
+
+/** A person's answer to an approval or suspension. */
+export interface Decision {
+  /** `approve`, `decline` or `resume`. */
+  action: string;
+  /** `view` (a button) or `python` (a call). */
+  by: string;
+  /** When they answered (epoch ms; null when untimed). */
+  at?: number | null;
+  /** How long the request waited for them. */
+  waited_ms?: number | null;
+}
+
+/** A readable error from whatever Mastra sent. */
+export interface ErrorInfo {
+  /** One line to show. */
+  message: string;
+  /** The error's class name, when it had one. */
+  name?: string | null;
+  /** The HTTP status of a request that failed (client runs only). */
+  status_code?: number | null;
+  /** Everything else the error carried (`cause`, `details` ...), as JSON. */
+  details?: unknown;
+}
+
+/**
+ * Every figure the header and footer show, formatted once in Python (`core/figures.py`).
+ * A key is missing where there is nothing to say.
+ */
+export interface RunFigures {
+  /** Prompt tokens, e.g. `"1,204"`. */
+  input_tokens?: string | null;
+  /** Generated tokens. */
+  output_tokens?: string | null;
+  /** Reasoning tokens (omitted when 0). */
+  reasoning_tokens?: string | null;
+  /** Cached prompt tokens (omitted when 0). */
+  cached_input_tokens?: string | null;
+  /** `"453 tokens"`, or `"453 tokens · 1,378 with sub-agents"`. */
+  tokens?: string | null;
+  /** The tokens' tooltip: in and out, and with the runs nested in it. */
+  tokens_title?: string | null;
+  /** Total tokens with the runs nested in it, when more than its own. */
+  tokens_with_nested?: string | null;
+  /** Time to the first token, e.g. `"340 ms"`. */
+  first_token?: string | null;
+  /** Output tokens over the finished steps' streaming spans, e.g. `"52.1"`. */
+  tokens_per_second?: string | null;
+  /** The run's length. */
+  duration?: string | null;
+  /** How many model steps. */
+  steps?: string | null;
+  /** `"$0.0021"` or `"unknown"`. */
+  cost?: string | null;
+  /** The cost's source, or why it is unknown. */
+  cost_title?: string | null;
+}
+
+/** A processor blocked the run. */
+export interface Tripwire {
+  /** Why, as the processor said it. */
+  reason: string;
+  /** The processor that blocked it. */
+  processor_id?: string | null;
+  /** What the processor attached. */
+  metadata?: unknown;
+}
+
+/** Token counts (0 where the provider did not say). */
+export interface Usage {
+  /** Prompt tokens. */
+  input_tokens: number;
+  /** Generated tokens (reasoning included). */
+  output_tokens: number;
+  /** As the provider reports it, else input + output. */
+  total_tokens: number;
+  /** Tokens spent reasoning. */
+  reasoning_tokens: number;
+  /** Prompt tokens read from the provider's cache. */
+  cached_input_tokens: number;
+}
+
+/** A workflow run's own state, beside its steps. */
+export interface WorkflowState {
+  /** The workflow's id (`workflow-start`). */
+  workflow_id?: string | null;
+  /** Mastra's word: `running success failed suspended paused canceled ...`. */
+  status: string;
+  /** The workflow's final result. */
+  result?: unknown;
+}
+
+/** Every node kind the reducer writes. */
+export type NodeKind = "run" | "text" | "reasoning" | "tool" | "workflow-step" | "source" | "file" | "step" | "background-task" | "goal" | "banner" | "data" | "unknown" | "invalid";
+
+/** A view node, told apart by `kind`. */
+export type ViewNode =
+  | RunNode
+  | TextNode
+  | ReasoningNode
+  | ToolNode
+  | WorkflowStepNode
+  | SourceNode
+  | FileNode
+  | StepNode
+  | BackgroundTaskNode
+  | GoalNode
+  | BannerNode
+  | DataNode
+  | UnknownNode
+  | InvalidNode;

@@ -1,0 +1,596 @@
+"""The view nodes, typed once: one model per node kind the reducer writes (docs/view-protocol.md).
+
+The reducer (``state.py``, ``handlers/``) writes these fields; the widget (``js/src/render/``) and
+the static renderer draw them. This module only declares them: the TypeScript types are generated
+from it (``python -m mastra_notebook.core.nodes --typescript`` writes ``js/src/nodes.generated.ts``),
+the protocol's table is checked against it, and a test runs every fixture through the reducer to
+check that no node carries a field declared nowhere here.
+
+Every node field may be missing or ``null`` until it is known. Values from a stream (text, names,
+arguments, results, urls) are untrusted data. A field's docstring is its documentation.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .cost import Cost
+
+
+class Shape(BaseModel):
+    """A value nested in a node field; its fields' docstrings document it."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Usage(Shape):
+    """Token counts (0 where the provider did not say)."""
+
+    input_tokens: int
+    """Prompt tokens."""
+    output_tokens: int
+    """Generated tokens (reasoning included)."""
+    total_tokens: int
+    """As the provider reports it, else input + output."""
+    reasoning_tokens: int
+    """Tokens spent reasoning."""
+    cached_input_tokens: int
+    """Prompt tokens read from the provider's cache."""
+
+
+class ErrorInfo(Shape):
+    """A readable error from whatever Mastra sent."""
+
+    message: str
+    """One line to show."""
+    name: str | None = None
+    """The error's class name, when it had one."""
+    status_code: int | None = None
+    """The HTTP status of a request that failed (client runs only)."""
+    details: Any = None
+    """Everything else the error carried (``cause``, ``details`` ...), as JSON."""
+
+
+class Tripwire(Shape):
+    """A processor blocked the run."""
+
+    reason: str
+    """Why, as the processor said it."""
+    processor_id: str | None = None
+    """The processor that blocked it."""
+    metadata: Any = None
+    """What the processor attached."""
+
+
+class WorkflowState(Shape):
+    """A workflow run's own state, beside its steps."""
+
+    workflow_id: str | None = None
+    """The workflow's id (``workflow-start``)."""
+    status: str
+    """Mastra's word: ``running success failed suspended paused canceled ...``."""
+    result: Any = None
+    """The workflow's final result."""
+
+
+class RunFigures(Shape):
+    """Every figure the header and footer show, formatted once in Python (``core/figures.py``).
+    A key is missing where there is nothing to say."""
+
+    input_tokens: str | None = None
+    """Prompt tokens, e.g. ``"1,204"``."""
+    output_tokens: str | None = None
+    """Generated tokens."""
+    reasoning_tokens: str | None = None
+    """Reasoning tokens (omitted when 0)."""
+    cached_input_tokens: str | None = None
+    """Cached prompt tokens (omitted when 0)."""
+    tokens: str | None = None
+    """``"453 tokens"``, or ``"453 tokens · 1,378 with sub-agents"``."""
+    tokens_title: str | None = None
+    """The tokens' tooltip: in and out, and with the runs nested in it."""
+    tokens_with_nested: str | None = None
+    """Total tokens with the runs nested in it, when more than its own."""
+    first_token: str | None = None
+    """Time to the first token, e.g. ``"340 ms"``."""
+    tokens_per_second: str | None = None
+    """Output tokens over the finished steps' streaming spans, e.g. ``"52.1"``."""
+    duration: str | None = None
+    """The run's length."""
+    steps: str | None = None
+    """How many model steps."""
+    cost: str | None = None
+    """``"$0.0021"`` or ``"unknown"``."""
+    cost_title: str | None = None
+    """The cost's source, or why it is unknown."""
+
+
+class Decision(Shape):
+    """A person's answer to an approval or suspension."""
+
+    action: str
+    """``approve``, ``decline`` or ``resume``."""
+    by: str
+    """``view`` (a button) or ``python`` (a call)."""
+    at: float | None = None
+    """When they answered (epoch ms; null when untimed)."""
+    waited_ms: float | None = None
+    """How long the request waited for them."""
+
+
+class Approval(Shape):
+    """What a tool call waiting for approval asks."""
+
+    resume_schema: Any = None
+    """The JSON schema of the data that resumes it, when Mastra sent one."""
+
+
+class NodeBase(Shape):
+    """Every node: an id and a kind; its children are kept by the store, not as a field."""
+
+    id: str
+    """Unique in its run's tree; the root is ``"root"``."""
+
+
+class RunNode(NodeBase):
+    """A run: the root, or a sub-agent / workflow nested in a tool or workflow step.
+    Children: its parts in arrival order."""
+
+    kind: Literal["run"]
+    status: str | None = None
+    """``running finished error aborted tripwire suspended incomplete``."""
+    nested: bool | None = None
+    """A sub-run inside a tool or workflow step."""
+    run_id: str | None = None
+    """Mastra's run id."""
+    agent_id: str | None = None
+    """The agent's id (``start``)."""
+    finish_reason: str | None = None
+    """Why the run ended (``stop``, ``tool-calls``, ``suspended``, ``aborted`` ...)."""
+    usage: Usage | None = None
+    """This run's own usage."""
+    nested_usage: Usage | None = None
+    """The usage of the runs nested in it, to any depth."""
+    error: ErrorInfo | None = None
+    """What ended the run in error."""
+    tripwire: Tripwire | None = None
+    """The processor that blocked it."""
+    started_at: float | None = None
+    """When its request was sent or its source started being read (epoch ms)."""
+    first_token_at: float | None = None
+    """Its first text or reasoning token."""
+    finished_at: float | None = None
+    """Its finish chunk, or the end of its stream."""
+    steps: int | None = None
+    """How many model steps it took."""
+    workflow: WorkflowState | None = None
+    """A workflow run's own state."""
+    object: Any = None
+    """Structured output so far."""
+    object_final: bool | None = None
+    """The structured output is complete."""
+    chunk_count: int | None = None
+    """Chunks folded into it."""
+    invalid_count: int | None = None
+    """Lines that were not chunks."""
+    cost: Cost | None = None
+    """USD for its steps and nested runs (genai-prices)."""
+    streaming_ms: float | None = None
+    """Its finished steps' streaming spans: the denominator of tokens/s."""
+    streamed_tokens: int | None = None
+    """Its finished steps' output tokens: the numerator of tokens/s."""
+    human_waits: list[tuple[float, float]] | None = None
+    """``[from, to]`` pairs: time spent waiting for a person, kept out of its own time."""
+    continue_with: str | None = None
+    """The Python call that answers the latest request still waiting, e.g.
+    ``view.resume({"approved": True}, step="request")``: its suspension banner says it."""
+    figures: RunFigures | None = None
+    """The header's and footer's figures, formatted."""
+
+
+class TextNode(NodeBase):
+    """A text part of the model's answer (markdown)."""
+
+    kind: Literal["text"]
+    text: str | None = None
+    """The text so far (grows by ``append``)."""
+    started_at: float | None = None
+    """Its first chunk."""
+    ended_at: float | None = None
+    """Its ``text-end``; null while it streams."""
+
+
+class ReasoningNode(NodeBase):
+    """A reasoning part."""
+
+    kind: Literal["reasoning"]
+    text: str | None = None
+    """The reasoning so far."""
+    started_at: float | None = None
+    """Its first chunk."""
+    ended_at: float | None = None
+    """Its end (null while streaming, and in an untimed run)."""
+    done: bool | None = None
+    """It ended: said apart from its time."""
+    redacted: bool | None = None
+    """The provider sent it encrypted: nothing to read."""
+
+
+class ToolNode(NodeBase):
+    """A tool call (or a primitive a network runs). Children: at most one ``run``, the sub-agent or
+    workflow it ran."""
+
+    kind: Literal["tool"]
+    tool_call_id: str | None = None
+    """The call's id."""
+    tool_name: str | None = None
+    """The tool's name."""
+    status: str | None = None
+    """``streaming-args running done error awaiting-approval suspended denied``."""
+    args_text: str | None = None
+    """The arguments' raw JSON text as streamed."""
+    args: Any = None
+    """The best parse of the arguments so far."""
+    result: Any = None
+    """What the tool returned."""
+    error: ErrorInfo | None = None
+    """Why it failed."""
+    outputs: list[Any] | None = None
+    """Custom values the tool wrote (``tool-output``)."""
+    started_at: float | None = None
+    """Its first chunk."""
+    called_at: float | None = None
+    """Its arguments were complete: it runs."""
+    ended_at: float | None = None
+    """Its result, error or denial."""
+    waiting_since: float | None = None
+    """Since when it waits for a person."""
+    decision: Decision | None = None
+    """The person's answer."""
+    approval: Approval | None = None
+    """What its approval request asks."""
+    suspend_payload: Any = None
+    """What the tool said when it suspended."""
+    denied_reason: str | None = None
+    """Why the call was declined."""
+    continue_with: str | None = None
+    """The Python call that answers it while it waits, e.g. ``view.approve("call_1")``."""
+    provider_executed: bool | None = None
+    """The provider ran it (web search ...), not Mastra."""
+    orphan: bool | None = None
+    """A result, output or approval came for a call this stream never announced."""
+    ran_in: str | None = None
+    """Where a client tool ran (``notebook``)."""
+    hidden_levels: int | None = None
+    """How many levels of runs nested below it are not drawn (deeper than the view's depth)."""
+
+
+class WorkflowStepNode(NodeBase):
+    """A workflow step (a loop's iterations are steps of their own). Children: at most one ``run``,
+    an agent streamed inside it."""
+
+    kind: Literal["workflow-step"]
+    step_name: str | None = None
+    """The step's id."""
+    step_call_id: str | None = None
+    """Mastra's id of this execution of the step."""
+    status: str | None = None
+    """Mastra's word: ``running success failed suspended waiting ...``."""
+    input: Any = None
+    """What the step received."""
+    output: Any = None
+    """What it returned."""
+    error: ErrorInfo | None = None
+    """Why it failed."""
+    outputs: list[Any] | None = None
+    """Custom values the step wrote."""
+    progress: Any = None
+    """Its latest ``workflow-step-progress`` payload."""
+    suspend_payload: Any = None
+    """What the step said when it suspended."""
+    started_at: float | None = None
+    """The kernel's clock: its first chunk, moved back by the server's own length of the step."""
+    ended_at: float | None = None
+    """Its result."""
+    server_started_at: float | None = None
+    """The server's ``startedAt`` (another clock: only its difference to ``endedAt`` is used)."""
+    waiting_since: float | None = None
+    """Since when it waits for a person."""
+    decision: Decision | None = None
+    """The person's answer."""
+    continue_with: str | None = None
+    """The Python call that resumes it while it waits."""
+    hidden_levels: int | None = None
+    """How many levels of runs nested below it are not drawn."""
+
+
+class SourceNode(NodeBase):
+    """A source (once per URL); citations add the text they cite."""
+
+    kind: Literal["source"]
+    source_type: str | None = None
+    """``url`` or ``document``."""
+    source_id: str | None = None
+    """The provider's id for it."""
+    url: str | None = None
+    """Its address (shown as a link only for http(s) and mailto)."""
+    title: str | None = None
+    """Its title."""
+    media_type: str | None = None
+    """A document's media type."""
+    filename: str | None = None
+    """A document's file name."""
+    citations: list[str] | None = None
+    """The texts that cite it."""
+
+
+class FileNode(NodeBase):
+    """A file the model produced."""
+
+    kind: Literal["file"]
+    media_type: str | None = None
+    """Its media type."""
+    size: int | None = None
+    """Its size in bytes."""
+    base64: str | None = None
+    """Its bytes, only for raster images up to 2 MB."""
+    name: str | None = None
+    """Its file name."""
+    text_preview: str | None = None
+    """The first 2 KB of a ``text/*`` file."""
+
+
+class StepNode(NodeBase):
+    """A divider between model steps."""
+
+    kind: Literal["step"]
+    index: int | None = None
+    """1-based."""
+    finish_reason: str | None = None
+    """Why the step ended."""
+    usage: Usage | None = None
+    """The step's usage."""
+    started_at: float | None = None
+    """Its ``step-start``."""
+    ended_at: float | None = None
+    """Its ``step-finish``."""
+    model_id: str | None = None
+    """The model that ran it."""
+    provider: str | None = None
+    """The model's provider."""
+    response_id: str | None = None
+    """The provider's response id."""
+    warnings: Any = None
+    """The provider's warnings."""
+    cost_usd: float | None = None
+    """Its price (genai-prices)."""
+    cost_reason: str | None = None
+    """Why it has no price."""
+    streaming_ms: float | None = None
+    """The union of its parts' streaming spans."""
+
+
+class BackgroundTaskNode(NodeBase):
+    """A tool that runs on after its step."""
+
+    kind: Literal["background-task"]
+    task_id: str | None = None
+    """The task's id."""
+    tool_name: str | None = None
+    """The tool it runs."""
+    tool_call_id: str | None = None
+    """The call it runs for."""
+    status: str | None = None
+    """``started running completed failed cancelled ...``."""
+    history: list[str] | None = None
+    """Every status, in order."""
+    outputs: list[Any] | None = None
+    """Progress not shown on its tool call."""
+    result: Any = None
+    """What it returned."""
+    error: ErrorInfo | None = None
+    """Why it failed."""
+
+
+class GoalNode(NodeBase):
+    """A goal's (or a network's validation's) verdict on an attempt."""
+
+    kind: Literal["goal"]
+    type: str | None = None
+    """The chunk type: ``goal``, ``is-task-complete`` or ``network-validation-end``."""
+    evaluation: Any = None
+    """The payload as Mastra sent it."""
+    should_continue: bool | None = None
+    """The agent was sent back to work."""
+
+
+class BannerNode(NodeBase):
+    """A message across the run: an error, an abort, a tripwire, a warning."""
+
+    kind: Literal["banner"]
+    level: str | None = None
+    """``error abort tripwire suspended warning``."""
+    message: str | None = None
+    """What to say."""
+    detail: Any = None
+    """What else is known, as JSON."""
+
+
+class DataNode(NodeBase):
+    """A value the run wrote for its reader: ``data-*``, ``custom``, ``raw``, a network's routing."""
+
+    kind: Literal["data"]
+    type: str | None = None
+    """The chunk type, e.g. ``data-progress`` (``routing`` for a network's decision)."""
+    data: Any = None
+    """The value."""
+
+
+class UnknownNode(NodeBase):
+    """A chunk type this version does not know: kept whole and shown raw."""
+
+    kind: Literal["unknown"]
+    type: str | None = None
+    """Its type."""
+    chunk: Any = None
+    """The whole chunk."""
+
+
+class InvalidNode(NodeBase):
+    """A line that was not a chunk."""
+
+    kind: Literal["invalid"]
+    raw: str | None = None
+    """Its text (first 4,000 characters)."""
+    error: str | None = None
+    """What is wrong with it."""
+
+
+NODE_MODELS: tuple[type[NodeBase], ...] = (
+    RunNode,
+    TextNode,
+    ReasoningNode,
+    ToolNode,
+    WorkflowStepNode,
+    SourceNode,
+    FileNode,
+    StepNode,
+    BackgroundTaskNode,
+    GoalNode,
+    BannerNode,
+    DataNode,
+    UnknownNode,
+    InvalidNode,
+)
+
+
+def kind_of(model: type[NodeBase]) -> str:
+    """The ``kind`` a node model stands for."""
+    (kind,) = typing.get_args(model.model_fields["kind"].annotation)
+    return str(kind)
+
+
+BY_KIND: dict[str, type[NodeBase]] = {kind_of(model): model for model in NODE_MODELS}
+
+
+def fields_of(kind: str) -> frozenset[str]:
+    """The fields a node of ``kind`` may carry (``id`` and ``kind`` included); empty: an unknown kind."""
+    model = BY_KIND.get(kind)
+    return frozenset(model.model_fields) if model else frozenset()
+
+
+# ---- TypeScript ---------------------------------------------------------------------------------
+
+TYPESCRIPT = Path(__file__).resolve().parents[2] / "js" / "src" / "nodes.generated.ts"
+COMMAND = "python -m mastra_notebook.core.nodes --typescript"
+_SCALARS: dict[Any, str] = {
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
+def _interface_name(model: type[BaseModel]) -> str:
+    return model.__name__
+
+
+def _ts_type(annotation: Any, shapes: dict[str, type[BaseModel]]) -> str:
+    """An annotation as a TypeScript type; the models it names are collected in ``shapes``."""
+    if annotation is Any:
+        return "unknown"
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        shapes.setdefault(_interface_name(annotation), annotation)
+        return _interface_name(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_ts_type(arg, shapes) for arg in args)
+    if origin is Literal:
+        return " | ".join(f'"{arg}"' for arg in args)
+    if origin is list:
+        item = _ts_type(args[0], shapes)
+        return f"({item})[]" if " | " in item else f"{item}[]"
+    if origin is tuple:
+        return "[" + ", ".join(_ts_type(arg, shapes) for arg in args) + "]"
+    raise TypeError(f"no TypeScript for {annotation!r}")
+
+
+def _doc(text: str | None, indent: str) -> list[str]:
+    if not text:
+        return []
+    text = text.replace("``", "`").replace("*/", "*\\/")  # markdown's code quotes, and no early end
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    if len(lines) == 1:
+        return [f"{indent}/** {lines[0]} */"]
+    return [f"{indent}/**", *(f"{indent} * {line.strip()}".rstrip() for line in lines), f"{indent} */"]
+
+
+def _interface(model: type[BaseModel], shapes: dict[str, type[BaseModel]], *, node: bool) -> list[str]:
+    own = inspect.cleandoc(model.__doc__ or "").split("\n\n")[0]  # not a "Fields" section made from them
+    lines = _doc(own, "")
+    lines.append(f"export interface {_interface_name(model)} {{")
+    for name, info in model.model_fields.items():
+        lines += _doc(info.description, "  ")
+        if name == "kind":
+            lines.append(f"  kind: {_ts_type(info.annotation, shapes)};")
+            continue
+        required = info.is_required() or (node and name == "id")
+        optional = "" if required else "?"
+        lines.append(f"  {name}{optional}: {_ts_type(info.annotation, shapes)};")
+    lines.append("}")
+    return lines
+
+
+def typescript() -> str:
+    """The TypeScript types of every node kind: one interface per kind and ``ViewNode``, their union."""
+    shapes: dict[str, type[BaseModel]] = {}
+    body: list[str] = []
+    for model in NODE_MODELS:
+        body += ["", *_interface(model, shapes, node=True)]
+    done: set[str] = set()
+    nested: list[str] = []
+    while len(done) < len(shapes):  # shapes may name shapes
+        for name, shape in sorted(shapes.items()):
+            if name not in done:
+                done.add(name)
+                nested += ["", *_interface(shape, shapes, node=False)]
+    union = "\n".join(f"  | {_interface_name(model)}" for model in NODE_MODELS)
+    kinds = " | ".join(f'"{kind}"' for kind in BY_KIND)
+    return "\n".join(
+        [
+            f"// Generated from mastra_notebook/core/nodes.py by `{COMMAND}`. Do not edit.",
+            "// Every node field may be missing or null until it is known; values are untrusted JSON.",
+            *body,
+            *nested,
+            "",
+            "/** Every node kind the reducer writes. */",
+            f"export type NodeKind = {kinds};",
+            "",
+            "/** A view node, told apart by `kind`. */",
+            f"export type ViewNode =\n{union};",
+            "",
+        ]
+    )
+
+
+def main(argv: list[str]) -> int:
+    if argv != ["--typescript"]:
+        print(f"usage: {COMMAND}", file=sys.stderr)
+        return 2
+    TYPESCRIPT.write_text(typescript())
+    print(f"wrote {TYPESCRIPT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
