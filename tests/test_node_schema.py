@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from mastra_notebook.core import nodes
 from mastra_notebook.core.ingest import records
@@ -115,9 +116,12 @@ def test_every_field_the_reducer_writes_is_declared() -> None:
             kinds.add(node["kind"])
             extra = set(node) - nodes.fields_of(node["kind"])
             if extra:
-                undeclared.setdefault(node["kind"], set()).update(extra)
+                undeclared.setdefault(node["kind"], set()).update(f"{field} ({name})" for field in extra)
                 continue
-            nodes.BY_KIND[node["kind"]].model_validate(node)  # raises with the field and its value
+            try:
+                nodes.BY_KIND[node["kind"]].model_validate(node)
+            except ValidationError as error:
+                pytest.fail(f"{name}: a {node['kind']} node's value is not of its declared type: {error}")
     assert not undeclared, f"fields the reducer writes but mastra_notebook/core/nodes.py lacks: {undeclared}"
     assert kinds == set(nodes.BY_KIND), f"kinds no run wrote: {set(nodes.BY_KIND) - kinds}"
 
@@ -128,7 +132,9 @@ def test_the_new_fields_are_written() -> None:
     for _, run in synthetic_runs():
         for op in run.snapshot():
             written.setdefault(op[2]["kind"], set()).update(op[2])
-    assert {"continue_with", "provider_executed", "orphan", "ran_in", "decision", "approval"} <= written["tool"]
+    assert {"continue_with", "provider_executed", "orphan", "ran_in", "decision", "approval"} <= written[
+        "tool"
+    ]
     assert {"hidden_levels"} <= written["tool"]
     assert {"continue_with", "progress", "suspend_payload", "decision"} <= written["workflow-step"]
 
