@@ -78,22 +78,14 @@ def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
         tool_name=get("tool_name"),
         args=get("args"),
         args_text=node.text("args_text"),
-        status=get("status"),
         result=get("result"),
-        error=_error(get("error")),
-        outputs=list(get("outputs") or ()),
-        children=nested.get(node.id),
         approval=get("approval"),
-        suspend_payload=get("suspend_payload"),
         denied_reason=get("denied_reason"),
-        decision=_decision(get("decision")),
-        continue_with=get("continue_with"),
         provider_executed=bool(get("provider_executed")),
         ran_in=get("ran_in"),
         orphan=bool(get("orphan")),
-        started_at=_time(get("started_at")),
         called_at=_time(get("called_at")),
-        finished_at=_time(get("ended_at")),
+        **_waiting_work(node, nested),
     )
 
 
@@ -101,18 +93,27 @@ def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
     get = node.get
     return WorkflowStep(
         step_name=get("step_name"),
-        status=get("status"),
         input=get("input"),
         output=get("output"),
-        error=_error(get("error")),
-        outputs=list(get("outputs") or ()),
-        suspend_payload=get("suspend_payload"),
-        decision=_decision(get("decision")),
-        continue_with=get("continue_with"),
-        children=nested.get(node.id),
-        started_at=_time(get("started_at")),
-        finished_at=_time(get("ended_at")),
+        **_waiting_work(node, nested),
     )
+
+
+def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
+    """What a tool call and a workflow step both hold: a status, outputs, a nested run, and a
+    suspension someone may answer."""
+    get = node.get
+    return {
+        "status": get("status"),
+        "error": _error(get("error")),
+        "outputs": list(get("outputs") or ()),
+        "children": nested.get(node.id),
+        "suspend_payload": get("suspend_payload"),
+        "decision": _decision(get("decision")),
+        "continue_with": get("continue_with"),
+        "started_at": _time(get("started_at")),
+        "finished_at": _time(get("ended_at")),
+    }
 
 
 def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], list[StepTiming]]:
