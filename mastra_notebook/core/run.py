@@ -13,7 +13,7 @@ from typing import Any
 from . import values
 from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
-from .reader import read_result
+from .result_from_state import read_result
 from .result import RunResult, keep_view
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops

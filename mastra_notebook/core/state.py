@@ -1,7 +1,7 @@
 """The state of one run (and of each run nested in it): one object, changed through its own methods.
 
-Handlers (``handlers/``) decide what a chunk means and call these methods; the reader
-(``reader.py``) turns the state into a RunResult. Every change to what a user sees goes through the
+Handlers (``handlers/``) decide what a chunk means and call these methods;
+``result_from_state.py`` turns the state into a RunResult. Every change to what a user sees goes through the
 view tree (``tree.py``), so a live view receives it as an op.
 
 Identity follows what real providers send: ids are not unique across a run. A text or reasoning
