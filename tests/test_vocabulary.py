@@ -18,6 +18,7 @@ from mastra_notebook.render.transcript import render_html
 from mastra_notebook.widget.wire import FLUSH_INTERVAL
 
 from .conftest import FIXTURES, RecordingComm, fixture_path
+from .fake_clock import run_on_fake_clock
 
 TEXT = {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "hi"}}
 
@@ -135,7 +136,7 @@ def test_a_view_fed_by_hand_sends_its_last_ops_without_end(recording_comm: Recor
         view = mn.view()
         for index in range(5):
             view.feed({**TEXT, "payload": {"id": "t", "text": f"<{index}>"}})
-        await asyncio.sleep(FLUSH_INTERVAL * 3)  # the loop is free: what was fed must have left
+        await asyncio.sleep(FLUSH_INTERVAL * 3)  # on the fake clock: the loop is free, what was fed left
         sent = "".join(
             op[3]
             for message in recording_comm.custom()
@@ -145,7 +146,7 @@ def test_a_view_fed_by_hand_sends_its_last_ops_without_end(recording_comm: Recor
         )
         assert sent.endswith("<4>")
 
-    asyncio.run(scenario())
+    run_on_fake_clock(scenario())
 
 
 def test_an_error_in_a_browser_message_shows_in_the_view(recording_comm: RecordingComm) -> None:
