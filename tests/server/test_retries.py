@@ -4,7 +4,6 @@ behind a flaky proxy: a retry happens only before any chunk, so it never starts 
 from __future__ import annotations
 
 import os
-import time
 import uuid
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from nbclient import NotebookClient
 import mastra_notebook as mn
 from mastra_notebook.client.transport import Retry
 
-from ..helpers import everything_shown
+from ..helpers import everything_shown, wait_until
 from .faults import fault_server, flaky_proxy
 
 pytestmark = pytest.mark.server
@@ -140,9 +139,12 @@ def test_a_saved_notebook_holds_no_token(
 
 
 def test_stop_during_a_backoff_ends_the_view() -> None:
-    """Stop is not held up by the waits between attempts (here 5 s, 10 s, 20 s: far past the wait)."""
-    client = mn.MastraClient("http://127.0.0.1:9", retries=3, backoff_ms=5000, max_backoff_ms=20_000)
-    view = client.agent("weather").stream("hi")
-    time.sleep(0.5)  # the first attempt was refused at once: the view now waits 5 s to try again
-    view.stop()
-    assert view.wait(4).status == "aborted"
+    """Stop is not held up by the waits between attempts (here a minute, then two, then four: the
+    view's end comes long before the first retry would)."""
+    with flaky_proxy("http://127.0.0.1:9", refuse=4) as proxy:
+        client = mn.MastraClient(proxy.url, retries=3, backoff_ms=60_000, max_backoff_ms=240_000)
+        view = client.agent("weather").stream("hi")
+        wait_until(lambda: proxy.connections == 1, "the first attempt was refused")  # now it backs off
+        view.stop()
+        assert view.wait(30).status == "aborted"
+        assert proxy.connections == 1  # no retry was sent
