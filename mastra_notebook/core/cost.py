@@ -43,18 +43,25 @@ def model_ref(model_id: str | None, provider: str | None) -> tuple[str | None, s
     return model_id or None, provider.split(".")[0] if provider else None
 
 
-_COUNTS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens")
+_COUNTS = (
+    "input_tokens",
+    "cached_input_tokens",
+    "cache_creation_input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+)
 
 
 @lru_cache(maxsize=4096)
-def _price(model: str, provider: str | None, counts: tuple[int, int, int, int]) -> float | str:
+def _price(model: str, provider: str | None, counts: tuple[int, ...]) -> float | str:
     """USD for one step's usage, or why it has no price."""
     from genai_prices import Usage, calc_price  # its data loads on first use (about 0.4 s)
 
-    input_tokens, cached, output_tokens, reasoning = counts
-    usage = Usage(
+    input_tokens, cached, cache_writes, output_tokens, reasoning = counts
+    usage = Usage(  # input_tokens counts the cache's reads and writes too, as Mastra's inputTokens does
         input_tokens=input_tokens,
         cache_read_tokens=cached,
+        cache_write_tokens=cache_writes,
         output_tokens=output_tokens,
         output_reasoning_tokens=reasoning,
     )
@@ -84,7 +91,7 @@ def warm() -> None:
     caller's thread: a live view does not stall at its first step."""
     if _price.cache_info().currsize == 0 and not _warming.is_set():
         _warming.set()
-        threading.Thread(target=_price, args=("gpt-4o", "openai", (0, 0, 0, 0)), daemon=True).start()
+        threading.Thread(target=_price, args=("gpt-4o", "openai", (0, 0, 0, 0, 0)), daemon=True).start()
 
 
 _warming = threading.Event()

@@ -43,6 +43,8 @@ class Usage(Shape):
     """Tokens spent reasoning."""
     cached_input_tokens: int
     """Prompt tokens read from the provider's cache."""
+    cache_creation_input_tokens: int
+    """Prompt tokens written to the provider's cache (Mastra's ``cacheCreationInputTokens``)."""
 
 
 class ErrorInfo(Shape):

@@ -59,6 +59,9 @@ class Usage(_Result):
     """Of the output tokens, those spent reasoning (0 where the provider does not say)."""
     cached_input_tokens: int = 0
     """Of the input tokens, those read from the provider's prompt cache (billed less)."""
+    cache_creation_input_tokens: int = 0
+    """Of the input tokens, those written to the provider's prompt cache (Anthropic bills them more):
+    Mastra's ``cacheCreationInputTokens``."""
 
 
 class ErrorInfo(_Result):

@@ -13,8 +13,8 @@ from typing import Any
 from . import values
 from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
-from .result_from_state import read_result
 from .result import RunResult, keep_view
+from .result_from_state import read_result
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 
