@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import selectors
+import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+import pytest
 
 T = TypeVar("T")
 
@@ -43,3 +46,18 @@ def run_on_fake_clock(main: Coroutine[Any, Any, T]) -> T:
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
+
+
+class FrozenTime:
+    """``time.time`` held still for the length of a test, and moved only by ``advance``: a live feed,
+    timed by the kernel's clock, gets exact times however slow or loaded the machine is."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+        monkeypatch.setattr(time, "time", self.time)
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

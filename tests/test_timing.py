@@ -14,6 +14,7 @@ from mastra_notebook.core.recording import TIME_KEY
 from mastra_notebook.core.timing import union_ms
 
 from .conftest import RecordingComm, fixture_path
+from .fake_clock import FrozenTime
 
 TOOL_RUNS_MS = 1000.0  # the tool executes for one second between its call (line 16) and its result
 
@@ -111,20 +112,25 @@ def test_an_untimed_recording_replays_with_no_figures_made_from_its_pace(
     assert slow.started_at is None
 
 
-def test_a_live_feed_is_timed_by_the_clock_and_a_person_deciding_is_left_out() -> None:
+def test_a_live_feed_is_timed_by_the_clock_and_a_person_deciding_is_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FrozenTime(monkeypatch)  # the kernel's clock, moved by the test alone
     run = mn.Run()
+    run.start()
+    clock.advance(0.3)
     for chunk in mn.read_chunks(fixture_path("tool-approval")):
         run.feed(chunk)
-    run.state.calls["call_delete_1"].fields["waiting_since"] -= 5_000  # the person took five seconds
+    clock.advance(5.0)  # the person takes five seconds
     run.decide("approve", "view", tool_call_id="call_delete_1")
+    clock.advance(0.2)  # the tool runs
     for chunk in mn.read_chunks(fixture_path("tool-approval-approved")):
         run.feed(chunk)
     run.end()
     timing = run.result.timing
-    assert timing.human_wait == pytest.approx(5.0, abs=0.5)
-    assert 0 <= timing.tool_time < 0.5  # the five seconds are not the tool's
-    assert timing.total is not None
-    assert timing.total < timing.human_wait  # the five seconds are not in the total
+    assert timing.human_wait == pytest.approx(5.0)
+    assert timing.tool_time == pytest.approx(0.2)  # the five seconds are not the tool's
+    assert timing.total == pytest.approx(5.5)  # the run's whole time on the clock, the wait in it
 
 
 def test_figures_that_the_stream_does_not_tell_are_none() -> None:
