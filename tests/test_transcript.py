@@ -13,7 +13,8 @@ import mastra_notebook as mn
 from mastra_notebook.core.numbers import format_duration, format_int
 from mastra_notebook.core.result import RunResult, view_snapshot
 from mastra_notebook.core.run import Run
-from mastra_notebook.render.static import RUN_SECTIONS, nodes, render_tree
+from mastra_notebook.render import static
+from mastra_notebook.render.static import RUN_SECTIONS, render_tree
 from mastra_notebook.render.static import text as fmt
 from mastra_notebook.render.transcript import render_html, render_snapshot
 
@@ -173,7 +174,7 @@ def test_a_sub_agents_raw_result_is_folded_under_its_run() -> None:
 
 def test_a_result_loaded_from_json_draws_like_the_run_it_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
     # the node renderers alone: the timeline's panel needs the times of every part, which only a run has
-    monkeypatch.setattr(nodes, "VIEW_BARS", [])
+    monkeypatch.setattr(static, "VIEW_BARS", [])
     # (a RunResult keeps no reasoning times: its reasoning says "Thought", not "Thought for 2.1 s")
     for name in ("tool-call", "agent-as-tool", "workflow-stream", "sources-files", "parallel-tools"):
         result = mn.collect(fixture_path(name))

@@ -216,8 +216,9 @@ def _shown_statuses(html: str) -> list[str]:
     run's, a workflow's, a tool's, a step's, a task's) and the footer's status."""
     from html import unescape
 
+    from mastra_notebook.render.static.common import Tree
+    from mastra_notebook.render.static.footer import run_footer
     from mastra_notebook.render.static.html import TONES, badge
-    from mastra_notebook.render.static.nodes import Tree, run_footer
 
     marker = "\ue000"  # a character no status has
     shapes = [_between(badge(marker, tone), marker) for tone in TONES]
@@ -267,9 +268,8 @@ def test_every_fixture_shows_only_the_tables_status_words(path: Path) -> None:
 
 
 def test_every_status_of_the_table_is_shown_in_its_word_on_every_card() -> None:
-    from mastra_notebook.core.status_words import STATUSES, WORDS, status_word
+    from mastra_notebook.core.status_words import BANNERS, STATUSES, WORDS, status_word
     from mastra_notebook.render.static import render_tree
-    from mastra_notebook.render.static.nodes import BANNERS
 
     ops: list[Any] = [["add", None, {"id": "root", "kind": "run", "status": "running"}]]
     for i, status in enumerate(STATUSES):

@@ -1,4 +1,13 @@
-"""The static renderer: the node tree the browser draws, as script-free HTML (see nodes.py)."""
+"""The static renderer: the node tree the browser draws, as script-free HTML.
+
+One module per js/src/render/*.ts file (``workflow-step.ts`` is ``workflow_step.py``, ``text.ts`` is
+``text_part.py``, ``json.ts`` is ``json_view.py``), drawing the same labels, order, banners and caps
+(docs/view-protocol.md): a card the widget folds is a ``<details>`` whose summary is the widget's
+folded head, open where the widget opens it. Each renderer takes the tree and a node and returns
+HTML. This module is the registry (index.ts): :data:`RENDERERS` maps kinds to renderers,
+:data:`RUN_SECTIONS` lists what a run draws below its parts and :data:`VIEW_BARS` what a view draws
+above its root run, so a new kind or section is one line.
+"""
 
 from __future__ import annotations
 
@@ -6,54 +15,49 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...core.status_words import status_tone, status_word
-from . import nodes
-from .html import BORDER, CARD, MUTED, badge, esc, tag
-from .nodes import RENDERERS, ROOT_ID, RUN_SECTIONS, VIEW_BARS, Node, Tree, run_figures, string
-
-# header.ts HEADER_STATS: the figures the header shows after its badge, in order
-HEADER_STATS = (("duration", ""), ("tokens", ""), ("first_token", "first token "), ("cost", ""))
+from ..timeline import run_section as run_timeline
+from .background_task import render_background_task
+from .banner import render_banner
+from .common import ROOT_ID, Renderer, Tree
+from .data import render_data
+from .file import render_file
+from .goal import render_goal
+from .header import render_header
+from .html import CARD, MUTED, tag
+from .invalid import render_invalid
+from .reasoning import render_reasoning
+from .run import RUN_SECTIONS, render_run
+from .source import render_source
+from .step import render_step
+from .text_part import render_text
+from .tool import render_tool
+from .unknown import render_unknown
+from .workflow_step import render_workflow_step
 
 __all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
 
+RENDERERS: dict[str, Renderer] = {
+    "run": render_run,
+    "text": render_text,
+    "reasoning": render_reasoning,
+    "tool": render_tool,
+    "workflow-step": render_workflow_step,
+    "source": render_source,
+    "file": render_file,
+    "step": render_step,
+    "background-task": render_background_task,
+    "goal": render_goal,
+    "banner": render_banner,
+    "data": render_data,
+    "unknown": render_unknown,
+    "invalid": render_invalid,
+}
+
+# What a view draws between its header and the root run (view.ts ``addBar``): the timeline's panel.
+VIEW_BARS: list[Renderer] = [run_timeline]
+
 # A live view's key (StreamView.view_key, a uuid4 hex): it becomes a class name, so nothing else.
 VIEW_KEY = re.compile(r"[0-9a-f]{32}")
-
-
-def _awaiting_approval(tree: Tree, run: Node) -> bool:
-    if run.get("status") != "suspended":
-        return False
-    return any(
-        node["kind"] == "tool" and node.get("status") == "awaiting-approval" for node in tree.nodes.values()
-    )
-
-
-def _header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
-    """header.ts for a view that no longer streams: title, status, elapsed, tokens, first token, cost."""
-    status = string((run or {}).get("status"))
-    state = (
-        ""
-        if not status
-        else "approval"
-        if status == "suspended" and run and _awaiting_approval(tree, run)
-        else status
-    )
-    run = run or {}
-    bits = [tag("span", esc(title), style="font-weight:600") if title else ""]
-    bits.append(tag("span", esc(subtitle), style=MUTED) if subtitle else "")  # the prompt's first line
-    if state:
-        bits.append(badge(status_word(state), status_tone(state)))  # header.ts: the one table's word
-    shown = run_figures(run)  # the kernel's figures (core/figures.py): shown, never computed here
-    known = {key: value for key, value in shown.items() if not (key == "cost" and value == "unknown")}
-    stats = [label + known[key] for key, label in HEADER_STATS if key in known]  # known costs only
-    if stats:
-        bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
-    line = " ".join(bit for bit in bits if bit)
-    return (
-        tag("div", line, style=f"border-bottom:1px solid {BORDER};padding-bottom:4px;margin-bottom:4px")
-        if line
-        else ""
-    )
 
 
 def _behind_toggle(bar: str) -> str:
@@ -79,15 +83,15 @@ def render_tree(
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
     ``title`` and ``subtitle`` as the view's header shows them (its traits); ``view_keys``: the live
     views this transcript stands for (see ``transcript_class``)."""
-    tree = Tree.from_ops(ops)
+    tree = Tree.from_ops(ops, RENDERERS)
     root = tree.nodes.get(ROOT_ID)
     if root is None:
         body = tag("div", "Waiting for the run…", style=MUTED)
     else:
-        body = "".join(_behind_toggle(bar(tree, root)) for bar in nodes.VIEW_BARS) + tree.draw(root)
+        body = "".join(_behind_toggle(bar(tree, root)) for bar in VIEW_BARS) + tree.draw(root)
     return tag(
         "div",
-        _header(tree, root, title, subtitle),
+        render_header(tree, root, title, subtitle),
         body,
         class_=transcript_class(view_keys),
         style=CARD + ";padding:6px 10px",

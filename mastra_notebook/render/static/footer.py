@@ -1,0 +1,53 @@
+"""The run footer (footer.ts): status, then the figures the kernel formatted (core/figures.py)."""
+
+from __future__ import annotations
+
+from ...core.status_words import status_word
+from .common import Node, Tree, obj, string
+from .html import BORDER, MUTED, esc, tag
+
+# The footer's stats in order (footer.ts STATS): the label, and the key of the figure the kernel
+# computed (the run node's ``figures``, core/figures.py); renderers compute none.
+FOOTER_STATS: list[tuple[str, str]] = [
+    ("in", "input_tokens"),
+    ("out", "output_tokens"),
+    ("reasoning", "reasoning_tokens"),
+    ("cached", "cached_input_tokens"),
+    ("with sub-agents", "tokens_with_nested"),
+    ("first token", "first_token"),
+    ("tok/s", "tokens_per_second"),
+    ("duration", "duration"),
+    ("steps", "steps"),
+    ("cost", "cost"),
+]
+
+
+def run_figures(run: Node) -> dict[str, str]:
+    """The run's figures as the kernel shipped them (strings), or none."""
+    shipped = obj(run.get("figures")) or {}
+    return {key: value for key, value in shipped.items() if isinstance(value, str)}
+
+
+def footer_stats(run: Node) -> list[tuple[str, str]]:
+    """(label, value) of each footer stat the run has: its status, then its figures."""
+    shown = run_figures(run)
+    status = string(run.get("status"))
+    stats = [("", status_word(status))] if status else []
+    for label_, key in FOOTER_STATS:
+        value = shown.get(key)
+        if value is not None:
+            stats.append((label_, value))
+    return stats
+
+
+def run_footer(tree: Tree, run: Node) -> str:
+    stats = []
+    for name, shown in footer_stats(run):
+        stat = f"{esc(name)} {tag('b', esc(shown), style='font-weight:600')}" if name else esc(shown)
+        stats.append(tag("span", stat, style="margin-right:14px;white-space:nowrap"))
+    line = " ".join(stats)
+    return tag(
+        "div",
+        line,
+        style=f"{MUTED};font-size:85%;border-top:1px solid {BORDER};margin-top:8px;padding-top:4px",
+    )

@@ -1,0 +1,29 @@
+"""A step's closing line (step.ts): its index, finish reason and tokens."""
+
+from __future__ import annotations
+
+from ...core.numbers import format_int
+from . import text as fmt
+from .common import Node, Tree, num, obj, string
+from .html import BORDER, MUTED, esc, tag
+
+
+def render_step(tree: Tree, node: Node) -> str:
+    usage = obj(node.get("usage")) or {}
+    index, tokens_in, tokens_out = (
+        num(node.get("index")),
+        num(usage.get("input_tokens")),
+        num(usage.get("output_tokens")),
+    )
+    bits = [
+        "Step" if index is None else f"Step {fmt.js_number(index)}",
+        string(node.get("finish_reason")),
+        None if tokens_in is None else f"{format_int(tokens_in)} in",
+        None if tokens_out is None else f"{format_int(tokens_out)} out",
+    ]
+    line = " · ".join(bit for bit in bits if bit)
+    return tag(
+        "div",
+        esc(line),
+        style=f"{MUTED};font-size:85%;border-top:1px dashed {BORDER};margin-top:8px;padding-top:2px",
+    )

@@ -1,0 +1,97 @@
+"""A tool card (tool.ts): its call, status, origin and time in the head; arguments, waits, outputs,
+nested runs and the result in the body."""
+
+from __future__ import annotations
+
+from ...core.status_words import status_word
+from . import text as fmt
+from .common import (
+    Node,
+    Tree,
+    card,
+    error_box,
+    head,
+    node_duration,
+    num,
+    obj,
+    outcome_line,
+    outputs_view,
+    status_badge,
+    string,
+)
+from .html import KIND, LABEL, MUTED, bdi, details, esc, fold_only, label, tag
+from .human import decision_summary, human_view
+from .json_view import json_block, json_pre, maybe_json
+
+_TOOL_LIVE = {"streaming-args", "running", "awaiting-approval", "suspended", "pending"}
+
+
+def _args_summary(node: Node, status: str) -> str:
+    if node.get("args") is not None:
+        return f"({fmt.summarize_args(node['args'])})"
+    args_text = string(node.get("args_text"))
+    return f"({fmt.summarize_text(args_text, 48)})" if args_text and status != "streaming-args" else "(…)"
+
+
+def _tool_outcome(node: Node, status: str, nested: bool) -> str:
+    if status == "denied":
+        reason = string(node.get("denied_reason"))
+        declined = f"→ {status_word(status)}"
+        return f"{declined}: {fmt.summarize_text(reason)}" if reason else declined
+    answer = string((obj(node.get("result")) or {}).get("text")) if nested else None
+    return outcome_line(node.get("error"), answer if answer is not None else node.get("result"))
+
+
+def render_tool(tree: Tree, node: Node) -> str:
+    status = string(node.get("status")) or "running"
+    levels = num(node.get("hidden_levels")) or 0
+    nested = tree.has_run(node) or levels > 0
+    opened = status in _TOOL_LIVE or nested
+    ran_in = string(node.get("ran_in"))  # a client tool: the notebook ran it
+    origin = "run by the provider" if node.get("provider_executed") is True else ""
+    if not origin and ran_in is not None:
+        origin = f"ran in the {ran_in}"
+    if not origin and node.get("orphan") is True:
+        origin = "call not in this stream"
+    fold = not opened  # the folded line's summaries show where the widget starts folded
+    call = bdi(string(node.get("tool_name")) or "tool", style="font-weight:600") + (
+        fold_only(esc(_args_summary(node, status)), "font-family:monospace;font-size:90%") if fold else ""
+    )
+    outcome = fold_only(
+        bdi(_tool_outcome(node, status, nested)), f"{MUTED};font-family:monospace;font-size:90%"
+    )
+    decided = decision_summary(node) if fold else None  # who decided; the wait apart from the tool's time
+    head_html = head(
+        tag("span", "Tool", style=KIND),
+        call,
+        outcome if fold else "",
+        status_badge(status),
+        tag("span", esc(origin), style=f"{MUTED};font-style:italic") if origin else "",
+        tag("span", esc(node_duration(node)), style=MUTED) if node_duration(node) else "",
+        fold_only(esc(decided), MUTED) if decided else "",
+    )
+    args = node.get("args") if node.get("args") is not None else (string(node.get("args_text")) or "")
+    body = [
+        "" if args == "" else tag("div", label("Arguments"), json_pre(args)),
+    ]
+    if status == "suspended":
+        payload = node.get("suspend_payload")
+        body.append(label("Suspended") if payload is None else json_block("Suspended with", payload))
+    body.append(human_view(node))
+    body.append(outputs_view(node.get("outputs")))
+    body.append(tree.draw_children(node))
+    if levels > 0:
+        plural = "" if levels == 1 else "s"
+        more = f"… {fmt.js_number(levels)} more level{plural} of nested runs (kept in the result, not drawn)"
+        body.append(tag("div", esc(more), style=MUTED))
+    if nested:
+        if node.get("result") is not None:
+            body.append(details(tag("span", "Raw result", style=LABEL), json_pre(node["result"])))
+    else:
+        body.append(maybe_json("Result", node.get("result")))
+    body.append(error_box(node.get("error")))
+    if status == "denied":
+        reason = string(node.get("denied_reason")) or ""
+        declined = status_word(status).capitalize()
+        body.append(error_box(f"{declined}: {reason}" if reason else declined))
+    return card(node, head_html, "".join(body), opened=opened)
