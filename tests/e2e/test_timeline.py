@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,6 @@ from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # A pace like a real model's: a first token after a pause, deltas 40 ms apart, a tool that works.
 GAPS_MS = {"text-delta": 40, "tool-call-delta": 35, "tool-output": 260, "tool-result": 280, "step-start": 60}
@@ -124,7 +122,6 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: e2e.Lab, page:
     assert delegate["left"] + delegate["width"] <= 100.5
     e2e.screenshot(panel, "timeline-finished-light")
     e2e.screenshot(root, "timeline-view-light")
-    shutil.copy(e2e.ARTIFACTS / "timeline-view-light.png", DOCS / "timeline.png")
 
     # a hover outlines the part a bar covers; a click selects it in the run
     row = root.locator(".mn-tl-row[data-bar='tool']").first
@@ -147,16 +144,26 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: e2e.Lab, page:
 def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
     lab: e2e.Lab, page: Any, mastra_url: str
 ) -> None:
-    cells = e2e.live_cells(mastra_url, 'v = client.agent("approver").stream("Delete record abc-123")\nv')
+    cells = e2e.live_cells(
+        mastra_url,
+        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        "import json\nc = v.wait(30).tool_calls[0]\n"
+        "print('WAIT', json.dumps({'waited': c.decision.waited, 'span': (c.finished_at - c.started_at).total_seconds()}))",
+    )
     e2e.open_notebook(page, lab.notebook("timeline-approval", cells))
     e2e.run_cells(page, 0, 1, 2)
     root = e2e.view_root(page, 2)
     card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
     root.locator(".mn-timeline-toggle").click()
-    page.wait_for_timeout(1500)  # the person takes a moment
-    waiting = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
-    assert waiting["phases"][-1] == "wait"
+    waiting = root.locator(".mn-tl-row", has=page.locator(".mn-tl-label", has_text="deleteRecord"))
+    expect(waiting.locator(".mn-tl-seg").last).to_have_attribute("data-phase", "wait")
+    for dark in (False, True):  # the person looks before deciding (however long that takes)
+        e2e.theme(page, dark=dark)
+        e2e.screenshot(
+            root.locator(".mn-timeline"), f"timeline-approval-waiting-{'dark' if dark else 'light'}"
+        )
+    e2e.theme(page, dark=False)
     card.locator("button.mn-approve").click()
     assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
     page.wait_for_function(  # the panel redraws: the call ran after the wait
@@ -168,11 +175,12 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
     )
     done = next(bar for bar in bars(root) if bar["label"] == "deleteRecord")
     assert done["phases"][-2:] == ["wait", "exec"]  # waiting for the click, then running
-    wait_width = root.evaluate(
-        """el => [...el.querySelectorAll('.mn-tl-row')].find(r => r.querySelector('.mn-tl-label').textContent
-            === 'deleteRecord').querySelector('[data-phase=wait]').getBoundingClientRect().width"""
-    )
-    assert wait_width > 20  # 1.5 s of a run of a few seconds
+    # the wait is drawn at its share of the call, as the kernel timed it (the person's time, whatever it was)
+    e2e.run_cells(page, 3)
+    kernel = e2e.printed_json(page, 3, "WAIT")
+    drawn = float(waiting.locator("[data-phase=wait]").evaluate("el => parseFloat(el.style.width)"))
+    assert kernel["waited"] > 0
+    assert abs(drawn - 100 * kernel["waited"] / kernel["span"]) < 0.5, (drawn, kernel)
     e2e.screenshot(root.locator(".mn-timeline"), "timeline-approval-light")
     e2e.theme(page, dark=True)
     e2e.screenshot(root.locator(".mn-timeline"), "timeline-approval-dark")
