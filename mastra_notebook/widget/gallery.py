@@ -1,4 +1,5 @@
-"""Many runs at once with bounded concurrency, shown as a paged gallery of live mini views.
+"""Many runs at once with bounded concurrency (a :class:`Batch`), shown as a paged gallery of live
+mini views.
 
 Built for evaluation scale (hundreds of prompts): a tile has a live widget only while it is on the
 page or its run streams (or waits for a person). A run that ended keeps its RunResult, its
@@ -9,26 +10,21 @@ again from what it kept when the reader pages back. So the kernel holds at most 
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-from collections import deque
-from collections.abc import Awaitable, Callable, Generator
-from dataclasses import dataclass
+from collections.abc import Generator
 from html import escape
 from typing import Any
 
 import ipywidgets
-import orjson
 
 from ..core.cost import format_usd
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.status_words import status_word
+from .batch import Batch, Event, Job, Start, Streaming
 from .bundle import Carrier, carry_lightly
-from .loops import private_loop, run_nested, running_loop
-from .streamview import StreamView, first_line, opened_when_shown
-from .wire import message
+from .loops import running_loop
+from .streamview import KeptRun, StreamView, first_line, opened_when_shown
 
 TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)
 CLOSE_AT_ONCE, CLOSE_GAP_S = 4, 0.03  # views a page let go of: closed this many at a time, this far apart
@@ -36,9 +32,6 @@ PAGE_SIZE = 48  # tiles on a page: the page's DOM stays bounded (about 50 live v
 _TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
 ELIDED = "\N{HORIZONTAL ELLIPSIS}"
 MIN_ELIDED = 5  # characters: a shared part shorter than this is shown (an ellipsis for "in" saves nothing)
-
-Streaming = Callable[[], Awaitable[None]]  # the work that streams into a tile's view
-Start = Callable[[], tuple[StreamView, Streaming]]  # makes a tile's view and the work that streams into it
 
 # What the gallery shows: (label, key). A filter is applied when chosen or when paging, so tiles do
 # not move under the reader; tiles that come to match a status filter join at its end.
@@ -51,52 +44,6 @@ FILTERS = [
     ("done", "done"),
 ]
 _FILTER_KEYS = {key for _, key in FILTERS}
-
-
-@dataclass(slots=True)
-class Kept:
-    """What a run that ended keeps in place of its widget."""
-
-    run: Run
-    recording: Recording
-    touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
-
-
-class EndedView(StreamView):
-    """A page slot's view of runs that ended, each drawn at once from what its tile kept.
-
-    One per slot, dealt again on every page: showing another run is one state update, not a new
-    widget (which would cost the browser a model and a fresh copy of the widget's module).
-    """
-
-    def __init__(self) -> None:
-        super().__init__(max_height=TILE_HEIGHT, layout=_TILE)
-        self._batch.take()  # ops of the fresh run the base made: a kept run replaces it
-        self._ended.set()
-        self.kept: Kept | None = None
-
-    def show(self, kept: Kept, *, title: str, subtitle: str) -> None:
-        """Draw ``kept``'s run here (a snapshot newer than anything the browser holds)."""
-        if kept is self.kept:
-            return
-        if self.kept is not None:
-            self.kept.run.tree.sink = None
-        self.kept = kept
-        self._batch.take()
-        self._run = kept.run
-        kept.run.tree.sink = self._on_op
-        self._recording, self._touched, self._fed = kept.recording, kept.touched, len(kept.recording)
-        self._seq += 1
-        final = orjson.dumps(message("snapshot", self._seq, kept.run.snapshot())).decode()
-        with self.hold_sync():
-            self.title, self.subtitle, self._final = title, subtitle, final
-        if self._inspected is not None:  # an open inspector lists this run's chunks instead
-            self._send_chunk_list(0)
-
-    @staticmethod
-    def keep(view: StreamView) -> Kept:
-        """What ``view``'s run keeps for when the view is closed."""
-        return Kept(view.run, view._recording, view._touched)
 
 
 class Affixes:
@@ -154,14 +101,16 @@ def _shared(a: list[str], b: list[str]) -> int:
 
 
 class Tile:
-    """One prompt of a batch: queued, then streaming into a live view, then ended.
+    """One prompt of a gallery: its batch's job, and what the page shows of it.
 
     ``result`` is the RunResult so far; ``recording`` every chunk received (once ended);
     ``view`` the tile's widget while it has one (None while queued off-page or ended off-page).
     ``title`` is the prompt's first line; ``label`` the part of it the tile's header shows.
     """
 
-    def __init__(self, index: int, prompt: Any, start: Start, *, title: str, subtitle: str) -> None:
+    def __init__(
+        self, batch: Batch[StreamView], index: int, prompt: Any, *, title: str, subtitle: str
+    ) -> None:
         self.index = index
         self.prompt = prompt
         self.title = title
@@ -169,9 +118,13 @@ class Tile:
         self.subtitle = subtitle
         self.prompted = False  # titled by its prompt (not by what runs it): labelled by the batch
         self.view: StreamView | None = None
-        self.kept: Kept | None = None
-        self._start: Start | None = start
-        self._queued_result: RunResult | None = None
+        self.kept: KeptRun | None = None
+        self._batch = batch
+
+    @property
+    def job(self) -> Job[StreamView]:
+        """The batch's job of this tile (its scheduling, status and result)."""
+        return self._batch.jobs[self.index]
 
     @property
     def byline(self) -> str:
@@ -182,43 +135,33 @@ class Tile:
     @property
     def queued(self) -> bool:
         """Waiting for its turn: not started, no view."""
-        return self.view is None and self.kept is None
+        return self.job.queued
 
     @property
     def streaming(self) -> bool:
         """Its run streams now."""
-        return self.view is not None and self.kept is None and bool(self.view.streaming)
+        return self.job.running
 
     @property
     def ended(self) -> bool:
         """The run ended for good (a run waiting for a person has not: it may go on in its view)."""
-        return self.kept is not None
+        return self.job.ended
 
     @property
     def status(self) -> str:
         """``queued``, ``running``, or the run's own status (``finished``, ``error``, ``suspended``...)."""
-        if self.queued:
-            return "queued"
-        return "running" if self.streaming else self.result.status
+        return self.job.status
 
     @property
     def group(self) -> str:
         """The summary's group: queued, running, done (finished), stopped (by a person: aborted) or
         error (any other end)."""
-        if self.queued or self.streaming:
-            return self.status
-        return {"finished": "done", "aborted": "stopped"}.get(self.result.status, "error")
+        return self.job.group
 
     @property
     def result(self) -> RunResult:
         """The run's RunResult so far (an empty, running one while queued)."""
-        if self.kept is not None:
-            return self.kept.run.result
-        if self.view is not None:
-            return self.view.result
-        if self._queued_result is None:
-            self._queued_result = Run().result
-        return self._queued_result
+        return self.job.result
 
     @property
     def recording(self) -> Recording | None:
@@ -245,20 +188,13 @@ class Gallery:
 
     def __init__(self, concurrency: int = 4, *, page_size: int | None = None) -> None:
         page_size = PAGE_SIZE if page_size is None else page_size
-        if concurrency < 1:
-            raise ValueError("concurrency must be at least 1")
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
-        self.concurrency = concurrency
+        self.batch: Batch[StreamView] = Batch(concurrency, on_change=self._on_job)
         self.page_size = page_size
         self.tiles: list[Tile] = []
         self._affixes = Affixes()
         self._labelled = (0, 0)  # the affixes' cut the tiles' labels were made with
-        self._queue: deque[Tile] = deque()
-        self._running = 0  # tiles holding a slot of the concurrency limit
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._idle = asyncio.Event()  # set when no tile is queued or streaming
-        self._idle.set()
         self._quiet = False  # the filter control is being set from Python: no second listing
         self._filter = "all"
         self._order: list[Tile] = []  # the tiles the filter lists, in its order
@@ -287,7 +223,7 @@ class Gallery:
         )
         controls.add_class("mn-gallery-controls")
         self._slots = [ipywidgets.Box() for _ in range(page_size)]
-        self._slot_views: list[EndedView | None] = [None] * page_size  # made when first needed
+        self._slot_views: list[StreamView | None] = [None] * page_size  # made when first needed
         self._slot_waiting: list[ipywidgets.HTML | None] = [None] * page_size
         for slot in self._slots:
             slot.add_class("mn-gallery-slot")
@@ -311,49 +247,75 @@ class Gallery:
         self.widget.add_class("mn-gallery")
         self._show_progress()
 
+    @property
+    def concurrency(self) -> int:
+        """How many runs stream at most at a time."""
+        return self.batch.concurrency
+
     # ---- adding runs --------------------------------------------------------------------------
 
-    def submit(self, start: Start, *, prompt: Any = None, title: str = "") -> Tile:
+    def submit(self, start: Start[StreamView], *, prompt: Any = None, title: str = "") -> Tile:
         """Queue one run: ``start()`` makes its view and the work that streams into it, once a slot
         is free (no widget exists before). The tile is titled by the prompt's first line, ``title``
         (what runs it: "agent weather") under it."""
-        tile = self._tile(start, prompt, title)
-        self._enqueue(tile)
+        tile = self._tile(prompt, title)
+
+        def started() -> tuple[StreamView, Streaming]:
+            with opened_when_shown():  # a run streaming off the page has no browser model
+                view, work = start()
+            self._dress(tile, view)
+            return view, work
+
+        self.batch.submit(started, prompt=prompt)
         return tile
 
     def add(self, view: StreamView, work: Streaming) -> Tile:
         """Queue ``view``, made already; ``work()`` fills it once a slot is free."""
-        tile = self._tile(lambda: (view, work), getattr(view, "prompt", None), view.title)
+        tile = self._tile(getattr(view, "prompt", None), view.title)
         self._dress(tile, view)
         view.queued = True
-        self._enqueue(tile)
+
+        def started() -> tuple[StreamView, Streaming]:
+            view.queued = False
+            return view, work
+
+        self.batch.submit(started, prompt=tile.prompt)
         return tile
 
-    def _tile(self, start: Start, prompt: Any, title: str) -> Tile:
+    def _tile(self, prompt: Any, title: str) -> Tile:
         index = len(self.tiles)
         line = first_line(prompt)
-        tile = Tile(index, prompt, start, title=line or title or f"run {index}",
+        tile = Tile(self.batch, index, prompt, title=line or title or f"run {index}",
                     subtitle=f"#{index} · {title}" if title else f"#{index}")  # fmt: skip
         if line:
             self._affixes.add(line)
             tile.label, tile.prompted = self._affixes.label(line), True
+        self.tiles.append(tile)
         return tile
 
-    def _enqueue(self, tile: Tile) -> None:
-        self.tiles.append(tile)
-        self._queue.append(tile)
-        self._idle.clear()
-        loop = self._loop = self._loop or running_loop() or private_loop()
-        if running_loop() is loop:
-            self._arrived(tile)
-        else:  # a plain script: the runs (and the gallery's state) live on the private loop's thread
-            loop.call_soon_threadsafe(self._arrived, tile)
-
-    def _arrived(self, tile: Tile) -> None:
-        if self._affixes.cut != self._labelled:
-            self._relabel()
+    def _on_job(self, job: Job[StreamView], event: Event) -> None:
+        """The batch's job of a tile was queued, started, paused (waits for a person) or ended (on
+        the loop the runs live on): the page follows."""
+        tile = self.tiles[job.index]
+        if event == "queued":
+            if self._affixes.cut != self._labelled:
+                self._relabel()
+            self._listed(tile)
+            return
+        if event == "started":
+            tile.view = job.handle
+            self._place(tile)
+            self._show_progress()
+            return
+        if event == "ended":
+            if job.handle is not None:
+                tile.kept = job.handle.kept()
+                if tile not in self._shown:
+                    self._close(self._let_go(tile))
+            else:  # stopped before its turn, or could not start: the batch's own run says why
+                tile.kept = KeptRun(job.run or Run(), Recording(), [])
         self._listed(tile)
-        self._dispatch()
+        self._show_progress()
 
     def _relabel(self) -> None:
         """The batch's shared words changed (a prompt came that shares fewer): every tile's label is
@@ -366,46 +328,6 @@ class Gallery:
                     tile.view.title, tile.view.subtitle = tile.label, tile.byline
         self._layout_grid()  # the queued tiles' placeholders and lines
 
-    def _dispatch(self) -> None:
-        """Start queued tiles while slots are free (on the loop the runs live on)."""
-        while self._running < self.concurrency and self._queue:
-            self._begin(self._queue.popleft())
-        self._settle()
-
-    def _begin(self, tile: Tile) -> None:
-        start, tile._start = tile._start, None
-        if start is None:  # stopped while queued
-            return
-        try:
-            with opened_when_shown():  # a run streaming off the page has no browser model
-                view, work = start()
-        except Exception as error:  # a bad prompt or option: that tile says why, the others go on
-            run = Run()
-            run.mark_error(f"could not start this run: {type(error).__name__}: {error}")
-            run.end()
-            tile.kept = Kept(run, Recording(), [])
-            self._listed(tile)
-            return
-        self._dress(tile, view)
-        view.queued = False
-        tile.view = view
-        self._running += 1
-        holding = [True]  # the concurrency slot, given back when the first stream ends
-
-        def on_streaming(change: dict[str, Any]) -> None:
-            if change["new"]:  # a run waiting for a person goes on (approve, resume)
-                self._idle.clear()
-                return
-            if holding[0]:
-                holding[0] = False
-                self._running -= 1
-            self._stream_ended(tile)
-
-        view.observe(on_streaming, names="streaming")
-        self._place(tile)
-        view.start(work)
-        self._show_progress()
-
     def _dress(self, tile: Tile, view: StreamView) -> None:
         carry_lightly(view)  # before its model opens: the carrier's bundle, not a copy of its own
         made, view.layout = view.layout, _TILE
@@ -414,29 +336,18 @@ class Gallery:
         view.max_height = TILE_HEIGHT
         view.title, view.subtitle = tile.label, tile.byline
 
-    def _stream_ended(self, tile: Tile) -> None:
-        view = tile.view
-        if view is not None and view.result.status != "suspended":  # a waiting run may go on: kept live
-            tile.kept = EndedView.keep(view)
-            if tile not in self._shown:
-                self._close(self._let_go(tile))
-        self._listed(tile)
-        self._dispatch()
-        self._show_progress()
+    def _dealt(self, view: StreamView | None) -> bool:
+        """``view`` is a page slot's own, dealt to one ended run after another."""
+        return any(view is dealt for dealt in self._slot_views if dealt is not None)
 
-    def _settle(self) -> None:
-        if not self._queue and not any(t.streaming for t in self.tiles):
-            self._idle.set()
-
-    @staticmethod
-    def _let_go(tile: Tile) -> StreamView | None:
+    def _let_go(self, tile: Tile) -> StreamView | None:
         """An ended run leaves the page: its tile lets go of its view. Its own view is returned, to
         be closed (its run keeps no reference to it, so it can be freed); a slot's view is not."""
         view = tile.view
         if view is None or tile.kept is None:
             return None
         tile.view = None
-        if isinstance(view, EndedView):
+        if self._dealt(view):
             return None
         tile.kept.run.tree.sink = None
         return view
@@ -562,7 +473,7 @@ class Gallery:
         page = self._order[self._offset : self._offset + self.page_size]
         leaving = [tile for tile in self._shown if tile not in page]
         for tile in self._shown:  # the slots' views are dealt again (a tile's own view stays its own)
-            if isinstance(tile.view, EndedView):
+            if self._dealt(tile.view):
                 tile.view = None
         self._shown = page
         for tile in page:
@@ -596,7 +507,7 @@ class Gallery:
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
             view = self._slot_views[index] or self._slot_view()
             self._slot_views[index] = view
-            view.show(tile.kept, title=tile.label, subtitle=tile.byline)
+            view.show_kept(tile.kept, title=tile.label, subtitle=tile.byline)
             tile.view = view
         widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
         if isinstance(widget, StreamView):
@@ -606,10 +517,12 @@ class Gallery:
         slot.layout.display = None
 
     @staticmethod
-    def _slot_view() -> EndedView:
-        """A slot's view, its model opened when placed, with the carrier's bundle (not a copy)."""
+    def _slot_view() -> StreamView:
+        """A slot's view of runs that ended, each drawn at once from what its tile kept (showing
+        another run is one state update, not a new widget, which would cost the browser a model and
+        a fresh copy of the widget's module). Its model opens when placed, with the carrier's bundle."""
         with opened_when_shown():
-            view = EndedView()
+            view = StreamView(max_height=TILE_HEIGHT, layout=_TILE)
         carry_lightly(view)
         return view
 
@@ -690,10 +603,7 @@ class Gallery:
     def counts(self) -> dict[str, int]:
         """How many runs are queued, running, done (finished), stopped (aborted) and ended otherwise
         (error, blocked, suspended, incomplete)."""
-        counts = {"queued": 0, "running": 0, "done": 0, "stopped": 0, "error": 0}
-        for tile in self.tiles:
-            counts[tile.group] += 1
-        return counts
+        return self.batch.counts()
 
     def totals(self) -> list[str]:
         """What the runs used so far, as the summary shows it: tokens, and the cost of those runs
@@ -742,23 +652,12 @@ class Gallery:
     def wait(self, timeout: float | None = None) -> list[RunResult]:
         """Block until no run is queued or streaming; the results in prompt order. Interrupting the
         kernel stops the batch (queued runs never start) and returns what there is."""
-        idle, loop = self._idle, self._loop
-        try:
-            if loop is not None and not idle.is_set():
-                if running_loop() is loop:
-                    run_nested(asyncio.ensure_future(idle.wait()), timeout)
-                else:
-                    asyncio.run_coroutine_threadsafe(idle.wait(), loop).result(timeout)
-        except (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError):
-            raise TimeoutError(f"the batch did not end within {timeout} s") from None
-        except KeyboardInterrupt:
-            self.stop()
+        self.batch.wait(timeout)
         self._publish_shown()
         return self.results
 
     def __await__(self) -> Generator[Any, None, list[RunResult]]:
-        if not self._idle.is_set():
-            yield from self._idle.wait().__await__()
+        yield from self.batch.__await__()
         self._publish_shown()
         return self.results
 
@@ -770,18 +669,7 @@ class Gallery:
 
     def stop(self) -> None:
         """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
-        while self._queue:
-            tile = self._queue.popleft()
-            tile._start = None
-            run = Run()
-            run.mark_aborted("stopped before its turn")
-            run.end()
-            tile.kept = Kept(run, Recording(), [])
-            self._listed(tile)
-        for tile in self.tiles:
-            if tile.view is not None:
-                tile.view.stop()
-        self._settle()
+        self.batch.stop()
         self._show_progress()
 
     def _ipython_display_(self) -> None:

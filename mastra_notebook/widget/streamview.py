@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,16 @@ def opened_when_shown() -> Iterator[None]:
         yield
     finally:
         _OPEN_WHEN_SHOWN.reset(token)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRun:
+    """What a view's run keeps once the view is closed (``StreamView.kept``), to be shown again in
+    another view (``StreamView.show_kept``): a gallery pages back to a run whose view it closed."""
+
+    run: Run
+    recording: Recording
+    touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
 
 
 class StreamView(anywidget.AnyWidget):
@@ -276,6 +287,36 @@ class StreamView(anywidget.AnyWidget):
             yield from asyncio.shield(task).__await__()
         self._publish_final()
         return self.result
+
+    # ---- a kept run, shown again ----------------------------------------------------------------
+
+    def kept(self) -> KeptRun:
+        """What this view's run keeps when the view is closed: its Run, recording and the inspector's
+        links, for ``show_kept`` in another view."""
+        return KeptRun(self._run, self._recording, self._touched)
+
+    def show_kept(self, kept: KeptRun, *, title: str = "", subtitle: str = "") -> None:
+        """Show ``kept`` here at once, in place of this view's own run: one state update, no new
+        widget (a gallery's page slot shows one ended run after another). The view must not stream."""
+        if self.streaming:
+            raise RuntimeError("a streaming view cannot show another run: stop it first")
+        if kept.run is not self._run:
+            if self._run.tree.sink == self._on_op:  # the run shown before lets go of this view
+                self._run.tree.sink = None
+            self._batch.take()  # ops of the run shown before: the kept run's snapshot replaces them
+            self._run, self._recording, self._touched = kept.run, kept.recording, kept.touched
+            self._fed = len(kept.recording)
+            kept.run.tree.sink = self._on_op
+            self._ended.set()
+            self._seq += 1
+            final = orjson.dumps(message("snapshot", self._seq, kept.run.snapshot())).decode()
+            with self.hold_sync():
+                self.title, self.subtitle, self._final = title, subtitle, final
+            if self._inspected is not None:  # an open inspector lists this run's chunks instead
+                self._send_chunk_list(0)
+        else:
+            with self.hold_sync():
+                self.title, self.subtitle = title, subtitle
 
     # ---- continuing a run (a live client view overrides these) -------------------------------------
 
