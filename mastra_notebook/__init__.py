@@ -31,6 +31,8 @@ from .core.ingest import collect, read_chunks
 from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage, draw_html_with
 from .core.run import Run
 from .core.timing import StepTiming, Timing
+from .core.waiting import suggest_with
+from .widget.suggest import suggest_call
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     from .analysis.compare import compare
@@ -55,6 +57,7 @@ def _transcript_html(result: RunResult) -> str:
 
 
 draw_html_with(_transcript_html)  # core draws nothing itself: the render layer is wired here
+suggest_with(suggest_call)  # core names no call: the notebook words what answers a wait
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "StreamView": "widget.streamview",

@@ -15,8 +15,8 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.mastra import MastraClient
-from mastra_notebook.core.state import example
 from mastra_notebook.render.transcript import render_html
+from mastra_notebook.widget.suggest import example
 
 from .conftest import RecordingComm
 
@@ -81,9 +81,9 @@ def test_a_run_told_the_schemas_shows_them_on_a_step_waiting_now_and_on_one_late
     assert later.result.workflow.steps[0].continue_with == HINTED  # type: ignore[union-attr]
 
 
-def _serve(monkeypatch: pytest.MonkeyPatch, workflow: Callable[[], httpx.Response]) -> list[str]:
-    """The client talks to a fake server: ``workflow()`` answers the GET of the workflow, the stream
-    is CHUNKS. Returns the requests seen."""
+def _serve(workflow: Callable[[], httpx.Response]) -> tuple[list[str], httpx.MockTransport]:
+    """A fake server for a client (``MastraClient(..., wire=wire)``): ``workflow()`` answers the GET
+    of the workflow, the stream is CHUNKS. Returns the requests seen, and the wire."""
     seen: list[str] = []
 
     def handle(request: httpx.Request) -> httpx.Response:
@@ -93,18 +93,16 @@ def _serve(monkeypatch: pytest.MonkeyPatch, workflow: Callable[[], httpx.Respons
         body = b"".join(orjson.dumps(chunk) + b"\x1e" for chunk in CHUNKS)
         return httpx.Response(200, content=body, headers={"content-type": "text/plain"})
 
-    def http(self: MastraClient, timeout: Any = None) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base_url, transport=httpx.MockTransport(handle))
-
-    monkeypatch.setattr(MastraClient, "http", http)
-    return seen
+    return seen, httpx.MockTransport(handle)
 
 
-def test_the_client_reads_the_schemas_once_and_the_step_says_them(
-    monkeypatch: pytest.MonkeyPatch, recording_comm: RecordingComm
-) -> None:
-    seen = _serve(monkeypatch, lambda: httpx.Response(200, json=WORKFLOW))
-    view = MastraClient("http://mastra.test").workflow("approvalFlow").stream({"item": "laptop"}, run_id="w1")
+def test_the_client_reads_the_schemas_once_and_the_step_says_them(recording_comm: RecordingComm) -> None:
+    seen, wire = _serve(lambda: httpx.Response(200, json=WORKFLOW))
+    view = (
+        MastraClient("http://mastra.test", wire=wire)
+        .workflow("approvalFlow")
+        .stream({"item": "laptop"}, run_id="w1")
+    )
     result = view.wait(10)
     assert result.status == "suspended"
     assert result.workflow.steps[0].continue_with == HINTED  # type: ignore[union-attr]
@@ -129,11 +127,14 @@ def test_the_client_reads_the_schemas_once_and_the_step_says_them(
     ids=["500", "not-json", "a-list", "bad-schema", "refused"],
 )
 def test_whatever_fails_is_no_hint_and_the_run_goes_on(
-    monkeypatch: pytest.MonkeyPatch, recording_comm: RecordingComm, answer: Callable[[], httpx.Response]
+    recording_comm: RecordingComm, answer: Callable[[], httpx.Response]
 ) -> None:
-    _serve(monkeypatch, answer)
+    _, wire = _serve(answer)
     result = (
-        MastraClient("http://mastra.test", retries=0).workflow("approvalFlow").stream(run_id="w1").wait(10)
+        MastraClient("http://mastra.test", retries=0, wire=wire)
+        .workflow("approvalFlow")
+        .stream(run_id="w1")
+        .wait(10)
     )
     assert (result.status, result.error, result.invalid) == ("suspended", None, [])
     assert result.workflow.steps[0].continue_with == NO_HINT  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ from .chunks import parse_chunk
 from .framing import aiter_records, iter_records
 from .result import RunResult
 from .run import Run
+from .waiting import Suggest
 
 
 def read_chunks(source: Any) -> Iterator[Any]:
@@ -27,11 +28,11 @@ async def aread_chunks(source: AsyncIterable[bytes | str]) -> AsyncIterator[Any]
         yield parse_chunk(record)
 
 
-def collect(source: Any) -> RunResult:
-    """Read a whole source into a finished RunResult."""
+def collect(source: Any, *, suggest: Suggest | None = None) -> RunResult:
+    """Read a whole source into a finished RunResult (``suggest``: see ``Run``)."""
     if isinstance(source, Run):
         return source.result
-    run = Run()
+    run = Run(suggest=suggest)
     run.start(recorded=True)  # timed by its recorded arrivals (mnReceivedMs) only: Run decides
     feed = run.feed
     for record in records(source):

@@ -17,6 +17,7 @@ from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
+from .waiting import Suggest, wired_suggester
 
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
@@ -28,11 +29,15 @@ class Run:
     the feeder gives, in ms since the run started). ``start()`` says when the run began: its request
     was sent, or its source started being read."""
 
-    def __init__(self, *, on_op: Sink | None = None, epoch_ms: float | None = None) -> None:
+    def __init__(
+        self, *, on_op: Sink | None = None, epoch_ms: float | None = None, suggest: Suggest | None = None
+    ) -> None:
+        """``suggest`` words the call that answers a wait (a node's ``continue_with``): by default
+        the one the package wired in (core/waiting.py ``suggest_with``)."""
         self.tree = Tree()
         self.tree.sink = on_op
         self.clock = Clock()
-        self.state = RunState.root(self.tree, self.clock)
+        self.state = RunState.root(self.tree, self.clock, suggest or wired_suggester())
         # Recorded times (ms since the run started) are placed after ``epoch_ms``: by default the
         # start, else the moment the first timed chunk is fed. ``_last_ms``: the latest arrival.
         self.epoch_ms = epoch_ms
@@ -178,7 +183,7 @@ class Run:
     def expect_resume(self, schemas: dict[str, Any]) -> None:
         """What each step of this workflow run expects when resumed: its resume schema by step name
         (Mastra's stream does not carry it; a client reads it from the server). A suspended step's
-        ``continue_with`` then shows the data it asks for, e.g. ``view.resume({"approved": True}, ...)``."""
+        ``continue_with`` then shows the data it asks for (the suggester words it from the schema)."""
         self._version += 1
         self.state.expect_resume(schemas)
 

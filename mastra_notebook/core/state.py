@@ -11,7 +11,6 @@ new part), and a ``tool-call`` whose id names a call that already ended is a new
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .timing import Interval, union_ms
 from .tree import Node, Tree
+from .waiting import Suggest, Wait, WaitKind, no_suggestion, schema_object
 
 TERMINAL_TOOL_STATUSES = frozenset({"done", "error", "denied"})
 VIEW_DEPTH = 16  # nested runs deeper than this hold their data but are not drawn (real trees: 3-5)
@@ -50,82 +50,17 @@ class Clock:
         return time.time() * 1000 if self.moment is None else self.moment
 
 
-def _literal(value: Any) -> str:
-    return json.dumps(str(value or ""), ensure_ascii=False)  # a JSON string is a Python literal too
-
-
-def _json_value(value: Any) -> Any:
-    """Mastra sends a resume schema as an object or as its JSON text."""
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return None
-    return value
-
-
-def _python(value: Any) -> str:
-    """A JSON value as a Python literal (``true`` is ``True``)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(str(key))}: {_python(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(_python, value)) + "]"
-    return _literal(value) if isinstance(value, str) else repr(value)
-
-
-_EXAMPLES = {
-    "boolean": "True",
-    "string": '"..."',
-    "integer": "0",
-    "number": "0",
-    "array": "[]",
-    "null": "None",
-}
-
-
-def example(schema: Any, depth: int = 0) -> str:
-    """A Python literal of a value a JSON schema accepts, its fields and types shown:
-    ``{"approved": True, "note": "..."}``; ``...`` where the schema does not say."""
-    if not isinstance(schema, dict):
-        return "..."
-    for key in ("const", "default"):
-        if key in schema:
-            return _python(schema[key])
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return _python(schema["enum"][0])
-    for key in ("anyOf", "oneOf"):
-        options = [o for o in schema.get(key) or [] if isinstance(o, dict) and o.get("type") != "null"]
-        if options:
-            return example(options[0], depth)
-    kind = schema.get("type")
-    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
-    properties = schema.get("properties")
-    if isinstance(properties, dict) and properties:
-        if depth >= 2:
-            return "{...}"
-        return (
-            "{"
-            + ", ".join(f"{_literal(str(k))}: {example(v, depth + 1)}" for k, v in properties.items())
-            + "}"
-        )
-    return "{}" if kind == "object" else _EXAMPLES.get(str(kind), "...")
-
-
-def continue_with(node: Node, resume_schema: Any = None) -> str:
-    """The call that answers a waiting tool call or workflow step, e.g.
-    ``view.resume({"approved": True}, step="request")`` (an example of the data the resume schema
-    asks for, when it is known)."""
-    if node.kind == "workflow-step":
-        where = f"step={_literal(node.fields.get('step_name'))}"
-    else:
-        where = f"tool_call_id={_literal(node.fields.get('tool_call_id'))}"
-    if node.fields.get("status") == "awaiting-approval":
-        call_id = _literal(node.fields.get("tool_call_id"))
-        return f'view.approve({call_id})  or  view.decline({call_id}, reason="...")'
-    schema = _json_value(resume_schema)
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    data = example(schema) if isinstance(properties, dict) and properties else "resume_data"
-    return f"view.resume({data}, {where})"
+def wait_of(node: Node, resume_schema: Any = None) -> Wait:
+    """The facts of a tool call's or workflow step's request for a person (``suggest`` words them)."""
+    status, step = node.fields.get("status"), node.kind == "workflow-step"
+    kind: WaitKind = "approval" if status == "awaiting-approval" else "step" if step else "suspension"
+    call_id, step_name = node.fields.get("tool_call_id"), node.fields.get("step_name")
+    return Wait(
+        kind,
+        tool_call_id=None if call_id is None else str(call_id),
+        step_name=None if step_name is None else str(step_name),
+        resume_schema=schema_object(resume_schema),
+    )
 
 
 @dataclass(slots=True, eq=False)
@@ -137,6 +72,7 @@ class StepState:
     reasoning: list[Node] = field(default_factory=list)
     calls: list[Node] = field(default_factory=list)
     reported_text: str | None = None  # the step's text as its step-finish tells it
+    request: dict[str, Any] | None = None  # step-start's {body}; None: no step-start (state only)
 
     def spans(self, end: Any) -> list[Interval]:
         """When each part streamed: text and reasoning from their start to their end chunk (which comes
@@ -193,11 +129,12 @@ class RunState:
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
+    suggest: Suggest = no_suggestion  # words the call that answers a wait (core/waiting.py)
 
     @classmethod
-    def root(cls, tree: Tree, clock: Clock | None = None) -> RunState:
+    def root(cls, tree: Tree, clock: Clock | None = None, suggest: Suggest | None = None) -> RunState:
         node = tree.new("run", None, status="running", nested=False)
-        return cls(tree=tree, node=node, clock=clock or Clock())
+        return cls(tree=tree, node=node, clock=clock or Clock(), suggest=suggest or no_suggestion)
 
     def now(self) -> float | None:
         """When what is being folded happened, on the run's one clock (None: the run is untimed)."""
@@ -311,7 +248,7 @@ class RunState:
 
     # ---- steps ----------------------------------------------------------------------------------
 
-    def start_step(self, warnings: Any) -> None:
+    def start_step(self, warnings: Any, request: dict[str, Any] | None = None) -> None:
         """A model step begins: ids seen before it name parts of earlier steps."""
         step = StepState(
             node=self.add(
@@ -323,6 +260,7 @@ class RunState:
                 ended_at=None,
             )
         )
+        step.request = request
         self.steps.append(step)
         self.open_step = step
         self.open_texts.clear()
@@ -562,14 +500,15 @@ class RunState:
 
     def wait_for_human(self, node: Node, resume_schema: Any = None) -> None:
         """A tool call or workflow step asks a person (approval, resume data); a request after a
-        decision is a new one. ``continue_with`` tells the reader the Python call that answers it."""
+        decision is a new one. ``continue_with``: the call that answers it, as the run's ``suggest``
+        words it (core names none)."""
         if node.id not in self.awaiting or node.fields.get("decision") is not None:
             self.set(node, "decision", None)
             self.set(node, "waiting_since", self.now())
         self.awaiting.add(node.id)
         if resume_schema is None and node.kind == "workflow-step":  # Mastra's chunk does not carry it
             resume_schema = self.resume_schemas.get(str(node.fields.get("step_name")))
-        self.set(node, "continue_with", continue_with(node, resume_schema))
+        self.set(node, "continue_with", self.suggest(wait_of(node, resume_schema)))
         self.say_waiting()
 
     def say_waiting(self) -> None:
@@ -619,7 +558,13 @@ class RunState:
             anchor = self.anchor if self.anchor is not None else (parent if hidden else None)
             node = self.tree.new("run", parent, hidden=hidden, status="running", nested=True)
             child = self.children[parent.id] = RunState(
-                tree=self.tree, node=node, clock=self.clock, parent=self, depth=depth, anchor=anchor
+                tree=self.tree,
+                node=node,
+                clock=self.clock,
+                parent=self,
+                depth=depth,
+                anchor=anchor,
+                suggest=self.suggest,
             )
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH

@@ -37,6 +37,7 @@ from ..core.values import capped
 from ..render.transcript import render_html
 from .bundle import packaged
 from .loops import private_loop, run_nested, running_loop, schedule
+from .suggest import suggest_call
 from .wire import FlushPolicy, OpBatch, message
 
 _STATIC = Path(__file__).parent.parent / "static"
@@ -134,7 +135,7 @@ class StreamView(anywidget.AnyWidget):
         self._run_nodes: set[str] = set()
         self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
-        self._run = Run(on_op=self._on_op)
+        self._run = Run(on_op=self._on_op, suggest=suggest_call)
         warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
 
