@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import pytest
@@ -57,9 +57,7 @@ def _starter(index: int, *, fail: bool = False, gate: asyncio.Event | None = Non
     return start
 
 
-def _batch(
-    count: int, *, concurrency: int = 3, page_size: int = 4, failing: frozenset[int] = frozenset()
-) -> Gallery:
+def _batch(count: int, *, concurrency: int = 3, page_size: int = 4, failing: Collection[int] = ()) -> Gallery:
     gallery = Gallery(concurrency, page_size=page_size)
     for i in range(count):
         gallery.submit(_starter(i, fail=i in failing), prompt=f"prompt number {i}", title="agent test")
