@@ -297,7 +297,7 @@ async def test_a_queued_tile_before_a_started_one_keeps_its_slot(recording_comm:
     assert [tile.index for tile in gallery.page] == [3]
     assert gallery._grid.children == ()
     assert 'class="mn-gallery-queued mn-gallery-target"' in gallery._waiting.value
-    gallery._order = [gallery.tiles[1], gallery.tiles[0]]  # a list where a queued tile comes first
+    gallery.pages.order = [gallery.tiles[1], gallery.tiles[0]]  # a list where a queued tile comes first
     gallery._go(0)
     assert gallery._grid.children == (gallery._slots[0], gallery._slots[1])
     (placeholder,) = gallery._slots[0].children

@@ -178,6 +178,89 @@ class Tile:
         return f"<Tile #{self.index} {self.title!r}: {self.status}>"
 
 
+class Pages:
+    """Which tiles the page shows (no widget): the filter's list of the tiles and the page's place in
+    it. The list is taken again when a filter is chosen or the reader pages, so tiles do not move
+    under the reader; a tile that comes to match joins its end."""
+
+    def __init__(self, tiles: list[Tile], size: int) -> None:
+        self.tiles = tiles
+        self.size = size
+        self.filter = "all"
+        self.order: list[Tile] = []  # the tiles the filter lists, in its order
+        self.offset = 0  # the position in that list of the page's first tile
+        self.shown: list[Tile] = []  # the page's tiles
+        self.target: Tile | None = None  # the tile jumped to (highlighted)
+
+    def listing(self) -> list[Tile]:
+        """The tiles the filter matches now, in its order."""
+        if self.filter == "all":
+            return list(self.tiles)
+        if self.filter == "errors-first":
+            return sorted(self.tiles, key=lambda tile: tile.group != "error")  # stable: prompt order within
+        return [tile for tile in self.tiles if tile.group == self.filter]
+
+    def choose(self, what: str) -> None:
+        """Filter by ``what`` (a FILTERS key), the list taken again."""
+        self.filter = what
+        self.order = self.listing()
+
+    def join(self, tile: Tile) -> None:
+        """A tile changed (or is new): one the filter now matches joins the list's end, and the page
+        if it has room for it; nothing already listed moves."""
+        matches = self.filter in ("all", "errors-first") or tile.group == self.filter
+        if matches and tile not in self.order:
+            self.order.append(tile)
+            if len(self.shown) < self.size and self.offset + len(self.shown) == len(self.order) - 1:
+                self.shown.append(tile)
+
+    def turn(self, offset: int, target: Tile | None = None) -> list[Tile]:
+        """Show the listed tiles from ``offset`` on; the tiles that left the page."""
+        self.offset = max(0, min(offset, max(len(self.order) - 1, 0)))
+        page = self.order[self.offset : self.offset + self.size]
+        leaving = [tile for tile in self.shown if tile not in page]
+        self.shown = page
+        self.target = target if target in page else None
+        return leaving
+
+    def next_offset(self) -> int:
+        """Where the next page starts (the list taken again: what a filter matches now); the last
+        page stays."""
+        self.order = self.listing()
+        ahead = self.offset + self.size
+        return ahead if ahead < len(self.order) else self.offset
+
+    def previous_offset(self) -> int:
+        """Where the previous page starts (the list taken again)."""
+        self.order = self.listing()
+        return max(self.offset - self.size, 0)
+
+    def find(self, target: int | str) -> Tile:
+        """Tile ``target``: its index, ``"#12"``, or the first whose prompt contains that text (case
+        aside)."""
+        if isinstance(target, str) and target.strip().lstrip("#").isdigit():
+            target = int(target.strip().lstrip("#"))
+        if isinstance(target, int):
+            if not 0 <= target < len(self.tiles):
+                raise IndexError(f"no tile #{target}: the tiles are #0 to #{len(self.tiles) - 1}")
+            return self.tiles[target]
+        needle = target.strip().casefold()
+        for tile in self.tiles:
+            if needle in tile.title.casefold() or needle in str(tile.prompt).casefold():
+                return tile
+        raise LookupError(f"no prompt contains {target!r}")
+
+    def where(self) -> str:
+        """Where the page is in the list, as the pager says it ("1 to 48 of 500 (errors only)", with
+        an en dash for "to"), or "no tiles (queued)"."""
+        label = {key: label for label, key in FILTERS}[self.filter]
+        if not self.order:
+            return f"no tiles ({label})"
+        first, last = self.offset + 1, self.offset + len(self.shown)
+        filtered = "" if self.filter == "all" else f" ({label})"
+        return f"{first}\N{EN DASH}{last} of {len(self.order)}{filtered}"
+
+
 class Gallery:
     """Runs that stream at most ``concurrency`` at a time, shown ``page_size`` tiles a page.
 
@@ -195,12 +278,8 @@ class Gallery:
         self.tiles: list[Tile] = []
         self._affixes = Affixes()
         self._labelled = (0, 0)  # the affixes' cut the tiles' labels were made with
+        self.pages = Pages(self.tiles, page_size)
         self._quiet = False  # the filter control is being set from Python: no second listing
-        self._filter = "all"
-        self._order: list[Tile] = []  # the tiles the filter lists, in its order
-        self._offset = 0  # the position in that list of the page's first tile
-        self._shown: list[Tile] = []
-        self._target: int | None = None  # the slot of the tile jumped to (highlighted)
         self._progress = ipywidgets.HTML()
         self._pager = ipywidgets.HTML()
         # The controls' labels are HTML, not a `description`: JupyterLab typesets a description as
@@ -310,7 +389,7 @@ class Gallery:
         if event == "ended":
             if job.handle is not None:
                 tile.kept = job.handle.kept()
-                if tile not in self._shown:
+                if tile not in self.pages.shown:
                     self._close(self._let_go(tile))
             else:  # stopped before its turn, or could not start: the batch's own run says why
                 tile.kept = KeptRun(job.run or Run(), Recording(), [])
@@ -386,13 +465,12 @@ class Gallery:
         self._go(0)
 
     def _set_filter(self, what: str) -> None:
-        self._filter = what
         self._quiet = True
         try:
             self._choose.value = what
         finally:
             self._quiet = False
-        self._order = self._listing()
+        self.pages.choose(what)
 
     def _on_choose(self, change: dict[str, Any]) -> None:
         if not self._quiet:
@@ -400,44 +478,26 @@ class Gallery:
 
     def next_page(self) -> None:
         """The next page (the list taken again: what a filter matches now)."""
-        self._order = self._listing()
-        if self._offset + self.page_size < len(self._order):
-            self._go(self._offset + self.page_size)
-        else:
-            self._go(self._offset)
+        self._go(self.pages.next_offset())
 
     def previous_page(self) -> None:
         """The previous page (the list taken again: what a filter matches now)."""
-        self._order = self._listing()
-        self._go(max(self._offset - self.page_size, 0))
+        self._go(self.pages.previous_offset())
 
     def jump(self, target: int | str) -> Tile:
         """Show tile ``target`` (its index, ``"#12"``, or the first prompt containing that text, case
         aside) first on the page, highlighted. A tile the filter hides shows with the filter at all."""
-        tile = self._find_tile(target)
-        self._order = self._listing()
-        if tile not in self._order:
+        tile = self.pages.find(target)
+        self.pages.order = self.pages.listing()
+        if tile not in self.pages.order:
             self._set_filter("all")
-        self._go(self._order.index(tile), target=tile)
+        self._go(self.pages.order.index(tile), target=tile)
         return tile
 
     @property
     def page(self) -> list[Tile]:
         """The tiles on the page now."""
-        return list(self._shown)
-
-    def _find_tile(self, target: int | str) -> Tile:
-        if isinstance(target, str) and target.strip().lstrip("#").isdigit():
-            target = int(target.strip().lstrip("#"))
-        if isinstance(target, int):
-            if not 0 <= target < len(self.tiles):
-                raise IndexError(f"no tile #{target}: the tiles are #0 to #{len(self.tiles) - 1}")
-            return self.tiles[target]
-        needle = target.strip().casefold()
-        for tile in self.tiles:
-            if needle in tile.title.casefold() or needle in str(tile.prompt).casefold():
-                return tile
-        raise LookupError(f"no prompt contains {target!r}")
+        return list(self.pages.shown)
 
     def _on_find(self, change: dict[str, Any]) -> None:
         text = str(change["new"]).strip()
@@ -449,58 +509,41 @@ class Gallery:
             self._pager.value = self._pager_html(note=str(error))
         self._find.value = ""
 
-    def _listing(self) -> list[Tile]:
-        if self._filter == "all":
-            return list(self.tiles)
-        if self._filter == "errors-first":
-            return sorted(self.tiles, key=lambda tile: tile.group != "error")  # stable: prompt order within
-        return [tile for tile in self.tiles if tile.group == self._filter]
-
     def _listed(self, tile: Tile) -> None:
-        """A tile changed (or is new): one the filter now matches joins the list's end, drawn if the
-        page has room for it; nothing already listed moves."""
-        matches = self._filter in ("all", "errors-first") or tile.group == self._filter
-        if matches and tile not in self._order:
-            self._order.append(tile)
-            if len(self._shown) < self.page_size and self._offset + len(self._shown) == len(self._order) - 1:
-                self._shown.append(tile)
+        """A tile changed (or is new): it joins the filter's list if it now matches (Pages.join)."""
+        self.pages.join(tile)
         self._place(tile)
         self._pager.value = self._pager_html()
 
     def _go(self, offset: int, target: Tile | None = None) -> None:
         """Show the listed tiles from ``offset`` on; close the views of ended runs that leave."""
-        self._offset = max(0, min(offset, max(len(self._order) - 1, 0)))
-        page = self._order[self._offset : self._offset + self.page_size]
-        leaving = [tile for tile in self._shown if tile not in page]
-        for tile in self._shown:  # the slots' views are dealt again (a tile's own view stays its own)
+        for tile in self.pages.shown:  # the slots' views are dealt again (a tile's own view stays its own)
             if self._dealt(tile.view):
                 tile.view = None
-        self._shown = page
+        leaving = self.pages.turn(offset, target)
+        page = self.pages.shown
         for tile in page:
             self._fill(tile)
         for slot in self._slots[len(page) :]:
             slot.children = ()
             slot.layout.display = "none"
         self._close_gradually([view for view in map(self._let_go, leaving) if view is not None])
-        if self._target is not None:
-            self._slots[self._target].remove_class("mn-gallery-target")
-            self._target = None
-        if target is not None and target in page:
-            self._target = page.index(target)
-            self._slots[self._target].add_class("mn-gallery-target")
+        target_at = None if self.pages.target is None else page.index(self.pages.target)
+        for index, slot in enumerate(self._slots):  # only the tile jumped to is highlighted
+            (slot.add_class if index == target_at else slot.remove_class)("mn-gallery-target")
         self._layout_grid()
         self._pager.value = self._pager_html()
 
     def _place(self, tile: Tile) -> None:
         """Put the tile's widget in its slot, if it is on the page (a queued tile after the page's
         last started one is a line of the waiting list instead)."""
-        if tile in self._shown:
+        if tile in self.pages.shown:
             self._fill(tile)
             self._layout_grid()
 
     def _fill(self, tile: Tile) -> None:
         """The slot of ``tile``, on the page, holds its widget (the grid laid out after, once)."""
-        index = self._shown.index(tile)
+        index = self.pages.shown.index(tile)
         if tile.queued and index >= self._started_slots():
             return
         slot = self._slots[index]
@@ -528,8 +571,8 @@ class Gallery:
 
     def _started_slots(self) -> int:
         """The page's slots up to its last tile that is not queued: the ones the grid shows."""
-        for index in range(len(self._shown) - 1, -1, -1):
-            if not self._shown[index].queued:
+        for index in range(len(self.pages.shown) - 1, -1, -1):
+            if not self.pages.shown[index].queued:
                 return index + 1
         return 0
 
@@ -539,14 +582,14 @@ class Gallery:
         to 200 ms of one task to draw a new page."""
         shown = self._started_slots()
         for index in range(shown):  # a queued tile before a started one (a filter, a jump) keeps a slot
-            tile = self._shown[index]
+            tile = self.pages.shown[index]
             if tile.queued:
                 placeholder = self._queued_widget(index, tile)
                 if self._slots[index].children != (placeholder,):
                     self._slots[index].children = (placeholder,)
                 self._slots[index].layout.display = None
-        waiting = self._shown[shown:]
-        value = self._waiting_html(waiting, shown)
+        waiting = self.pages.shown[shown:]
+        value = self._waiting_html(waiting)
         if self._waiting.value != value:
             self._waiting.value = value
         self._waiting.layout.display = None if waiting else "none"
@@ -569,16 +612,16 @@ class Gallery:
         )
         return waiting
 
-    def _waiting_html(self, waiting: list[Tile], first: int) -> str:
+    def _waiting_html(self, waiting: list[Tile]) -> str:
         """The page's queued tiles after its last started one: a line each (no view, no Stop)."""
         if not waiting:
             return ""
         lines = "".join(
-            f'<div class="mn-gallery-queued{" mn-gallery-target" if first + offset == self._target else ""}"'
+            f'<div class="mn-gallery-queued{" mn-gallery-target" if tile is self.pages.target else ""}"'
             f' data-status="queued" style="{_WAITING_LINE_STYLE}" title="{escape(tile.title)}">'
             f'<bdi style="font-weight:600">{escape(tile.label)}</bdi>'
             f' <span style="opacity:0.75">{escape(tile.subtitle)}</span></div>'
-            for offset, tile in enumerate(waiting)
+            for tile in waiting
         )
         head = f"{len(waiting)} queued on this page: each starts in a tile of its own when its turn comes"
         return (
@@ -588,13 +631,7 @@ class Gallery:
         )
 
     def _pager_html(self, note: str = "") -> str:
-        total, shown = len(self._order), len(self._shown)
-        label = {key: label for label, key in FILTERS}[self._filter]
-        if not total:
-            where = f"no tiles ({label})"
-        else:
-            first, last = self._offset + 1, self._offset + shown
-            where = f"{first}\N{EN DASH}{last} of {total}" + ("" if self._filter == "all" else f" ({label})")
+        where = self.pages.where()
         extra = f' · <span class="mn-gallery-note">{escape(note)}</span>' if note else ""
         return f'<span class="mn-gallery-where">{escape(where)}</span>{extra}'
 
@@ -663,7 +700,7 @@ class Gallery:
 
     def _publish_shown(self) -> None:
         """The tiles on the page send their final state from the waiting cell (headless saving)."""
-        for tile in self._shown:
+        for tile in self.pages.shown:
             if tile.view is not None and not tile.streaming:
                 tile.view.wait(0)
 
