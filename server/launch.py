@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import NoReturn
 
@@ -66,15 +66,16 @@ class ScriptedServer:
     def __init__(self) -> None:
         self.process: subprocess.Popen[str] | None = None
 
-    def start(self, port: int = 0, timeout: float = 60) -> str:
+    def start(self, port: int = 0, timeout: float = 60, env: Mapping[str, str] | None = None) -> str:
         """Start the server (running `npm ci` first if node_modules is missing) and return its URL
-        once it printed its READY line. Its stderr (logs) is inherited; its stdout carries only READY."""
+        once it printed its READY line. Its stderr (logs) is inherited; its stdout carries only READY.
+        `env` adds to this process's environment (e.g. `{"MASTRA_REDACT": "0"}`)."""
         if not (SERVER_DIR / "node_modules").is_dir():
             _npm_ci()
         node = shutil.which("node")
         if node is None:
             raise RuntimeError("node not found: Node 20+ is needed for the Mastra test server")
-        env = {**os.environ, "PORT": str(port), "MASTRA_TELEMETRY_DISABLED": "1"}
+        env = {**os.environ, **(env or {}), "PORT": str(port), "MASTRA_TELEMETRY_DISABLED": "1"}
         try:
             with _signals_held():
                 self.process = subprocess.Popen(
@@ -127,10 +128,12 @@ def _ready_url(proc: subprocess.Popen[str], timeout: float) -> str:
             return line[len(READY_PREFIX) :].strip()
 
 
-def start_server(port: int = 0, timeout: float = 60) -> tuple[subprocess.Popen[str], str]:
+def start_server(
+    port: int = 0, timeout: float = 60, env: Mapping[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
     """Start `node server.mjs`; (process, base_url) once it is ready. See `ScriptedServer.start`."""
     server = ScriptedServer()
-    url = server.start(port, timeout)
+    url = server.start(port, timeout, env)
     assert server.process is not None
     return server.process, url
 

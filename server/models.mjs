@@ -6,6 +6,11 @@
 // result? then answer in text, else call the tool"). `stream-start`, `response-metadata`
 // and, if the script yields none, a `finish` part are added automatically.
 // No network, no API key.
+//
+// What it reports as the provider request (`request.body`, shown in `step-start.payload.request`
+// when the server does not redact it) is the body OpenAI's chat-completions API would be sent for
+// this call: the AI SDK's own OpenAI chat model builds it from the prompt, tools and settings.
+import { OpenAIChatLanguageModel } from '@ai-sdk/openai/internal';
 
 export const sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
@@ -137,6 +142,43 @@ export class PromptContext {
   }
 }
 
+// ---- the request a provider would be sent ------------------------------------------------
+
+/** A V2 prompt file part as the V4 OpenAI provider reads it (`data: {type: 'url'|'data', ...}`). */
+function v4File(part) {
+  const { data } = part;
+  const url = data instanceof URL ? data : typeof data === 'string' && /^https?:\/\//.test(data) ? new URL(data) : null;
+  return { ...part, data: url ? { type: 'url', url } : { type: 'data', data } };
+}
+
+const v4Prompt = prompt =>
+  prompt.map(m =>
+    Array.isArray(m.content) ? { ...m, content: m.content.map(p => (p.type === 'file' ? v4File(p) : p)) } : m,
+  );
+
+/** JSON-safe copy (bytes as base64, URLs as strings) of what the model was given. */
+const jsonSafe = value =>
+  JSON.parse(
+    JSON.stringify(value, function (key, v) {
+      const raw = this[key];
+      return raw instanceof Uint8Array ? Buffer.from(raw).toString('base64') : v;
+    }) ?? 'null',
+  );
+
+/** The chat-completions body for this call. A prompt OpenAI's chat API cannot take (a text/plain
+ * file, say) is reported as given: the AI SDK's prompt, its tools and settings, and why. */
+async function providerRequestBody(modelId, options) {
+  const { abortSignal, headers, includeRawChunks, ...call } = options;
+  const openai = new OpenAIChatLanguageModel(modelId, { provider: 'openai.chat', url: () => '', headers: () => ({}) });
+  try {
+    // getArgs is the provider's own body builder (what doStream posts), used without a network call.
+    const { args } = await openai.getArgs({ ...call, prompt: v4Prompt(call.prompt ?? []) });
+    return jsonSafe(args);
+  } catch (err) {
+    return jsonSafe({ model: modelId, ...call, unconverted: String(err?.message ?? err) });
+  }
+}
+
 // ---- the model ----------------------------------------------------------------------------
 
 const FIXED_TIMESTAMP = new Date('2025-01-01T00:00:00.000Z');
@@ -154,6 +196,7 @@ export class ScriptedModel {
 
   async doStream(options) {
     const ctx = new PromptContext(options);
+    const body = await providerRequestBody(this.modelId, options);
     const signal = options.abortSignal;
     const callIndex = this.calls++;
     const generator = this.script(ctx);
@@ -230,7 +273,7 @@ export class ScriptedModel {
 
     return {
       stream,
-      request: { body: { model: modelId, messages: ctx.prompt.length } },
+      request: { body },
       response: { headers: { 'x-mock-model': modelId } },
     };
   }

@@ -2,6 +2,8 @@
 // Prints exactly one line to stdout once listening:
 //   MASTRA_TEST_SERVER_READY http://127.0.0.1:<port>
 // Everything else (logs) goes to stderr.
+// MASTRA_REDACT=0 keeps the provider request in `step-start.payload.request.body` (Mastra's
+// default, and ours, is 1: redacted to {}).
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { MastraServer } from '@mastra/hono';
@@ -12,7 +14,8 @@ console.log = console.info = console.debug = (...args) => console.error(...args)
 const { mastra } = await import('./mastra.mjs');
 
 const app = new Hono();
-const server = new MastraServer({ app, mastra });
+const redact = (process.env.MASTRA_REDACT ?? '1') !== '0';
+const server = new MastraServer({ app, mastra, streamOptions: { redact } });
 await server.init();
 
 const port = Number(process.env.PORT || 0);
