@@ -16,7 +16,7 @@ import tracemalloc
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import pytest
@@ -56,15 +56,22 @@ def stream_bytes(name: str) -> bytes:
     return h.body(value) if isinstance(value, list) else value
 
 
+T = TypeVar("T", mn.Run, mn.StreamView)
+
+
+def fed(target: T, lines: list[Any]) -> T:
+    """``target`` (a Run or a view) fed ``lines`` by hand, then ended."""
+    for line in lines:
+        target.feed(line)
+    target.end()
+    return target
+
+
 @cache
 def collected(name: str) -> mn.RunResult:
     value = built(name)
     if isinstance(value, list):
-        run = mn.Run()
-        for line in value:
-            run.feed(line)
-        run.end()
-        return run.result
+        return fed(mn.Run(), value).result
     return mn.collect(stream_bytes(name))
 
 
@@ -157,13 +164,9 @@ def fed_view(name: str) -> mn.StreamView:
     """A StreamView fed the entry by hand and ended (a body: consumed in the background)."""
     value = built(name)
     if isinstance(value, list):
-        view = mn.view()
-        for line in value:
-            view.feed(line)
-        view.end()
-    else:
-        view = mn.view(value)
-        view.wait(timeout=15)
+        return fed(mn.view(), value)
+    view = mn.view(value)
+    view.wait(timeout=15)
     return view
 
 
@@ -496,19 +499,11 @@ def test_a_megabyte_of_blank_lines_then_a_stream_reads_the_stream() -> None:
 # ---- linear cost --------------------------------------------------------------------------------------------
 
 
-def fed(lines: list[bytes]) -> mn.RunResult:
-    run = mn.Run()
-    for line in lines:
-        run.feed(line)
-    run.end()
-    return run.result
-
-
 # What these cost beside text deltas and orjson.loads is measured in benchmarks/hostile.py (figures
 # in the README); here, what they must give. The timeouts catch a reducer gone quadratic.
 @pytest.mark.timeout(30)
 def test_forty_thousand_argument_deltas_give_the_whole_arguments() -> None:
-    result = fed(h.arg_delta_lines())
+    result = fed(mn.Run(), h.arg_delta_lines()).result
     call = result.tool_calls[0]
     assert call.args == h.big_args()
     assert call.args_text == orjson.dumps(h.big_args()).decode()
