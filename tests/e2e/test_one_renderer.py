@@ -33,24 +33,41 @@ ALL = sorted([*e2e.FIXTURES.glob("*.jsonl"), *(e2e.FIXTURES / "providers").glob(
 CONTROLS = "[data-mn-control]"  # the one definition of what is not content, in both renderers
 FOLD_ONLY = ".mn-fold-only"
 
-# Unfolds `root` (opening a card may show more to open inside it); the widget draws some bodies on
-# their toggle event (raw JSON), so it is given a moment.
-UNFOLD = """async ([root, settle]) => {
-  const el = document.querySelector(root);
-  for (let i = 0; i < 50; i++) {
-    const closed = [...el.querySelectorAll("details:not([open])")];
-    const folded = [...el.querySelectorAll(".mn-fold-head[aria-expanded='false']")];
-    if (!closed.length && !folded.length) break;
-    for (const d of closed) d.open = true;
-    for (const head of folded) head.click();
-    if (settle) await new Promise((done) => setTimeout(done, 50));
+# Waits until `el` is drawn and done: its HTML the same three frames in a row (the widget draws in
+# frames, within a budget). A condition, not a time: on a loaded machine it simply takes more frames.
+SETTLED = """async (el) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  for (let last = -1, same = 0, i = 0; same < 3 && i < 3000; i++) {
+    await frame();
+    const now = el.innerHTML.length;
+    same = now === last ? same + 1 : 0;
+    last = now;
   }
 }"""
 
-PANELS = """async () => {
+# Unfolds `root` (opening a card may show more to open inside it); the widget draws some bodies on
+# their toggle event (raw JSON): with `settle`, each round waits for those events and the drawing.
+UNFOLD = f"""async ([root, settle]) => {{
+  const settled = {SETTLED};
+  const el = document.querySelector(root);
+  for (let i = 0; i < 50; i++) {{
+    const closed = [...el.querySelectorAll("details:not([open])")];
+    const folded = [...el.querySelectorAll(".mn-fold-head[aria-expanded='false']")];
+    if (!closed.length && !folded.length) break;
+    const toggled = closed.map((d) => new Promise((done) => d.addEventListener("toggle", done, {{ once: true }})));
+    for (const d of closed) d.open = true;
+    for (const head of folded) head.click();
+    if (settle) {{
+      await Promise.all(toggled);
+      await settled(el);
+    }}
+  }}
+}}"""
+
+PANELS = f"""async () => {{
   for (const toggle of document.querySelectorAll(".mn-header button[aria-expanded='false']")) toggle.click();
-  await new Promise((done) => setTimeout(done, 100));
-}"""
+  await ({SETTLED})(document.querySelector(".mn-root"));
+}}"""
 
 # The text of `root` with the controls (and, unfolded, the folded-only summaries) taken out.
 READ = """([root, unfold, controls, foldOnly]) => {
