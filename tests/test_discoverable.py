@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.mastra import LiveView, WorkflowView
+from mastra_notebook.client.session import Kind, RunSession
 from mastra_notebook.render.transcript import render_html
 from mastra_notebook.widget.gallery import Gallery
 
@@ -19,12 +19,23 @@ from .conftest import RecordingComm, fixture_path
 APPROVAL = fixture_path("tool-approval")
 
 
-def _live(
-    recording: Any, posts: list[tuple[str, dict[str, Any]]], cls: type[LiveView] = LiveView
-) -> LiveView:
-    """A live view fed a recording, whose continuations are recorded instead of sent."""
-    view = cls(mn.MastraClient("http://127.0.0.1:9"), "/api/agents/approver", title="agent approver")
-    view.post = lambda path, body: posts.append((path, body)) or view  # type: ignore[method-assign]
+class Recorded(RunSession):
+    """A run session whose continuations are recorded instead of sent."""
+
+    def __init__(self, view: mn.StreamView, kind: Kind, posts: list[tuple[str, dict[str, Any]]]) -> None:
+        super().__init__(mn.MastraClient("http://127.0.0.1:9").transport, view, "/api/agents/approver", kind)
+        self.posts = posts
+
+    def post(self, path: str, body: dict[str, Any]) -> mn.StreamView:
+        """Recorded, not sent."""
+        self.posts.append((path, body))
+        return self.view
+
+
+def _live(recording: Any, posts: list[tuple[str, dict[str, Any]]], kind: Kind = "agent") -> mn.StreamView:
+    """A client's view fed a recording, whose continuations are recorded instead of sent."""
+    view = mn.StreamView(title="agent approver")
+    Recorded(view, kind, posts)
     for item in recording:
         view.feed(item)
     view.end()
@@ -79,15 +90,17 @@ def test_tab_completion_offers_the_views_own_api(recording_comm: RecordingComm) 
 
 
 def test_help_explains_the_views() -> None:
-    view = LiveView(mn.MastraClient("http://127.0.0.1:9"), "/api/agents/a", title="t")
+    view = mn.StreamView(title="t")
+    RunSession(mn.MastraClient("http://127.0.0.1:9").transport, view, "/api/agents/a")
     page = pydoc.render_doc(view, renderer=pydoc.plaintext)
-    assert "class LiveView(mastra_notebook.widget.streamview.StreamView)" in page
-    assert "class LiveView(LiveView)" not in page
+    assert "class StreamView(anywidget.widget.AnyWidget)" in page
+    assert "class StreamView(StreamView)" not in page
     for method in (
-        LiveView.approve,
-        LiveView.decline,
-        LiveView.resume,
-        WorkflowView.resume,
+        mn.StreamView.approve,
+        mn.StreamView.decline,
+        mn.StreamView.resume,
+        mn.StreamView.attach,
+        RunSession.resume,
         mn.view,
         mn.replay,
     ):
@@ -204,7 +217,7 @@ def test_a_suspended_workflow_step_shows_the_resume_call() -> None:
          "payload": {"stepName": "request", "suspendPayload": {"question": 'Approve "laptop"?'}}},
     ]  # fmt: skip
     posts: list[tuple[str, dict[str, Any]]] = []
-    view = _live(chunks, posts, WorkflowView)
+    view = _live(chunks, posts, "workflow")
     assert view.result.workflow is not None
     step = view.result.workflow.steps[0]
     assert step.status == "suspended"
@@ -224,15 +237,14 @@ def test_a_suspended_workflow_step_shows_the_resume_call() -> None:
 def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
     recording_comm: RecordingComm,
 ) -> None:
-    client = mn.MastraClient("http://127.0.0.1:9")
     gallery = Gallery(concurrency=1)
     started: list[str] = []
     queued_then: list[list[bool]] = []
     views = []
     for prompt in ("What is the weather in Paris?\nThanks", "And in Lisbon?"):
-        view = LiveView(client, "/api/agents/weather", title="agent weather", prompt=prompt)
+        view = mn.StreamView(title="agent weather", prompt=prompt)
 
-        async def work(view: LiveView = view, prompt: str = prompt) -> None:
+        async def work(view: mn.StreamView = view, prompt: str = prompt) -> None:
             while len(views) < 2:  # both tiles added
                 await asyncio.sleep(0.001)
             started.append(prompt)

@@ -14,7 +14,9 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.chat import Chat
-from mastra_notebook.client.mastra import Agent, LiveView, Workflow, WorkflowRun, WorkflowView
+from mastra_notebook.client.mastra import Agent, Workflow, WorkflowRun
+from mastra_notebook.client.session import RunSession
+from mastra_notebook.client.transport import MastraError, Transport
 from mastra_notebook.core.result import ErrorInfo, Step, Tripwire
 from mastra_notebook.core.timing import StepTiming
 from mastra_notebook.widget.conversation import Conversation
@@ -25,7 +27,7 @@ from mastra_notebook.widget.gallery import Gallery, Tile
 CHUNKS = {mn.InvalidChunk, mn.UnknownChunk}
 PUBLIC = [
     *(value for name in mn.__all__ if inspect.isclass(value := getattr(mn, name)) and value not in CHUNKS),
-    Agent, Workflow, WorkflowRun, LiveView, WorkflowView, Chat, Gallery, Tile, Conversation,
+    Agent, Workflow, WorkflowRun, RunSession, Transport, MastraError, Chat, Gallery, Tile, Conversation,
 ]  # fmt: skip
 
 

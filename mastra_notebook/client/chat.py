@@ -1,25 +1,37 @@
 """Conversations with an agent: turns on one Mastra memory thread, or history the chat resends.
 
-How a chat knows whether the agent has memory: ``GET /api/agents/:id`` says ``supportsMemory:
-true`` for every agent, so it asks ``GET /api/memory/status?agentId=...``, whose ``result`` is true
-only for an agent configured with memory (``memory=True/False`` overrides the question).
+Whether the agent has memory is asked of the server (:func:`memory.has_memory`); ``memory=True/False``
+overrides the question.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
-
-import httpx
+from typing import Any, Protocol
 
 from ..core.result import RunResult
 from ..widget.conversation import Conversation
 from ..widget.streamview import StreamView, first_line
+from . import memory as memories
+from .bodies import messages
 from .tools import step_messages
+from .transport import Transport
 
-if TYPE_CHECKING:
-    from .mastra import Agent, LiveView
+
+class ChatAgent(Protocol):
+    """What a chat needs of an agent (``client.agent(id)``): its id, its server, and its streams."""
+
+    @property
+    def id(self) -> str:
+        """The agent's id on the server."""
+
+    @property
+    def transport(self) -> Transport:
+        """The server's transport (memory requests)."""
+
+    def stream(self, prompt_or_messages: Any, **options: Any) -> StreamView:
+        """Stream one turn into a new view."""
+
 
 DEFAULT_RESOURCE = "mastra-notebook"  # Mastra needs a resource (an owner) for every thread
 
@@ -36,7 +48,7 @@ class Chat:
 
     def __init__(
         self,
-        agent: Agent,
+        agent: ChatAgent,
         *,
         thread: str | None = None,
         resource: str | None = None,
@@ -49,7 +61,7 @@ class Chat:
         self.thread = thread or (f"chat-{uuid.uuid4()}" if self.memory else None)
         self.options = options
         self.prompts: list[Any] = []
-        self.views: list[LiveView] = []
+        self.views: list[StreamView] = []
         self._shown = Conversation(
             title=f"chat with {agent.id}" + (f" · thread {self.thread}" if self.thread else "")
         )
@@ -59,7 +71,7 @@ class Chat:
         """One RunResult per turn, in order."""
         return [view.result for view in self.views]
 
-    def send(self, prompt: Any, **options: Any) -> LiveView:
+    def send(self, prompt: Any, **options: Any) -> StreamView:
         """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
         running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
         if running:  # the next turn must see this one (in the thread, or in the history resent)
@@ -89,9 +101,7 @@ class Chat:
         thread = None
         if self.memory and self.thread is not None:
             thread = f"{self.thread}-fork-{uuid.uuid4().hex[:8]}"
-            path = f"/api/memory/threads/{quote(self.thread, safe='')}/clone"
-            query = {"agentId": self.agent.id}
-            _request(self.agent, "POST", path, query, {"newThreadId": thread, "resourceId": self.resource})
+            memories.clone(self.agent.transport, self.agent.id, self.thread, thread, self.resource)
         branch = Chat(self.agent, thread=thread, resource=self.resource, memory=self.memory, **self.options)
         for prompt, view in zip(self.prompts, self.views, strict=True):
             branch.prompts.append(prompt)
@@ -118,29 +128,21 @@ class Chat:
         return self._shown
 
 
-def has_memory(agent: Agent) -> bool:
-    """Whether the agent keeps threads (Mastra's memory status for it)."""
-    status = _request(agent, "GET", "/api/memory/status", {"agentId": agent.id})
-    return isinstance(status, dict) and status.get("result") is True
+def has_memory(agent: ChatAgent) -> bool:
+    """Whether the agent keeps threads (Mastra's memory status for it); raises MastraError when the
+    server cannot say."""
+    return memories.has_memory(agent.transport, agent.id)
 
 
-def list_threads(agent: Agent, resource: str | None = None) -> list[dict[str, Any]]:
-    """The agent's stored threads (of ``resource`` if given), as Mastra lists them."""
-    query = {"agentId": agent.id, **({"resourceId": resource} if resource else {})}
-    found = _request(agent, "GET", "/api/memory/threads", query)
-    threads = found.get("threads") if isinstance(found, dict) else found
-    return list(threads) if isinstance(threads, list) else []
-
-
-def stored_thread(agent: Agent, thread_id: str, resource: str | None = None) -> Conversation:
+def stored_thread(
+    transport: Transport, agent_id: str, thread_id: str, resource: str | None = None
+) -> Conversation:
     """A stored thread's messages as a read-only conversation (user turns, then the answers)."""
-    query = {"agentId": agent.id, **({"resourceId": resource} if resource else {})}
-    found = _request(agent, "GET", f"/api/memory/threads/{quote(thread_id, safe='')}/messages", query)
-    messages = found.get("messages") if isinstance(found, dict) else None
-    shown = Conversation(title=f"thread {thread_id} of {agent.id}", read_only=True)
+    stored = memories.messages(transport, agent_id, thread_id, resource)
+    shown = Conversation(title=f"thread {thread_id} of {agent_id}", read_only=True)
     prompt: str | None = None
     answer: StreamView | None = None
-    for message in messages if isinstance(messages, list) else []:
+    for message in stored:
         if not isinstance(message, dict):
             continue
         if message.get("role") == "user":
@@ -148,7 +150,7 @@ def stored_thread(agent: Agent, thread_id: str, resource: str | None = None) -> 
                 shown.add_turn(prompt or "", _ended(answer))
             prompt, answer = _parts_text(message), None
         elif message.get("role") == "assistant":
-            answer = answer or StreamView(title=f"agent {agent.id}", subtitle=first_line(prompt or ""))
+            answer = answer or StreamView(title=f"agent {agent_id}", subtitle=first_line(prompt or ""))
             for chunk in _assistant_chunks(message):
                 answer.feed(chunk)
     if answer is not None or prompt is not None:
@@ -198,8 +200,6 @@ def _assistant_chunks(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _messages(prompt: Any) -> list[dict[str, Any]]:
-    from .mastra import messages
-
     made = messages(prompt)
     if not isinstance(made, list):
         raise TypeError(f"a chat turn is text or messages, not {type(prompt).__name__}")
@@ -210,24 +210,3 @@ def _prompt_text(prompt: Any) -> str:
     if isinstance(prompt, str):
         return prompt
     return first_line(prompt, limit=2000) or str(prompt)
-
-
-def _request(agent: Agent, method: str, path: str, query: dict[str, str], body: Any = None) -> Any:
-    """One JSON request to the agent's server; an HTTP error raises with the server's message."""
-    client = agent.client
-    try:
-        with httpx.Client(
-            base_url=client.base_url, headers=client.headers, auth=client.auth, timeout=client.timeout
-        ) as http:
-            response = http.request(method, path, params=query, json=body)
-    except httpx.HTTPError as error:  # refused, timed out: said plainly, without a traceback of httpx's
-        raise RuntimeError(
-            f"{method} {path}: cannot reach the Mastra server at {client.base_url}: {error}"
-        ) from None
-    if response.is_error:
-        try:
-            message = response.json().get("error")
-        except ValueError:
-            message = response.text[:300]
-        raise RuntimeError(f"{method} {path} answered HTTP {response.status_code}: {message}")
-    return response.json()

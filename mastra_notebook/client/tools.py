@@ -15,15 +15,13 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pydantic
 from pydantic_core import to_jsonable_python
 
 from ..core.result import RunResult, Step, ToolCall
-
-if TYPE_CHECKING:
-    from .mastra import LiveView
+from ..core.run import Run
 
 DEFAULT_MAX_ROUNDS = 10  # model steps ending in client tool calls, per request: a runaway loop stops
 RAN_IN = "notebook"  # the ``ranIn`` mark on the chunks of calls this client ran (kept in recordings)
@@ -267,17 +265,16 @@ class ToolSession:
         self.messages = [] if self.memory else list(self.body.get("messages") or [])
 
     @classmethod
-    def attach(
+    def make(
         cls,
-        view: LiveView,
         tools: Iterable[Any] | Mapping[str, Any],
         body: dict[str, Any],
         stream_path: str,
         *,
         timeout: float | None = None,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
-    ) -> dict[str, Any]:
-        """Give ``view`` these client tools; the body to post first, with Mastra's ``clientTools``.
+    ) -> tuple[ToolSession, dict[str, Any]]:
+        """These client tools for one run, and the body to post first, with Mastra's ``clientTools``.
 
         With ``memory`` in the body the thread keeps the history, so a continuation sends only the
         new call and result (as client-js does); without, it sends the whole conversation again.
@@ -286,8 +283,7 @@ class ToolSession:
             raise ValueError(f"max_tool_rounds must be at least 1, not {max_rounds!r}")
         session = cls(client_tools(tools), body, stream_path, "memory" in body, timeout, max_rounds)
         session.approve_all = body.get("requireToolApproval") is True
-        view.tools = session
-        return {**body, "clientTools": session.request_field()}
+        return session, {**body, "clientTools": session.request_field()}
 
     def decides(self, call: ToolCall, reason: Any) -> bool:
         """A person answered a waiting call: True when it is one of these client tools (the kernel
@@ -316,41 +312,44 @@ class ToolSession:
             if c.tool_name in self.tools and c.status in ("running", "awaiting-approval")
         ]
 
-    async def next_request(self, view: LiveView) -> tuple[str, dict[str, Any]] | None:
-        """After a stream ended: run the pending client calls into the view, and say what to post
-        next (None: the run is done, or waits for a person, or went wrong)."""
-        result = view.result
+    async def next_request(
+        self, run: Run, feed: Callable[[dict[str, Any]], None]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """After a stream ended: run the pending client calls, ``feed`` their chunks (into the view
+        of ``run``), and say what to post next (None: the run is done, waits for a person, or went
+        wrong)."""
+        result = run.result
         calls = self.pending(result)
         if not calls or result.status not in ("finished", "suspended"):
             return None
         waiting = [c for c in calls if self._needs_approval(c) and c.decision is None]
         if waiting:
-            view.run.running_in_notebook([])  # nothing runs yet; the run goes on, and ends suspended
+            run.running_in_notebook([])  # nothing runs yet; the run goes on, and ends suspended
             for call in waiting:
                 if call.status != "awaiting-approval":
-                    view.feed(_chunk("tool-call-approval", result, call, ran=False, resumeSchema=None))
+                    feed(_chunk("tool-call-approval", result, call, ran=False, resumeSchema=None))
             return None
         if self.rounds >= self.max_rounds:
             message = f"not run: the agent called client tools {self.max_rounds} times (max_tool_rounds)"
-            view.run.running_in_notebook([])
+            run.running_in_notebook([])
             for call in calls:
                 error = {"name": "MaxToolRounds", "message": message}
-                view.feed(_chunk("tool-error", result, call, ran=False, error=error))
-            view.run.note("warning", f"stopped: {message}")
+                feed(_chunk("tool-error", result, call, ran=False, error=error))
+            run.note("warning", f"stopped: {message}")
             return None
         self.rounds += 1
-        view.run.running_in_notebook([c.tool_call_id for c in calls if not _declined(c)])
+        run.running_in_notebook([c.tool_call_id for c in calls if not _declined(c)])
         for index, call in enumerate(calls):
             self.working = calls[index:]
             try:
                 outcome = await self._outcome(result, call)
             except asyncio.CancelledError:  # Stop while it works: its card says so, then the run is aborted
                 for chunk in self.stopped(result):  # none left when the view's stop told it already
-                    view.feed(chunk)
+                    feed(chunk)
                 raise
-            view.feed(outcome)
+            feed(outcome)
         self.working = []
-        steps = view.result.steps
+        steps = run.result.steps
         self.messages += step_messages(steps[self.sent_steps :])
         self.sent_steps = len(steps)
         return self.stream_path, {

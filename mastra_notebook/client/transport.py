@@ -1,4 +1,8 @@
-"""How the client reaches a Mastra server: retries with backoff, and a bearer token kept out of sight.
+"""The one way the client reaches a Mastra server: every request (streams, catalogue, chat and memory,
+approvals, workflow cancels, runs) goes through a :class:`Transport`, which owns retries, auth, the
+error messages (one format), redirects, bounds and keeping secrets out of what is shown.
+
+Only this module imports httpx (a test walks the package to keep it so).
 
 As ``@mastra/client-js`` does, a request is tried again (``retries`` times, waiting ``backoff_ms``, then
 twice as long each time up to ``max_backoff_ms``) when the connection fails or the server answers
@@ -9,14 +13,26 @@ never starts a second run, and a stream that breaks after its first chunk keeps 
 from __future__ import annotations
 
 import asyncio
+import base64
+import functools
+import ssl
 import time
-from collections.abc import AsyncIterator, Generator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 
+from ..core.framing import aiter_records
+
+Timeout = httpx.Timeout  # what ``timeout=`` takes besides seconds (users need not import httpx)
+Wire = httpx.MockTransport  # an injected wire under both clients (tests count the requests on it)
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
+ERROR_BODY_LIMIT = 64 * 1024  # an error's body is read only this far: an error page can be endless
+MESSAGE_LIMIT = 500  # characters of a non-JSON error body kept in a message
+HIDDEN = "<hidden>"
 RETRY_STATUSES = frozenset({502, 503, 504})  # a gateway or an overloaded server: nothing ran
 # Failures before any answer: refused, reset or closed before a response head. A read timeout is not
 # among them: the server may be running the request.
@@ -28,6 +44,7 @@ RETRY_ERRORS = (
     httpx.ReadError,
     httpx.WriteError,
 )
+_LOST = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
 
 
 @dataclass(frozen=True)
@@ -50,6 +67,9 @@ class Retry:
         return [min(self.backoff_ms * 2**n, self.max_backoff_ms) / 1000 for n in range(self.retries)]
 
 
+NO_RETRY = Retry(0, 0, 0)
+
+
 @dataclass
 class Attempts:
     """How many times a request was sent, and why the earlier ones were given up (for messages)."""
@@ -64,60 +84,71 @@ class Attempts:
         return f" after {self.count} attempts ({', '.join(self.reasons)})"
 
 
+class MastraError(RuntimeError):
+    """A request to the Mastra server failed. ``str()`` is ``POST /api/... answered HTTP 404: <the
+    server's message>`` or ``GET /api/...: cannot connect to ...``; ``problem`` is the part after the
+    colon (what a view's banner shows: the view says which request it made), ``status_code`` the HTTP
+    status if one came, ``lost`` the connection's own error when it broke during the answer."""
+
+    def __init__(
+        self, method: str, path: str, problem: str, status_code: int | None = None, lost: str | None = None
+    ) -> None:
+        self.method, self.path, self.problem = method, path, problem
+        self.status_code, self.lost = status_code, lost
+        answered = f" answered HTTP {status_code}" if status_code is not None else ""
+        super().__init__(f"{method} {path}{answered}: {problem}")
+
+
 def _reason(outcome: httpx.Response | Exception) -> str:
     if isinstance(outcome, httpx.Response):
         return f"HTTP {outcome.status_code}"
     return type(outcome).__name__
 
 
-@asynccontextmanager
-async def stream(
-    http: httpx.AsyncClient,
-    method: str,
-    path: str,
-    retry: Retry,
-    attempts: Attempts | None = None,
-    **request: Any,
-) -> AsyncIterator[httpx.Response]:
-    """``http.stream(method, path, **request)`` with retries before the answer's head; the last
-    failure is raised, or the last 502/503/504 answer given, when the retries are used up."""
-    attempts = attempts if attempts is not None else Attempts()
-    delays = retry.delays()
-    while True:
-        attempts.count += 1
-        try:
-            response = await http.send(http.build_request(method, path, **request), stream=True)
-        except RETRY_ERRORS as error:
-            if attempts.count > len(delays):
-                raise
-            attempts.reasons.append(_reason(error))
-        else:
-            if response.status_code not in RETRY_STATUSES or attempts.count > len(delays):
-                break
-            attempts.reasons.append(_reason(response))
-            await response.aclose()
-        await asyncio.sleep(delays[attempts.count - 1])
+def server_message(body: bytes, status: str) -> str:
+    """The server's own message for an HTTP error (Mastra answers JSON ``{"error": ...}``, with
+    ``issues`` for a bad body); else the body's first 500 characters, else ``status``."""
     try:
-        yield response
-    finally:
-        await response.aclose()
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        data = None
+    if isinstance(data, dict):
+        message = data.get("error") or data.get("message")
+        if isinstance(message, dict):
+            message = message.get("message")
+        if message:
+            issues = data.get("issues")
+            if isinstance(issues, list) and issues:
+                details = "; ".join(
+                    f"{i.get('field', '?')}: {i.get('message', '')}" if isinstance(i, dict) else str(i)
+                    for i in issues
+                )
+                return f"{message}: {details}"
+            return str(message)
+    text = body.decode("utf-8", "replace").strip()
+    return text[:MESSAGE_LIMIT] or status
 
 
-def get(http: httpx.Client, path: str, retry: Retry, **request: Any) -> httpx.Response:
-    """A synchronous ``http.get`` with the same retries (listing agents, workflows, runs)."""
-    delays = retry.delays()
-    attempt = 0
-    while True:
-        try:
-            response = http.get(path, **request)
-        except RETRY_ERRORS:
-            if attempt >= len(delays):
-                raise
-        else:
-            if response.status_code not in RETRY_STATUSES or attempt >= len(delays):
-                return response
-        time.sleep(delays[attempt])
-        attempt += 1
+def without_credentials(url: str) -> tuple[str, httpx.BasicAuth | None]:
+    """``url`` without its ``user:password@`` part, and that part as HTTP Basic auth (or None).
+
+    Credentials never stay in a URL that could be shown: in a message, a repr or a saved view.
+    """
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as error:  # its message names the fault, never the whole URL
+        raise ValueError(f"not a valid Mastra base URL: {error}") from None
+    if not parsed.userinfo:
+        return url, None
+    return str(parsed.copy_with(userinfo=b"")), httpx.BasicAuth(parsed.username, parsed.password)
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One TLS context for every client: building one costs tens of milliseconds of the loop's time."""
+    import certifi  # httpx's own CA bundle
+
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 class BearerToken(httpx.Auth):
@@ -132,6 +163,10 @@ class BearerToken(httpx.Auth):
         """Send the request with the token in its ``Authorization`` header."""
         request.headers["Authorization"] = f"Bearer {self._token}"
         yield request
+
+    def secret(self) -> str:
+        """The token, for the transport to keep it out of messages."""
+        return self._token
 
     def __repr__(self) -> str:
         return "BearerToken(<hidden>)"
@@ -149,3 +184,269 @@ def authorization(
     if any(name.lower() == "authorization" for name in headers):
         raise ValueError("give either token= or an Authorization header, not both")
     return BearerToken(token)
+
+
+class Transport:
+    """Every request of one :class:`~mastra_notebook.client.mastra.MastraClient` to its server.
+
+    ``call`` sends one JSON request (synchronously), ``send`` the same on an event loop, ``records``
+    streams an answer's records; each raises :class:`MastraError`, redirects are not followed (a
+    POST body would not be resent), an error's body is read ``ERROR_BODY_LIMIT`` bytes at most, and
+    the token, the URL's password and header values never appear in a message. ``sent`` counts the
+    requests put on the wire (retries included).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        retry: Retry | None = None,
+        wire: Wire | None = None,
+    ) -> None:
+        url, url_auth = without_credentials(base_url)
+        self.base_url = url.rstrip("/")
+        self.headers = dict(headers or {})
+        self.auth = authorization(token, url_auth, self.headers)
+        self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        self.retry = retry or Retry()
+        self.sent = 0
+        self._wire = wire
+        secrets = [value for value in self.headers.values() if len(value) >= 6]
+        if isinstance(self.auth, BearerToken):
+            secrets.append(self.auth.secret())
+        elif url_auth is not None:
+            given = httpx.URL(base_url)
+            pair = f"{given.username}:{given.password}".encode()
+            secrets += [
+                given.password,
+                given.userinfo.decode().partition(":")[2],
+                base64.b64encode(pair).decode(),
+            ]
+        # longest first: a token that holds another secret is hidden whole
+        self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def __repr__(self) -> str:
+        return f"Transport({self.base_url!r})"
+
+    # ---- the public calls ---------------------------------------------------------------------------
+
+    def call(
+        self, method: str, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None
+    ) -> Any:
+        """One JSON request, retried; the answer's JSON (None for an empty body). Raises MastraError."""
+        attempts = Attempts()
+        # a client per call, as per stream: nothing is left open between a notebook's cells
+        with (
+            self._failures(method, path, attempts),
+            httpx.Client(**self._options(self.timeout), transport=self._wire) as http,
+        ):
+            request = http.build_request(method, path, params=params, json=json)
+            response = self._send_sync(http, request, attempts)
+            try:
+                self._check(method, path, response, attempts, self._read_sync(response))
+                return self._json(method, path, response.read())
+            finally:
+                response.close()
+
+    async def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        timeout: float | None = None,
+        retry: Retry | None = None,
+    ) -> Any:
+        """``call`` on the running event loop (a workflow cancel, a hint read beside a stream), with
+        its own ``timeout`` (seconds) and ``retry`` if given."""
+        async with self._answer(
+            method, path, params=params, json=json, timeout=timeout, retry=retry, attempts=Attempts()
+        ) as response:
+            return self._json(method, path, await response.aread())
+
+    async def records(
+        self, method: str, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None
+    ) -> AsyncGenerator[bytes, None]:
+        """The answer's records, as they arrive (``core.framing`` splits them). A connection that
+        breaks raises MastraError with ``lost`` set, whatever had arrived being already yielded."""
+        attempts = Attempts()
+        async with self._answer(method, path, params=params, json=json, attempts=attempts) as response:
+            with self._failures(method, path, attempts):
+                async for record in aiter_records(response.aiter_bytes()):
+                    yield record
+
+    # ---- how -------------------------------------------------------------------------------------
+
+    def _options(self, timeout: httpx.Timeout) -> dict[str, Any]:
+        return {
+            "base_url": self.base_url,
+            "headers": self.headers,
+            "auth": self.auth,
+            "timeout": timeout,
+            "verify": _ssl_context(),
+            "follow_redirects": False,
+        }
+
+    @asynccontextmanager
+    async def _answer(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None,
+        json: Any,
+        timeout: float | None = None,
+        retry: Retry | None = None,
+        attempts: Attempts,
+    ) -> AsyncIterator[httpx.Response]:
+        """A successful answer, its head read; its body still to read (a new async client: each
+        stream runs on the loop it was started from)."""
+        limit = self.timeout if timeout is None else httpx.Timeout(timeout)
+        with self._failures(method, path, attempts):
+            async with httpx.AsyncClient(**self._options(limit), transport=self._wire) as http:
+                request = http.build_request(method, path, params=params, json=json)
+                response = await self._send_async(http, request, attempts, retry or self.retry)
+                try:
+                    self._check(method, path, response, attempts, await self._read_async(response))
+                    yield response
+                finally:
+                    await response.aclose()
+
+    def _again(self, outcome: httpx.Response | Exception, attempts: Attempts, retry: Retry) -> float | None:
+        """The wait before trying again, or None: ``outcome`` is the answer (or the error to raise)."""
+        self.sent += 1
+        attempts.count += 1
+        failed = isinstance(outcome, RETRY_ERRORS) or (
+            isinstance(outcome, httpx.Response) and outcome.status_code in RETRY_STATUSES
+        )
+        delays = retry.delays()
+        if not failed or attempts.count > len(delays):
+            return None
+        attempts.reasons.append(_reason(outcome))
+        return delays[attempts.count - 1]
+
+    async def _send_async(
+        self, http: httpx.AsyncClient, request: httpx.Request, attempts: Attempts, retry: Retry
+    ) -> httpx.Response:
+        while True:
+            outcome: httpx.Response | Exception
+            try:
+                outcome = await http.send(request, stream=True)
+            except RETRY_ERRORS as error:
+                outcome = error
+            wait = self._again(outcome, attempts, retry)
+            if wait is None:
+                break
+            if isinstance(outcome, httpx.Response):
+                await outcome.aclose()
+            await asyncio.sleep(wait)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def _send_sync(self, http: httpx.Client, request: httpx.Request, attempts: Attempts) -> httpx.Response:
+        while True:
+            outcome: httpx.Response | Exception
+            try:
+                outcome = http.send(request, stream=True)
+            except RETRY_ERRORS as error:
+                outcome = error
+            wait = self._again(outcome, attempts, self.retry)
+            if wait is None:
+                break
+            if isinstance(outcome, httpx.Response):
+                outcome.close()
+            time.sleep(wait)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    @staticmethod
+    async def _read_async(response: httpx.Response) -> bytes:
+        """An error's body, bounded; nothing of a success (its body is the caller's to read)."""
+        body = bytearray()
+        if response.is_success:
+            return b""
+        async for piece in response.aiter_bytes():
+            body += piece
+            if len(body) >= ERROR_BODY_LIMIT:
+                break
+        return bytes(body[:ERROR_BODY_LIMIT])
+
+    @staticmethod
+    def _read_sync(response: httpx.Response) -> bytes:
+        body = bytearray()
+        if response.is_success:
+            return b""
+        for piece in response.iter_bytes():
+            body += piece
+            if len(body) >= ERROR_BODY_LIMIT:
+                break
+        return bytes(body[:ERROR_BODY_LIMIT])
+
+    def _check(
+        self, method: str, path: str, response: httpx.Response, attempts: Attempts, body: bytes
+    ) -> None:
+        """Raise for a redirect or an HTTP error, in the one format."""
+        status = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+        if 300 <= response.status_code < 400:
+            location = response.headers.get("location")
+            if not location:
+                problem = f"the Mastra server answered {status}, a redirect without a Location"
+            else:
+                target, _ = without_credentials(str(response.url.join(location)))
+                problem = f"the Mastra server answered {status}, a redirect to {target}"
+                problem += " (not followed: check the base URL)"
+            raise self._error(method, path, problem, response.status_code)
+        if response.status_code >= 400:
+            problem = server_message(body, status) + attempts.suffix()
+            raise self._error(method, path, problem, response.status_code)
+
+    @contextmanager
+    def _failures(self, method: str, path: str, attempts: Attempts) -> Iterator[None]:
+        """httpx's errors as MastraError: refused, timed out, or closed."""
+        where = f"the Mastra server at {self.base_url}"
+        try:
+            yield
+        except httpx.ConnectError as error:
+            raise self._error(
+                method, path, f"cannot connect to {where}{attempts.suffix()}: {error}"
+            ) from None
+        except httpx.TimeoutException as error:  # ReadTimeout, ConnectTimeout, ...
+            raise self._error(
+                method, path, f"{where} timed out ({type(error).__name__}){attempts.suffix()}"
+            ) from None
+        except _LOST as error:
+            problem = f"{where} closed the connection{attempts.suffix()}: {error}"
+            raise self._error(method, path, problem, lost=str(error)) from None
+        except httpx.HTTPError as error:
+            raise self._error(method, path, f"{type(error).__name__}: {error}") from None
+
+    def _error(
+        self, method: str, path: str, problem: str, status_code: int | None = None, lost: str | None = None
+    ) -> MastraError:
+        return MastraError(
+            method,
+            self.redact(path),
+            self.redact(problem),
+            status_code,
+            None if lost is None else self.redact(lost),
+        )
+
+    def _json(self, method: str, path: str, body: bytes) -> Any:
+        """A successful answer's JSON (None for an empty body)."""
+        try:
+            return orjson.loads(body) if body.strip() else None
+        except orjson.JSONDecodeError:
+            shown = body[:80].decode("utf-8", "replace")
+            raise self._error(method, path, f"the answer is not JSON: {shown!r}") from None
+
+    def redact(self, text: str) -> str:
+        """``text`` with the token, the URL's password and every header value hidden."""
+        for secret in self._secrets:
+            text = text.replace(secret, HIDDEN)
+        return text

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, G
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anywidget
 import orjson
@@ -72,6 +72,24 @@ class KeptRun:
     touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
 
 
+class RunControls(Protocol):
+    """What drives a view's run from outside, attached with ``StreamView.attach``: a client's session
+    of the run on a Mastra server. ``by`` is who decided: ``"python"`` (a call in a cell) or
+    ``"view"`` (the view's own buttons)."""
+
+    def approve(self, tool_call_id: str | None, by: str) -> None:
+        """Approve the waiting tool call (the latest one, or ``tool_call_id``)."""
+
+    def decline(self, tool_call_id: str | None, reason: str | None, by: str) -> None:
+        """Decline the waiting tool call, telling the model ``reason``."""
+
+    def resume(self, resume_data: Any, tool_call_id: str | None, step: str | None) -> None:
+        """Resume the suspended tool call or workflow step with ``resume_data``."""
+
+    def stopping(self) -> None:
+        """Stop was asked: called on the stream's loop just before the run settles as stopped."""
+
+
 class StreamView(anywidget.AnyWidget):
     """A live view of one run: text, reasoning, tool calls, nested runs, usage, as they stream.
 
@@ -111,7 +129,12 @@ class StreamView(anywidget.AnyWidget):
     view_key = traitlets.Unicode().tag(sync=True)
 
     def __init__(
-        self, *, title: str = "", max_height: str | float | None = DEFAULT_MAX_HEIGHT, **kwargs: Any
+        self,
+        *,
+        title: str = "",
+        max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        prompt: Any = None,
+        **kwargs: Any,
     ) -> None:
         # read by open(), which the base's __init__ calls
         self._open_when_shown, self._closed = _OPEN_WHEN_SHOWN.get(), False
@@ -136,6 +159,8 @@ class StreamView(anywidget.AnyWidget):
         self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
         self._run = Run(on_op=self._on_op, suggest=suggest_call)
+        self._controls: RunControls | None = None  # what approve(), decline(), resume() and Stop drive
+        self.prompt = prompt  # what was asked, if anyone did (kept for batches and DataFrames)
         warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
 
@@ -246,7 +271,9 @@ class StreamView(anywidget.AnyWidget):
 
     def _before_stop(self) -> None:
         """What the stream's own work would fold in as it unwinds, folded now, before the stop settles
-        the run (a cancelled task runs its handlers after ``stop()`` has returned). Nothing here."""
+        the run (a cancelled task runs its handlers after ``stop()`` has returned): the controls'."""
+        if self._controls is not None:
+            self._controls.stopping()
 
     def wait(self, timeout: float | None = None) -> RunResult:
         """Block until the stream ends and return the final RunResult.
@@ -319,22 +346,44 @@ class StreamView(anywidget.AnyWidget):
             with self.hold_sync():
                 self.title, self.subtitle = title, subtitle
 
-    # ---- continuing a run (a live client view overrides these) -------------------------------------
+    # ---- continuing a run (through the controls a client attached) ---------------------------------
+
+    def attach(self, controls: RunControls) -> None:
+        """Let ``controls`` drive this view's run: ``approve()``, ``decline()``, ``resume()``, the
+        view's buttons and Stop go to them (a client's session of a run on a Mastra server)."""
+        self._controls = controls
+        self.can_approve = True
+
+    @property
+    def controls(self) -> RunControls | None:
+        """What drives this view's run (attached by a client), or None for a view of a recording."""
+        return self._controls
+
+    def _controlled(self, verb: str) -> RunControls:
+        if self._controls is None:
+            raise RuntimeError(f"this view is not connected to a Mastra server: nothing to {verb}")
+        return self._controls
 
     def approve(self, tool_call_id: str | None = None) -> None:
-        """Approve the tool call waiting for approval (``tool_call_id``: which one, when several wait).
-        Only a view of a Mastra server's run can: this one raises."""
-        raise RuntimeError("this view is not connected to a Mastra server: nothing to approve")
+        """Approve the tool call that waits for approval (the latest one, or ``tool_call_id``).
+
+        The run continues in this same view. If that call was already decided (a click on Approve
+        in the view, say), nothing is sent and a message says so. Only a view of a Mastra server's
+        run can (one a client made); another raises.
+        """
+        self._controlled("approve").approve(tool_call_id, "python")
 
     def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
-        """Decline the tool call waiting for approval, with an optional ``reason`` for the model.
-        Only a view of a Mastra server's run can: this one raises."""
-        raise RuntimeError("this view is not connected to a Mastra server: nothing to decline")
+        """Decline the tool call that waits for approval (the latest one, or ``tool_call_id``); the
+        agent is told ``reason`` if given. A call already decided is left alone, with a message."""
+        self._controlled("decline").decline(tool_call_id, reason, "python")
 
-    def resume(self, resume_data: Any, tool_call_id: str | None = None) -> None:
-        """Resume the suspended tool call with ``resume_data`` (the shape its resume schema asks for).
-        Only a view of a Mastra server's run can: this one raises."""
-        raise RuntimeError("this view is not connected to a Mastra server: nothing to resume")
+    def resume(self, resume_data: Any, tool_call_id: str | None = None, *, step: str | None = None) -> None:
+        """Resume the suspended tool call (the latest one, or ``tool_call_id``), or a workflow's
+        suspended step (the latest one, or ``step`` by name), with ``resume_data``, whose shape its
+        resume schema gives (a waiting call's ``continue_with`` shows it, e.g.
+        ``view.resume({"answer": ...})``). The run continues in this same view."""
+        self._controlled("resume").resume(resume_data, tool_call_id, step)
 
     # ---- consuming a source in the background ------------------------------------------------------
 
@@ -466,10 +515,10 @@ class StreamView(anywidget.AnyWidget):
             self.send(self._snapshot())
         elif kind == "stop":
             self.stop()
-        elif kind == "approve":
-            self.approve(content.get("tool_call_id"))
+        elif kind == "approve":  # the view's buttons decide as the person in the view
+            self._controlled("approve").approve(content.get("tool_call_id"), "view")
         elif kind == "decline":
-            self.decline(content.get("tool_call_id"), content.get("reason"))
+            self._controlled("decline").decline(content.get("tool_call_id"), content.get("reason"), "view")
         elif kind == "inspect":
             self._inspected = None
             if content.get("open"):

@@ -12,6 +12,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.chat import has_memory
+from mastra_notebook.client.transport import MastraError
 
 pytestmark = pytest.mark.server
 
@@ -52,7 +53,7 @@ def test_memory_is_asked_of_the_server_or_given(client: mn.MastraClient) -> None
 
 def test_a_server_that_does_not_answer_or_a_missing_thread_is_said_plainly(client: mn.MastraClient) -> None:
     unreachable = mn.MastraClient("http://127.0.0.1:9").agent("memoryChat")
-    with pytest.raises(RuntimeError, match=r"^GET /api/memory/status: cannot reach the Mastra server"):
+    with pytest.raises(MastraError, match=r"^GET /api/memory/status: cannot connect to the Mastra server"):
         unreachable.chat()
     with pytest.raises(RuntimeError, match=r"answered HTTP 404: Thread not found$"):
         client.agent("memoryChat").thread("no-such-thread")
@@ -115,7 +116,13 @@ def test_a_displayed_chat_holds_every_turn_in_order(client: mn.MastraClient) -> 
         views.append(chat.send(prompt))
         views[-1].wait(30)
     kinds = [type(c).__name__ for c in chat.widget.children]
-    assert kinds == ["HTML", "HTML", "LiveView", "HTML", "LiveView"]  # title, then prompt and answer per turn
+    assert kinds == [
+        "HTML",
+        "HTML",
+        "StreamView",
+        "HTML",
+        "StreamView",
+    ]  # title, then prompt and answer per turn
     assert chat.widget.children[2] is views[0]
     assert "first</div>" in chat.widget.children[1].value
     assert repr(chat) == "<Chat with 'toolUser': 2 turns, history resent each turn>"

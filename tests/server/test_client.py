@@ -4,7 +4,6 @@ what the widget holds."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import time
 from pathlib import Path
@@ -15,8 +14,9 @@ import pydantic
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client import mastra
+from mastra_notebook.client import session as sessions
 from mastra_notebook.client.mastra import body_options, camel
+from mastra_notebook.client.session import RunSession
 
 from ..conftest import RecordingComm
 from ..helpers import browser_state, everything_shown, wait_until
@@ -415,35 +415,42 @@ def banners(result: mn.RunResult) -> list[str]:
     return [p.text or "" for p in result.parts if p.kind == "banner"]
 
 
+def session_of(view: mn.StreamView) -> RunSession:
+    assert isinstance(view.controls, RunSession)
+    return view.controls
+
+
 def test_a_failed_workflow_cancel_is_a_warning_on_the_run() -> None:
     with fault_server() as url:
         view = mn.MastraClient(url).workflow("refuse").stream(input_data={})
         wait_until(lambda: view.result.chunk_count > 0, "the workflow streams", timeout=30)
         view.stop()
         assert view.wait(10).status == "aborted"
-        assert isinstance(view._cancelling, concurrent.futures.Future)
-        view._cancelling.result(10)
+        cancelling = session_of(view).cancelling
+        assert cancelling is not None
+        wait_until(cancelling.done, "the cancel's answer", timeout=10)
     (warning,) = [b for b in banners(view.result) if "could not cancel" in b]
     assert "HTTP 500: cannot cancel that run" in warning
     assert "could not cancel" in json.dumps(view._transcript())  # the final state was sent again
 
 
 def test_stop_does_not_block_the_loop_on_a_hung_workflow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mastra, "CANCEL_TIMEOUT", 0.5, raising=False)
+    monkeypatch.setattr(sessions, "CANCEL_TIMEOUT", 0.5)
 
-    async def scenario(url: str) -> tuple[mn.RunResult, mastra.LiveView]:
+    async def scenario(url: str) -> tuple[mn.RunResult, mn.StreamView]:
         view = mn.MastraClient(url).workflow("hang").stream(input_data={})
         while view.result.chunk_count == 0:  # the workflow streams
             await asyncio.sleep(0.01)
         view.stop()  # on the loop, as a Stop click in the kernel is
-        assert isinstance(view._cancelling, asyncio.Task)
-        assert not view._cancelling.done()  # the POST to a server that never answers is not awaited here
+        cancelling = session_of(view).cancelling
+        assert isinstance(cancelling, asyncio.Task)
+        assert not cancelling.done()  # the POST to a server that never answers is not awaited here
         assert view.result.status == "aborted"
         result = await view
-        await view._cancelling
+        await cancelling
         return result, view
 
     with fault_server() as url:
         result, view = asyncio.run(scenario(url))
     assert result.status == "aborted"
-    assert any("could not cancel" in b and "no answer within 0.5 s" in b for b in banners(view.result))
+    assert any("could not cancel" in b and "timed out (ReadTimeout)" in b for b in banners(view.result))

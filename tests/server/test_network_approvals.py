@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.mastra import NetworkView
+from mastra_notebook.client.session import RunSession
 
 pytestmark = pytest.mark.server
 
 
-def waiting_network(client: mn.MastraClient) -> tuple[NetworkView, Any]:
+def waiting_network(client: mn.MastraClient) -> tuple[mn.StreamView, Any]:
     view = client.agent("networkApprover").network("Delete record r-42")
-    assert isinstance(view, NetworkView)
+    assert isinstance(view.controls, RunSession)
+    assert view.controls.kind == "network"
     result = view.wait(60)
     assert result.status == "suspended", result.error
     (call,) = result.tool_calls
@@ -71,6 +72,7 @@ def test_an_agent_approval_still_goes_to_approve_tool_call(client: mn.MastraClie
 
 
 def test_resume_on_a_network_says_why_not(client: mn.MastraClient) -> None:
-    view = NetworkView(client, "/api/agents/networkApprover", title="network networkApprover")
+    view = mn.StreamView(title="network networkApprover")
+    RunSession(client.transport, view, "/api/agents/networkApprover", "network")
     with pytest.raises(RuntimeError, match="no route for it"):
         view.resume({"answer": "yes"})

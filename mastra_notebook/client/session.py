@@ -1,0 +1,242 @@
+"""One run on a Mastra server, driving the view that shows it.
+
+A :class:`RunSession` posts the request and streams the answer into its view, runs client tools and
+posts their rounds, and answers the view's controls (``view.approve()``, ``decline()``, ``resume()``,
+Stop): it is attached to the view as its :class:`~mastra_notebook.widget.streamview.RunControls`.
+Every request goes through the client's :class:`~mastra_notebook.client.transport.Transport`.
+
+Nothing raises out of a stream: an HTTP error, a refused connection, a dropped connection or a read
+timeout ends the view with a clear message, keeping every chunk that arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from contextlib import aclosing
+from typing import Any, Literal
+
+from ..core.result import ToolCall
+from ..core.status_words import decision_word, status_word
+from ..widget.loops import Work, schedule
+from ..widget.streamview import Breather, StreamView
+from . import catalogue
+from .tools import ToolSession
+from .transport import NO_RETRY, MastraError, Transport
+
+Kind = Literal["agent", "network", "workflow", "observed"]
+CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
+HINT_TIMEOUT = 3.0  # the workflow's resume schemas, read beside its stream: only a hint, not waited on long
+_BY = {"view": "in the view", "python": "from Python"}
+_DECISIONS = {"agent": "tool-call", "network": "network-tool-call"}  # approve-tool-call, ...
+
+
+class RunSession:
+    """The run of one view on a Mastra server (its RunControls).
+
+    ``kind`` says which answers the run takes: an agent's tool calls are approved, declined or
+    resumed (``/approve-tool-call``, ...), a network's approved or declined
+    (``/approve-network-tool-call``, ...), a workflow's suspended step resumed (``/resume-stream``);
+    an observed workflow drops the repeats of Mastra's observe stream. ``cancel_path``: Stop cancels
+    the workflow run on the server too. ``tools``: the client tools the run may call.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        view: StreamView,
+        base_path: str,
+        kind: Kind = "agent",
+        *,
+        tools: ToolSession | None = None,
+        cancel_path: str | None = None,
+    ) -> None:
+        self.transport = transport
+        self.view = view
+        self.base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
+        self.kind: Kind = kind
+        self.tools = tools
+        self.cancel_path = cancel_path
+        self.cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
+        self._resume_schemas: asyncio.Future[dict[str, Any]] | None = None
+        view.attach(self)
+
+    def __repr__(self) -> str:
+        return f"<RunSession {self.kind} {self.base_path}>"
+
+    def post(self, path: str, body: dict[str, Any]) -> StreamView:
+        """POST ``body`` and stream the answer into the view, in the background; the view."""
+        self.view.start(self.request(path, body))
+        return self.view
+
+    def request(self, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
+        """The work of POSTing ``body`` and streaming the answer (to run when a slot is free)."""
+        return lambda: self._rounds((path, body))
+
+    async def _rounds(self, follow: tuple[str, dict[str, Any]] | None) -> None:
+        """Stream; then, while the agent waits on client tools, run them and stream its continuation
+        (``follow`` None: a client tool was just decided, nothing to post before running it)."""
+        while True:
+            if follow is not None:
+                await self._stream(*follow)
+            follow = await self.tools.next_request(self.view.run, self.view.feed) if self.tools else None
+            if follow is None:
+                return
+
+    async def _stream(self, path: str, body: dict[str, Any]) -> None:
+        workflow = self.kind in ("workflow", "observed")
+        if workflow and self._resume_schemas is None:  # read once, beside the first stream
+            self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
+        run = self.view.run
+        records = self.transport.records("POST", path, json=body)
+        try:
+            async with aclosing(_past_the_replay(records) if self.kind == "observed" else records) as taken:
+                breather = Breather()
+                async for record in taken:
+                    self.view.feed(record)
+                    await breather.breathe()
+        except MastraError as error:
+            if error.lost is not None and run.result.chunk_count > 0:  # keep it all: nothing is sent again
+                lost = "the connection to the Mastra server was lost (not retried: the run had begun)"
+                run.note("warning", f"{lost}: {error.lost}")
+            else:
+                run.mark_error(error.problem, status_code=error.status_code)
+        if self._resume_schemas is not None:
+            steps = self.view.result.workflow.steps if self.view.result.workflow else []
+            if self._resume_schemas.done() or any(step.status == "suspended" for step in steps):
+                run.expect_resume(await self._resume_schemas)  # waited on only when a step asks
+
+    async def _read_resume_schemas(self) -> dict[str, Any]:
+        """Each step's resume schema by step id, from ``GET /api/workflows/:id`` (Mastra's
+        ``workflow-step-suspended`` chunk carries only the suspend payload). Any failure is no hint."""
+        try:
+            details = await self.transport.send("GET", self.base_path, timeout=HINT_TIMEOUT, retry=NO_RETRY)
+        except MastraError:
+            return {}
+        steps = details if isinstance(details, Mapping) else {}
+        schemas: dict[str, Any] = {}
+        for listed in (steps.get("steps"), steps.get("allSteps")):  # allSteps: nested workflows' too
+            for name, step in listed.items() if isinstance(listed, Mapping) else ():
+                schema = catalogue.schema(step.get("resumeSchema")) if isinstance(step, Mapping) else None
+                if schema is not None:
+                    schemas[str(name)] = schema
+        return schemas
+
+    # ---- the view's controls ------------------------------------------------------------------------
+
+    def stopping(self) -> None:
+        """Stop, before the run settles: client tools still working say they were stopped, and a
+        workflow run is cancelled on the server by a POST in the background (Stop does not wait)."""
+        if self.tools is not None:
+            for chunk in self.tools.stopped(self.view.result):
+                self.view.feed(chunk)
+        if self.cancel_path is not None:
+            self.cancelling = schedule(self._cancel(self.cancel_path))
+
+    async def _cancel(self, path: str) -> None:
+        """POST the cancel; a failure is a warning on the run (which has ended by then, mostly)."""
+        try:
+            await self.transport.send("POST", path, timeout=CANCEL_TIMEOUT, retry=NO_RETRY)
+        except MastraError as error:
+            self.view.run.note("warning", f"could not cancel the workflow run on the server: {error}")
+            if self.view.result.status != "running":
+                self.view.end()  # it ended before the answer came: its final state again, with the warning
+
+    def approve(self, tool_call_id: str | None, by: str) -> None:
+        """Approve the waiting tool call (the latest, or ``tool_call_id``); the run continues."""
+        self._answer("approve", tool_call_id, by=by)
+
+    def decline(self, tool_call_id: str | None, reason: str | None, by: str) -> None:
+        """Decline the waiting tool call; the model is told ``reason`` if given."""
+        self._answer("decline", tool_call_id, by=by, reason=reason)
+
+    def resume(self, resume_data: Any, tool_call_id: str | None, step: str | None) -> None:
+        """Resume the suspended tool call, or a workflow's suspended step, with ``resume_data``."""
+        if self.kind == "network":
+            raise RuntimeError(
+                "Mastra's HTTP API cannot resume a suspended network primitive (there is no route for it); "
+                "a network approval is answered with view.approve() or view.decline()"
+            )
+        if self.kind in ("workflow", "observed"):
+            self._resume_step(resume_data, step)
+        else:
+            self._answer("resume", tool_call_id, by="python", resume_data=resume_data)
+
+    def _resume_step(self, resume_data: Any, step: str | None) -> None:
+        run_id = self._run_id()
+        result = self.view.result
+        steps = result.workflow.steps if result.workflow else []
+        waiting = [s for s in steps if s.status == "suspended" and (step is None or s.step_name == step)]
+        body: dict[str, Any] = {"resumeData": resume_data}
+        if step:
+            body["step"] = step
+        if waiting:
+            self.view.run.decide("resume", "python", step=waiting[-1].step_name)
+        self.post(f"{self.base_path}/resume-stream?runId={run_id}", body)
+
+    def _answer(
+        self, action: str, tool_call_id: str | None, *, by: str, reason: Any = None, resume_data: Any = None
+    ) -> None:
+        route = _DECISIONS.get(self.kind)
+        if route is None:
+            raise RuntimeError("a workflow step is continued with view.resume(resume_data)")
+        waiting = "suspended" if action == "resume" else "awaiting-approval"
+        call = self._waiting_call(waiting, tool_call_id)
+        if call is None:
+            return
+        body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call.tool_call_id}
+        self.view.run.decide(action, by, tool_call_id=call.tool_call_id)
+        if self.tools is not None and self.tools.decides(call, reason):  # a client tool: the kernel runs it
+            self.view.start(lambda: self._rounds(None))
+            return
+        if action == "resume":
+            self.post(f"{self.base_path}/resume-stream", {**body, "resumeData": resume_data})
+            return
+        if action == "decline" and isinstance(reason, str) and reason:
+            body["reason"] = reason
+        self.post(f"{self.base_path}/{action}-{route}", body)
+
+    def _waiting_call(self, status: str, tool_call_id: str | None) -> ToolCall | None:
+        """The call to answer: the one named, else the latest undecided one with ``status``. None (and
+        a message) when it was decided already; RuntimeError when no call ever waited so."""
+        calls = self.view.result.tool_calls
+        named = [c for c in calls if c.tool_call_id == tool_call_id] if tool_call_id else []
+        candidates = named or [c for c in calls if c.status == status or c.decision is not None]
+        if tool_call_id and not named:
+            raise RuntimeError(f"no tool call {tool_call_id!r} in this run")
+        for call in reversed(candidates):
+            if call.status == status and call.decision is None:
+                return call
+        decided = next((c for c in reversed(candidates) if c.decision is not None), None)
+        if decided is None or decided.decision is None:
+            raise RuntimeError(f"no tool call is {status_word(status)} in this run")
+        print(  # a note, not an error: the next cell of a notebook often repeats a click
+            f"{decided.tool_name} ({decided.tool_call_id}) was already "
+            f"{decision_word(decided.decision.action)} {_BY[decided.decision.by]}: nothing sent"
+        )
+        return None
+
+    def _run_id(self) -> str:
+        run_id = self.view.result.run_id
+        if run_id is None:
+            raise RuntimeError("this run has no run id yet: nothing to continue")
+        return run_id
+
+
+async def _past_the_replay(records: AsyncGenerator[bytes, None]) -> AsyncGenerator[bytes, None]:
+    """Observing a running run, Mastra sends what happened so far, then the whole run again from its
+    start, live: the second pass is taken only past what the first one held."""
+    seen: list[bytes] = []
+    replayed: int | None = None  # how far the second pass has repeated the first
+    async with aclosing(records):
+        async for record in records:
+            if replayed is None and seen and record == seen[0]:
+                replayed = 0
+            if replayed is None:
+                seen.append(record)
+            elif replayed < len(seen) and record == seen[replayed]:
+                replayed += 1
+                continue
+            else:
+                replayed = len(seen)  # past the first pass (or away from it): take everything
+            yield record
