@@ -31,6 +31,18 @@ from .values import capped
 
 Api = Literal["anthropic.messages", "openai.chat", "openai.responses", "google.generative-ai"]
 
+# Why a step has no request (RunResult.steps[i].request_reason).
+NO_BODY_REASON = (
+    "The stream carried no request for this step (step-start's `request` was `{}`, or had no body). "
+    "Mastra's server redacts it by default: to keep it, serve the agent with "
+    "`new MastraServer({..., streamOptions: {redact: false}})`. "
+    "A step whose model call failed before the provider answered carries none either."
+)
+NO_STEP_START_REASON = (
+    "No step-start began this step in the stream read (a continuation's step began in the stream "
+    "before it), so its request was not seen."
+)
+
 RAW_DEPTH_WRITTEN = 100  # as a result's other values (result.py): deeper levels are cut when written
 
 

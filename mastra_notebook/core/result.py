@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandl
 
 from .cost import Cost
 from .documented import Documented
+from .request import ModelRequest
 from .timing import Timing
 from .values import capped, depth_marker
 
@@ -200,6 +201,11 @@ class Step(_Result):
     """When the last delta of its parts came: with ``first_token_at``, its streaming span."""
     finished_at: datetime | None = None
     """When the step finished."""
+    request: ModelRequest | None = None
+    """What the model was given in this step: system prompt, messages, tools offered and settings
+    (from the stream's ``step-start``); None when the stream did not carry it (``request_reason``)."""
+    request_reason: str | None = None
+    """Why ``request`` is None, and what to turn on on the server to see it."""
 
 
 class Source(_Result):

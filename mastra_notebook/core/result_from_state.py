@@ -12,6 +12,7 @@ from typing import Any
 
 from . import figures
 from .cost import Cost, combine, step_price
+from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
 from .result import (
     BackgroundTask,
     Decision,
@@ -29,7 +30,7 @@ from .result import (
     Workflow,
     WorkflowStep,
 )
-from .state import RunState
+from .state import RunState, StepState
 from .timing import StepTiming, Timing, seconds, step_timing
 from .tree import Node
 
@@ -116,6 +117,17 @@ def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
     }
 
 
+def _request(step: StepState, provider: Any) -> tuple[ModelRequest | None, str | None]:
+    """What the model was given in ``step``, from its step-start's body, or why it is not known.
+    A redacted body (``{}``) is where Mastra's trace (``source="trace"``) would fill it in."""
+    if step.request is None:
+        return None, NO_STEP_START_REASON
+    body = step.request.get("body")
+    if body is None or body == {}:
+        return None, NO_BODY_REASON
+    return normalise_request(body, provider if isinstance(provider, str) else None), None
+
+
 def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], list[StepTiming]]:
     """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished."""
     steps, timings = [], []
@@ -126,6 +138,7 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], lis
         spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
         timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
+        request, request_reason = _request(step, get("provider"))
         steps.append(
             Step(
                 index=get("index"),
@@ -143,6 +156,8 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], lis
                 first_token_at=_time(min((s for s, _ in spans), default=None)),
                 last_token_at=_time(max((e for _, e in spans), default=None)),
                 finished_at=_time(get("ended_at")),
+                request=request,
+                request_reason=request_reason,
             )
         )
     return steps, timings

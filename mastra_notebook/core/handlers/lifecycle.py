@@ -22,7 +22,8 @@ def start(state: RunState, chunk: dict[str, Any]) -> Next:
 
 @on("step-start")
 def step_start(state: RunState, chunk: dict[str, Any]) -> Next:
-    state.start_step(payload_of(chunk).get("warnings"))
+    payload = payload_of(chunk)
+    state.start_step(payload.get("warnings"), as_dict(payload.get("request")))
     return None
 
 
