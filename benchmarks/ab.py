@@ -43,7 +43,7 @@ import render  # noqa: E402
 import streams  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "render-ab.json"
 WORKTREE = "worktree"

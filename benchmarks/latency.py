@@ -52,7 +52,7 @@ import streams  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from render import LONGTASK_OBSERVER, RUN_CELL_JS, jupyterlab, long_tasks  # noqa: E402
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, open_notebook, run_all  # noqa: E402
+from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, open_notebook, run_all  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "latency.json"
 FIXTURES = ROOT / "tests" / "fixtures"
