@@ -98,9 +98,18 @@ export const FRAME_BUDGET = 0.25;
 export const MAX_GAP_MS = 250;
 /** Weight of the newest measurement in the running cost estimate. */
 const COST_WEIGHT = 0.3;
+/**
+ * An update's rendering (style, layout, paint after it) is measured by a task queued after its frame
+ * one update in this many: that task costs the page too, at every frame of a stream. The others are
+ * charged their own script time plus the latest estimate of the rendering.
+ */
+export const MEASURE_EVERY = 4;
 
 export class FrameScheduler {
   private cost = 0;
+  /** Estimated ms of rendering after an update's own script (style, layout, paint). */
+  private renderCost = 0;
+  private runs = 0;
   /** Main-thread ms the updates may still take now (negative: owed), as of `creditAt`. */
   private credit: number;
   private creditAt: number;
@@ -153,12 +162,21 @@ export class FrameScheduler {
     if (this.stopped) return;
     const start = this.clock.now();
     this.update();
+    const script = this.clock.now() - start;
+    if (this.runs++ % MEASURE_EVERY !== 0) {
+      this.charge(script + this.renderCost);
+      return;
+    }
     // A task queued in the frame runs after its paint: the update's whole cost, rendering included
     // (and whatever the page queued meanwhile: an estimate on the safe side).
-    this.clock.after(0, () => this.measured(this.clock.now() - start));
+    this.clock.after(0, () => {
+      const ms = this.clock.now() - start;
+      this.renderCost = this.runs === 1 ? ms - script : (1 - COST_WEIGHT) * this.renderCost + COST_WEIGHT * (ms - script);
+      this.charge(ms);
+    });
   };
 
-  private measured(ms: number): void {
+  private charge(ms: number): void {
     this.credit = Math.max(this.creditNow() - ms, -this.limit);
     this.creditAt = this.clock.now();
     this.cost = this.cost === 0 ? ms : (1 - COST_WEIGHT) * this.cost + COST_WEIGHT * ms;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Clock, FRAME_BUDGET, FrameQueue, FrameScheduler, MAX_GAP_MS } from "../src/schedule";
+import { type Clock, FRAME_BUDGET, FrameQueue, FrameScheduler, MAX_GAP_MS, MEASURE_EVERY } from "../src/schedule";
 
 /** Frames every 16 ms, driven by vitest's fake timers; `Date.now()` is the fake clock. */
 const fakeClock: Clock = {
@@ -138,6 +138,34 @@ describe("FrameScheduler", () => {
     clearInterval(feed);
     const gaps = starts.slice(2).map((t, i) => t - (starts[i + 1] ?? 0));
     expect(Math.max(...gaps)).toBeLessThanOrEqual(200 + MAX_GAP_MS + 16);
+  });
+
+  it("queues a task after the frame for one update in MEASURE_EVERY, and charges the others their rendering too", () => {
+    let afterFrame = 0;
+    const rendering = 6; // ms of style, layout and paint after each update's own 2 ms of script
+    const clock: Clock = {
+      ...fakeClock,
+      after: (ms, callback) => {
+        if (ms === 0) afterFrame++;
+        setTimeout(() => {
+          if (ms === 0) vi.setSystemTime(Date.now() + rendering);
+          callback();
+        }, ms);
+      },
+    };
+    const starts: number[] = [];
+    const s = new FrameScheduler(() => {
+      starts.push(Date.now());
+      vi.setSystemTime(Date.now() + 2);
+    }, clock);
+    const feed = setInterval(() => s.request(), 4);
+    vi.advanceTimersByTime(5000);
+    clearInterval(feed);
+    expect(afterFrame).toBe(Math.ceil(starts.length / MEASURE_EVERY));
+    // all updates charged about 2 + 6 (+1: setTimeout(0) runs a millisecond later): spaced to the budget
+    const busy = starts.length * (2 + rendering + 1);
+    expect(busy / Date.now()).toBeLessThanOrEqual(FRAME_BUDGET + 0.02);
+    expect(s.updateCost).toBeGreaterThan(2 + rendering - 1);
   });
 
   it("does nothing once stopped", () => {
