@@ -136,7 +136,7 @@ class RunSession:
     async def _cancel(self, path: str) -> None:
         """POST the cancel; a failure is a warning on the run (which has ended by then, mostly)."""
         try:
-            await self.transport.send("POST", path, timeout=CANCEL_TIMEOUT, retry=NO_RETRY)
+            await self.transport.send("POST", path, timeout=CANCEL_TIMEOUT)
         except MastraError as error:
             self.view.run.note("warning", f"could not cancel the workflow run on the server: {error}")
             if self.view.result.status != "running":
