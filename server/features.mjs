@@ -123,18 +123,15 @@ const workingMemory = new Agent({
   }),
 });
 
-/** The text of the messages that are not system messages. */
-const promptText = ctx =>
-  ctx.prompt
-    .filter(m => m.role !== 'system')
-    .map(m => (typeof m.content === 'string' ? m.content : m.content.map(p => p.text ?? '').join('')))
-    .join('\n');
+/** The text of a message, one line per part. */
+const messageText = m => (typeof m.content === 'string' ? m.content : m.content.map(p => p.text ?? '').join('\n'));
 
-/** The observer's observations: one line per user message it was shown. */
+/** The observer's observations: one line per user message in the history it is asked to observe
+ * (its last message: "User (14:30): text" lines, one per message part). */
 function* observerModelScript(ctx) {
-  // The history is shown as lines "User (14:30): text" in the observer's (non-system) messages.
-  const said = [...promptText(ctx).matchAll(/^User(?: \([^)]*\))?: (.+)$/gm)].map(m => m[1].trim());
-  const lines = (said.length ? said : [ctx.userText.slice(-120)]).map(s => `* 🔴 (00:00) User said: ${s.slice(0, 200)}`);
+  const history = messageText(ctx.prompt.at(-1) ?? { content: '' });
+  const said = [...history.matchAll(/^User(?: \([^)]*\))?: (.+)$/gm)].map(m => m[1].trim());
+  const lines = said.length ? said.map(s => `* 🔴 (00:00) User said: ${s.slice(0, 200)}`) : ['* 🟢 (00:00) Nothing new from the user'];
   const output =
     `<observations>\nDate: Jan 1, 2025\n${lines.join('\n')}\n</observations>\n\n` +
     '<current-task>\n- Primary: chatting with the user\n</current-task>\n\n' +

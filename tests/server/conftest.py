@@ -14,7 +14,8 @@ import mastra_notebook as mn
 SERVER_DIR = Path(__file__).resolve().parents[2] / "server"
 
 
-def _launcher() -> ModuleType:
+def launcher() -> ModuleType:
+    """server/launch.py, loaded as a module (it is no package): `start_server`, `stop_server`."""
     spec = importlib.util.spec_from_file_location("mastra_test_server_launch", SERVER_DIR / "launch.py")
     assert spec is not None
     assert spec.loader is not None
@@ -25,7 +26,7 @@ def _launcher() -> ModuleType:
 
 @pytest.fixture(scope="session")
 def mastra_url() -> Iterator[str]:
-    launch = _launcher()
+    launch = launcher()
     process, url = launch.start_server(port=0, timeout=120)
     try:
         yield url
