@@ -284,10 +284,11 @@ def test_unknown_agent_error_body() -> None:
 
 def _comparable(value: Any) -> Any:
     """Besides ids and times: a step's own usage. After a sub-agent call the server's ``step-finish``
-    counts the sub-agent's tokens too, the in-process stream does not (the run totals agree).
+    counts the sub-agent's tokens too, the in-process stream does not (the run totals agree). And its
+    request: the server redacts step-start's body (``request: {}``), the in-process stream has it.
     """
     if isinstance(value, dict) and "index" in value and "finish_reason" in value:  # a step
-        value = {k: v for k, v in value.items() if k != "usage"}
+        value = {k: v for k, v in value.items() if k not in ("usage", "request", "request_reason")}
     if isinstance(value, dict):
         return {k: _comparable(v) for k, v in value.items()}
     if isinstance(value, list):
