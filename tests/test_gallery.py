@@ -231,21 +231,6 @@ async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
     assert list(frame["prompt"]) == [f"prompt number {i}" for i in range(9)]
 
 
-async def test_concurrency_is_bounded_and_tiles_start_in_prompt_order(recording_comm: RecordingComm) -> None:
-    gate = asyncio.Event()
-    started: list[int] = []
-    gallery = Gallery(3, page_size=48)
-    for i in range(10):
-        gallery.submit(_starter(i, gate=gate, log=started), prompt=f"p{i}")
-    most = 0
-    gate.set()
-    while not gallery.batch.idle:
-        most = max(most, gallery.counts()["running"])
-        await asyncio.sleep(0)
-    assert 1 <= most <= 3
-    assert started == list(range(10))
-
-
 async def test_stop_aborts_queued_runs_without_starting_them(recording_comm: RecordingComm) -> None:
     gate = asyncio.Event()
     started: list[int] = []
