@@ -267,6 +267,8 @@ class Gallery:
     Show it for the gallery (summary, filter, pager, jump box); ``wait()`` or ``await`` for the
     results in prompt order; ``tiles[i]`` for one run; ``jump(i or "prompt text")``,
     ``show("errors-first")``, ``next_page()``/``previous_page()`` from Python as from the controls.
+    ``batch`` schedules the runs (a :class:`Batch`, no widget) and ``pages`` says which tiles the page
+    shows (:class:`Pages`); the gallery draws them.
     """
 
     def __init__(self, concurrency: int = 4, *, page_size: int | None = None) -> None:
