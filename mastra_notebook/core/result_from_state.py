@@ -118,12 +118,11 @@ def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
 
 
 def _request(step: StepState, provider: Any) -> tuple[ModelRequest | None, str | None]:
-    """What the model was given in ``step``, from its step-start's body, or why it is not known.
-    A redacted body (``{}``) is where Mastra's trace (``source="trace"``) would fill it in."""
+    """What the model was given in ``step``, from its step-start's body, or why it is not known."""
     if step.request is None:
         return None, NO_STEP_START_REASON
     body = step.request.get("body")
-    if body is None or body == {}:
+    if body is None or body == {}:  # redacted: the trace's model_generation span (source="trace") goes here
         return None, NO_BODY_REASON
     return normalise_request(body, provider if isinstance(provider, str) else None), None
 
