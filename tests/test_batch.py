@@ -167,11 +167,17 @@ def _script(tmp_path: Path, body: str) -> dict[str, Any]:
     return parsed
 
 
-def test_a_batch_runs_in_a_plain_script_without_ipywidgets(tmp_path: Path) -> None:
+def test_a_batch_and_stream_many_work_in_a_plain_script(tmp_path: Path) -> None:
+    """In a python file (no kernel, no running loop): a Batch of handles that are no widgets loads no
+    widget library; then ``agent.stream_many(prompts).wait()``, against a stand-in server that answers
+    every stream with a recorded Mastra response. One interpreter for both: each start costs seconds."""
     out = _script(
         tmp_path,
         f"""
-        import asyncio, json, sys
+        import json, sys, threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from pathlib import Path
+
         from mastra_notebook.widget.batch import Batch
         sys.path.insert(0, {str(ROOT)!r})
         from tests.test_batch import _starter
@@ -179,25 +185,8 @@ def test_a_batch_runs_in_a_plain_script_without_ipywidgets(tmp_path: Path) -> No
         batch = Batch(2)
         for name in ["plain-text", "error", "tool-call"]:
             batch.submit(_starter(name), prompt=name)
-        results = batch.wait(60)
-        print(json.dumps({{"statuses": [r.status for r in results], "counts": batch.counts(),
-                          "widgets": sorted(m for m in ("ipywidgets", "anywidget") if m in sys.modules)}}))
-        """,
-    )
-    assert out["statuses"] == ["finished", "error", "finished"]
-    assert out["counts"] == {"queued": 0, "running": 0, "done": 2, "stopped": 0, "error": 1}
-    assert out["widgets"] == []
-
-
-def test_stream_many_works_in_a_plain_script(tmp_path: Path) -> None:
-    """``agent.stream_many(prompts).wait()`` in a python file, against a stand-in server that answers
-    every stream with a recorded Mastra response."""
-    out = _script(
-        tmp_path,
-        f"""
-        import json, threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        from pathlib import Path
+        plain = {{"statuses": [r.status for r in batch.wait(60)], "counts": batch.counts(),
+                 "widgets": sorted(m for m in ("ipywidgets", "anywidget") if m in sys.modules)}}
 
         import mastra_notebook as mn
 
@@ -221,12 +210,16 @@ def test_stream_many_works_in_a_plain_script(tmp_path: Path) -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         client = mn.MastraClient(f"http://127.0.0.1:{{server.server_port}}")
         prompts = [f"tip number {{i}}" for i in range(5)]
-        batch = client.agent("plainText").stream_many(prompts, concurrency=2)
-        results = batch.wait(60)
-        print(json.dumps({{"statuses": [r.status for r in results], "texts": [len(r.text) for r in results],
-                          "asked": sorted(asked), "counts": batch.counts()}}))
+        gallery = client.agent("plainText").stream_many(prompts, concurrency=2)
+        results = gallery.wait(60)
+        print(json.dumps({{"plain": plain, "statuses": [r.status for r in results],
+                          "texts": [len(r.text) for r in results], "asked": sorted(asked),
+                          "counts": gallery.counts()}}))
         """,
     )
+    assert out["plain"]["statuses"] == ["finished", "error", "finished"]
+    assert out["plain"]["counts"] == {"queued": 0, "running": 0, "done": 2, "stopped": 0, "error": 1}
+    assert out["plain"]["widgets"] == []
     assert out["statuses"] == ["finished"] * 5
     assert all(length > 0 for length in out["texts"])
     assert out["asked"] == [["/api/agents/plainText/stream", f"tip number {i}"] for i in range(5)]
