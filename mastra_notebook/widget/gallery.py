@@ -647,7 +647,8 @@ class Gallery:
     def totals(self) -> list[str]:
         """What the runs used so far, as the summary shows it: tokens, and the cost of those runs
         genai-prices knows the models of (how many it does not, when some)."""
-        ran = [tile.result for tile in self.tiles if not tile.queued]
+        # the batch's jobs, not the tiles: a script's thread adds a tile a moment before its job
+        ran = [job.result for job in self.batch.jobs if not job.queued]
         totals = [f"{sum(result.usage.total_tokens for result in ran):,} tokens"]
         costs = [result.cost for result in ran if result.cost.steps_usd or result.cost.nested_usd is not None]
         priced = [cost.total_usd for cost in costs if cost.total_usd is not None]  # no model called: no cost
