@@ -11,7 +11,8 @@ then, round after round, measures in the same lab and browser, one after another
 all fed the same real-shaped stream (benchmarks/streams.py). The order of the revisions alternates
 from one round to the next. A notebook uses a revision's bundle by making it the default ``_esm``
 of its views before it makes any (the kernel's package itself is the working tree's).
-Reported per revision: the median over rounds of the ratio ours/theirs (TaskDuration net of idle,
+Reported per revision: the median over rounds of the ratio ours/theirs (TaskDuration net of idle, in
+the stream's window, as render.py: the outputs' creation apart,
 each round against that round's theirs), of the main-thread CPU ratio, and of latency p50/p95,
 with the load average. It is a measurement: it exits 0.
 
@@ -155,6 +156,7 @@ def main() -> int:
         "stream": f"real-shaped: start chunks, then 1-5 character deltas at {args.rate:g}/s with jitter",
         "rounds": args.rounds,
         "theirs_net_task_s": [run["net_task_s"] for run in theirs],
+        "theirs_creation_net_task_s": [run["creation_net_task_s"] for run in theirs],
         "revs": {},
     }
     for rev in args.revs:
@@ -165,6 +167,7 @@ def main() -> int:
             "ratios": [round(r, 4) for r in ratios],
             "ratio_thread_cpu_net": median(cpu),
             "net_task_s": median([o["net_task_s"] for o in ours[rev]]),
+            "creation_net_task_s": median([o["creation_net_task_s"] for o in ours[rev]]),
             "script_s": median([o["script_s"] for o in ours[rev]]),
             "layout_style_s": median([o["layout_s"] + o["style_s"] for o in ours[rev]]),
             "other_s": median([o["other_s"] for o in ours[rev]]),
