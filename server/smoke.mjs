@@ -105,7 +105,23 @@ function expectCompleted({ chunks, done }) {
 const AGENT_IDS = [
   'plainText', 'reasoning', 'weather', 'parallelTools', 'toolError', 'supervisor', 'workflowAgent', 'structured',
   'approver', 'suspender', 'longText', 'slow', 'errorAgent', 'bgResearcher', 'sources', 'guarded', 'networkSupervisor',
+  'dynamic', 'workingMemory', 'observer', 'weatherMemory',
 ];
+
+/** `fetch()` again (every 50 ms, 20 s at most) until `done` holds: traces and scores are written after a run. */
+async function poll(fetchIt, done, what) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await fetchIt();
+    if (done(value)) return value;
+    assert(Date.now() < deadline, `timed out waiting until ${what}`);
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+}
+const getJson = async path => {
+  const res = await fetch(base + path);
+  return res.ok ? res.json() : null;
+};
 
 async function main() {
   if (!base) await startServer();
@@ -457,6 +473,54 @@ async function main() {
     assert((await res.json()).message === 'Workflow run cancelled', 'message');
     const run = await (await fetch(`${base}/api/workflows/approvalFlow/runs/${runId}`)).json();
     assert(run.status === 'canceled', run.status);
+  });
+
+  await check('dynamic: instructions and model from requestContext', async () => {
+    const context = encodeURIComponent(JSON.stringify({ style: 'pirate', model: 'mock-dynamic-detailed' }));
+    const info = await getJson(`/api/agents/dynamic?requestContext=${context}`);
+    assert(info.instructions === 'Answer in pirate.' && info.modelId === 'mock-dynamic-detailed', JSON.stringify(info));
+    const r = await agentStream('dynamic', 'What is Paris?', { requestContext: { style: 'pirate' } });
+    expectCompleted(r);
+    assert(textOf(r.chunks).startsWith('Arr!'), textOf(r.chunks));
+  });
+
+  await check('weatherMemory: one trace with model, memory and tool spans', async () => {
+    const traceId = [...crypto.getRandomValues(new Uint8Array(16))].map(b => b.toString(16).padStart(2, '0')).join('');
+    const r = await agentStream('weatherMemory', 'Weather in Oslo?', {
+      memory: { thread: `smoke-${traceId}`, resource: 'smoke' },
+      tracingOptions: { traceId },
+    });
+    expectCompleted(r);
+    const trace = await poll(
+      () => getJson(`/api/observability/traces/${traceId}`),
+      t => t?.spans.some(s => s.spanType === 'agent_run' && s.endedAt),
+      'the trace is stored',
+    );
+    const kinds = new Set(trace.spans.map(s => s.spanType));
+    for (const kind of ['model_generation', 'memory_operation', 'tool_call']) assert(kinds.has(kind), [...kinds].join());
+  });
+
+  await check('workingMemory: updateWorkingMemory, then GET working-memory', async () => {
+    const memory = { thread: `smoke-wm-${Date.now()}`, resource: `smoke-wm-${Date.now()}` };
+    const r = await agentStream('workingMemory', 'My name is Ada.', { memory });
+    expectCompleted(r);
+    assert(find(r.chunks, 'tool-call')?.payload.toolName === 'updateWorkingMemory', types(r.chunks).join());
+    const wm = await getJson(`/api/memory/threads/${memory.thread}/working-memory?agentId=workingMemory&resourceId=${memory.resource}`);
+    assert(wm.workingMemory.includes('- Name: Ada'), JSON.stringify(wm));
+  });
+
+  await check('scorers: listed by id; the dynamic agent is scored after its run', async () => {
+    const listed = await getJson('/api/scores/scorers');
+    for (const id of ['completeness-scorer', 'keyword-coverage-scorer', 'answer-length', 'judge-answers-question']) {
+      assert(listed[id], `missing scorer ${id}`);
+    }
+    const r = await agentStream('dynamic', 'What is Paris?');
+    const { scores } = await poll(
+      () => getJson(`/api/scores/run/${r.chunks[0].runId}`),
+      found => found?.scores.length >= 2,
+      'two scores are stored',
+    );
+    assert(scores.map(s => s.scorerId).sort().join() === 'answer-length,completeness-scorer', JSON.stringify(scores));
   });
 
   const passed = results.filter(Boolean).length;
