@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
+from mastra_notebook.core.labels import summarize_args
 from mastra_notebook.core.numbers import format_duration, format_int
 from mastra_notebook.core.result import RunResult, view_snapshot
 from mastra_notebook.core.run import Run
@@ -213,7 +214,7 @@ def test_numbers_round_as_javascript_rounds() -> None:
     assert format_duration(1250) == "1.3 s"  # toFixed rounds the half up; Python's format would say 1.2
     assert format_duration(0.5) == "1 ms"  # Math.round
     assert format_int(1234567.5) == "1,234,568"
-    assert fmt.summarize_args({"city": "Paris", "days": [1, 2]}) == 'city="Paris", days=[2]'
+    assert summarize_args({"city": "Paris", "days": [1, 2]}) == 'city="Paris", days=[2]'
 
 
 def test_a_views_transcript_is_drawn_from_the_final_state_it_saves(recording_comm: RecordingComm) -> None:

@@ -41,17 +41,6 @@ export function span(start: unknown, end: unknown): number | null {
   return a === null || b === null ? null : b - a;
 }
 
-export function humanSize(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let n = bytes;
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} B` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
-}
-
 /** JSON text of a value for display: strings as they are, other values pretty-printed. */
 export function prettyJson(value: unknown): string {
   if (typeof value === "string") return value;
@@ -114,59 +103,6 @@ function flatJson(value: unknown): string {
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map(flatJson).join(", ")}]`;
   return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${flatJson(v)}`).join(", ")}}`;
-}
-
-/** Direction controls (embeddings, overrides, isolates, marks): a one-line summary drops them. */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` cut to `max` characters with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}
-
-/**
- * A short one-line form of a value for a folded card: strings quoted and cut, objects by their
- * first keys (`{city: "Paris", temperatureC: 18, …}`), nested values as `{…}` / `[3]`.
- */
-export function summarizeValue(value: unknown, max = 60, depth = 0): string {
-  return truncate(summaryOf(value, max, depth).replace(BIDI_CONTROLS, ""), max);
-}
-
-/** The first line of `text`, without direction controls, cut to `max` characters. */
-export function summarizeText(text: string, max = 80): string {
-  const line = text.slice(0, max + 1).split("\n", 1)[0] ?? "";
-  return truncate((line.length < text.length ? `${line.slice(0, max - 1)}…` : line).replace(BIDI_CONTROLS, ""), max);
-}
-
-function summaryOf(value: unknown, max: number, depth: number): string {
-  if (typeof value === "string") return JSON.stringify(summarizeText(value, Math.max(8, max - 2)));
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? String(value);
-  if (Array.isArray(value)) {
-    if (depth > 0) return `[${value.length}]`;
-    return `[${joinShort(value.map((v) => summaryOf(v, 24, depth + 1)), max - 2)}]`;
-  }
-  if (depth > 0) return Object.keys(value).length === 0 ? "{}" : "{…}";
-  const parts = Object.entries(value).map(([k, v]) => `${k}: ${summaryOf(v, 24, depth + 1)}`);
-  return `{${joinShort(parts, max - 2)}}`;
-}
-
-/** Arguments as `city="Paris", days=3` (an object), or the value's summary. */
-export function summarizeArgs(args: unknown, max = 48): string {
-  const o = obj(args);
-  if (!o) return args === null || args === undefined ? "" : summarizeValue(args, max);
-  const parts = Object.entries(o).map(([k, v]) => `${k}=${summaryOf(v, 24, 1)}`);
-  return truncate(joinShort(parts, max).replace(BIDI_CONTROLS, ""), max);
-}
-
-/** Joins `parts` with ", " while they fit in `max`, then "…". */
-function joinShort(parts: string[], max: number): string {
-  let out = "";
-  for (const [i, part] of parts.entries()) {
-    const next = i === 0 ? part : `${out}, ${part}`;
-    if (next.length > max && i > 0) return `${out}, …`;
-    out = next;
-  }
-  return out;
 }
 
 /**

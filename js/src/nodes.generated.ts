@@ -90,6 +90,8 @@ export interface ReasoningNode {
   done?: boolean | null;
   /** The provider sent it encrypted: nothing to read. */
   redacted?: boolean | null;
+  /** How long it took, as shown (`Thought for 2.1 s`); null while it streams (core/labels.py). */
+  duration?: string | null;
 }
 
 /**
@@ -142,6 +144,18 @@ export interface ToolNode {
   ran_in?: string | null;
   /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
   hidden_levels?: number | null;
+  /**
+   * The folded head's arguments (`city="Paris", days=3`, at most 48 characters as JavaScript
+   * counts them); null while they stream. Written by the kernel (core/labels.py).
+   */
+  args_summary?: string | null;
+  /**
+   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
+   * characters; a sub-run's answer text when a run is nested), or "".
+   */
+  outcome?: string | null;
+  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
+  duration?: string | null;
 }
 
 /**
@@ -184,6 +198,10 @@ export interface WorkflowStepNode {
   continue_with?: string | null;
   /** How many levels of runs nested below it are not drawn. */
   hidden_levels?: number | null;
+  /** The folded head's outcome (`→ {ok: true}`, `→ error: ...`), or "" (core/labels.py). */
+  outcome?: string | null;
+  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
+  duration?: string | null;
 }
 
 /** A source (once per URL); citations add the text they cite. */
@@ -222,6 +240,8 @@ export interface FileNode {
   name?: string | null;
   /** The first 2 KB of a `text/*` file. */
   text_preview?: string | null;
+  /** `size` as shown (`1.5 KB`), written by the kernel (core/labels.py). */
+  size_label?: string | null;
 }
 
 /** A divider between model steps. */
@@ -368,6 +388,8 @@ export interface Decision {
   at?: number | null;
   /** How long the request waited for them. */
   waited_ms?: number | null;
+  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
+  waited?: string | null;
 }
 
 /** A readable error from whatever Mastra sent. */
@@ -437,6 +459,8 @@ export interface Usage {
   reasoning_tokens: number;
   /** Prompt tokens read from the provider's cache. */
   cached_input_tokens: number;
+  /** Prompt tokens written to the provider's cache (Mastra's `cacheCreationInputTokens`). */
+  cache_creation_input_tokens: number;
 }
 
 /** A workflow run's own state, beside its steps. */

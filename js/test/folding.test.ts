@@ -30,9 +30,13 @@ const key = (el: HTMLElement, k: string) => {
 describe("folding cards", () => {
   it("folds a finished tool to one line: name(args) → result, and keeps live ones open", () => {
     const { el } = mount([
-      tool("ok", { status: "done", args: { city: "Paris", days: 3 }, result: { temp: 21, sky: "clear" }, started_at: 0, ended_at: 38 }),
-      tool("bad", { status: "error", args: { symbol: "ACME" }, error: { message: "Stock API down\nstack…" } }),
-      tool("no", { status: "denied", args: {}, denied_reason: "not today" }),
+      // the folded line's labels are the kernel's (core/labels.py; their words: tests/test_labels.py)
+      tool("ok", {
+        status: "done", args: { city: "Paris", days: 3 }, result: { temp: 21, sky: "clear" }, started_at: 0, ended_at: 38,
+        args_summary: 'city="Paris", days=3', outcome: '→ {temp: 21, sky: "clear"}', duration: "38 ms",
+      }),
+      tool("bad", { status: "error", args: { symbol: "ACME" }, error: { message: "Stock API down\nstack…" }, outcome: "→ error: Stock API down…" }),
+      tool("no", { status: "denied", args: {}, denied_reason: "not today", outcome: "→ declined: not today" }),
       tool("run", { status: "running", args: { city: "Rome" } }),
       tool("ask", { status: "awaiting-approval", args: { id: 1 } }),
       tool("sus", { status: "suspended", args: { id: 2 } }),
@@ -93,7 +97,7 @@ describe("folding cards", () => {
   it("folds a live tool once it is done", () => {
     const { host, send } = live([tool("t", { status: "running", args: { city: "Paris" } })]);
     expect(body(nodeEl(host, "t")).hidden).toBe(false);
-    send([set("t", "status", "done"), set("t", "result", 21)]);
+    send([set("t", "status", "done"), set("t", "result", 21), set("t", "outcome", "→ 21")]);
     expect(body(nodeEl(host, "t")).hidden).toBe(true);
     expect(nodeEl(host, "t").querySelector(".mn-fold-outcome")?.textContent).toBe("→ 21");
   });
@@ -101,7 +105,7 @@ describe("folding cards", () => {
   it("keeps a sub-agent card open and its raw result under a folded toggle", () => {
     const raw = { text: "Forecast", subAgentThreadId: "thread-1", subAgentToolResults: [] };
     const { el } = mount([
-      tool("t", { tool_name: "agent-researcher", status: "done", args: { prompt: "Go" }, result: raw }),
+      tool("t", { tool_name: "agent-researcher", status: "done", args: { prompt: "Go" }, result: raw, outcome: '→ "Forecast"' }),
       add("t", "r", "run", { nested: true, agent_id: "researcher", status: "finished" }),
       add("r", "x", "text", { text: "Forecast" }),
       tool("plain", { status: "done", result: raw }),
@@ -123,7 +127,7 @@ describe("folding cards", () => {
   it("folds a workflow step on its head and folds an input that repeats the previous output", () => {
     const forecast = { city: "Berlin", days: [1, 2, 3] };
     const { el } = mount([
-      add("root", "s1", "workflow-step", { step_name: "fetch-forecast", status: "success", input: { city: "Berlin" }, output: forecast }),
+      add("root", "s1", "workflow-step", { step_name: "fetch-forecast", status: "success", input: { city: "Berlin" }, output: forecast, outcome: '→ {city: "Berlin", days: [3]}' }),
       add("root", "s2", "workflow-step", { step_name: "write-report", status: "running", input: { ...forecast } }),
       add("root", "s3", "workflow-step", { step_name: "other", status: "running", input: { city: "Rome" } }),
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactJson, runFigures, summarizeArgs, summarizeText, summarizeValue, truncate } from "../src/format";
+import { compactJson, runFigures } from "../src/format";
 
 describe("compact JSON", () => {
   it("keeps short values on one line and breaks only wide ones", () => {
@@ -35,36 +35,6 @@ describe("compact JSON", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20_000; i++) deep = [deep];
     expect(() => compactJson(deep)).not.toThrow();
-  });
-});
-
-describe("summaries of folded cards", () => {
-  it("summarizes arguments as key=value, first keys only", () => {
-    expect(summarizeArgs({ city: "Paris", days: 3 })).toBe('city="Paris", days=3');
-    expect(summarizeArgs({ q: { deep: 1 }, list: [1, 2, 3] })).toBe("q={…}, list=[3]");
-    const many = summarizeArgs(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])));
-    expect(many.length).toBeLessThanOrEqual(48);
-    expect(many.startsWith("k0=0, k1=1")).toBe(true);
-    expect(many.endsWith("…")).toBe(true);
-    expect(summarizeArgs(null)).toBe("");
-  });
-
-  it("summarizes values short: strings by their first line, objects by first keys", () => {
-    expect(summarizeValue({ temp: 21, sky: "clear" })).toBe('{temp: 21, sky: "clear"}');
-    expect(summarizeValue("first line\nsecond")).toBe('"first line…"');
-    expect(summarizeValue([1, [2], { a: 1 }])).toBe("[1, [1], {…}]");
-    expect(summarizeValue("z".repeat(500), 40).length).toBe(40);
-    expect(summarizeValue(null)).toBe("null");
-  });
-
-  it("drops direction controls from summaries", () => {
-    expect(summarizeText("a\u202eb\u2066c")).toBe("abc");
-    expect(summarizeValue({ k: "x\u202ey" })).toBe('{k: "xy"}');
-  });
-
-  it("truncates with an ellipsis", () => {
-    expect(truncate("abcdef", 4)).toBe("abc…");
-    expect(truncate("abc", 4)).toBe("abc");
   });
 });
 

@@ -12,7 +12,7 @@ describe("human waits", () => {
   });
 
   it("says who decided and how long they took", () => {
-    const tool = { id: "t", kind: "tool", status: "done", decision: { action: "approve", by: "view", at: 5, waited_ms: 8700 } };
+    const tool = { id: "t", kind: "tool", status: "done", decision: { action: "approve", by: "view", at: 5, waited_ms: 8700, waited: "8.7 s" } };
     expect(decisionText(tool)).toBe("Approved in the view · waited 8.7 s for a person");
     expect(decisionText({ id: "t", kind: "tool" })).toBeNull();
   });
@@ -27,7 +27,7 @@ describe("human waits", () => {
     expect(card.querySelector(".mn-suspended")?.textContent).toContain("<b>Which city?</b>"); // as text
     expect(card.querySelector("b")).toBeNull();
     expect(continueWith({ id: "t", kind: "tool", status: "done", continue_with: call })).toBeNull();
-    const decision = { action: "resume", by: "python", at: 1, waited_ms: 2000 };
+    const decision = { action: "resume", by: "python", at: 1, waited_ms: 2000, waited: "2.0 s" }; // waited: the kernel's
     show(snapshot(2, [root(), add("root", "t", "tool", { ...fields, decision })]));
     const after = nodeEl(el, "t");
     expect((after.querySelector(".mn-continue") as HTMLElement).hidden).toBe(true);

@@ -27,7 +27,7 @@ describe("reasoning", () => {
     expect(details.open).toBe(true);
     expect(details.querySelector("summary")?.textContent).toBe("Thinking…");
     expect(details.textContent).toContain("Hmm");
-    store.receive(opsMsg(2, [set("r", "ended_at", 4200)]));
+    store.receive(opsMsg(2, [set("r", "ended_at", 4200), set("r", "duration", "3.2 s")])); // the kernel's label
     expect(details.open).toBe(false);
     expect(details.querySelector("summary")?.textContent).toBe("Thought for 3.2 s");
   });
@@ -79,14 +79,14 @@ describe("file", () => {
     ["svg with script", { media_type: "image/svg+xml", base64: btoa('<svg onload="alert(1)"><script>alert(1)</script></svg>') }],
     ["html", { media_type: "text/html", base64: null, text_preview: "<script>alert(1)</script>" }],
   ])("never inlines %s", (_, fields) => {
-    const { el } = mount([add("root", "f", "file", { name: "x", size: 2048, ...fields })]);
+    const { el } = mount([add("root", "f", "file", { name: "x", size: 2048, size_label: "2.0 KB", ...fields })]);
     const f = nodeEl(el, "f");
     expect(f.querySelector("img, svg, script, iframe")).toBeNull();
     expect(f.textContent).toContain("2.0 KB");
   });
 
   it("shows the text preview as text", () => {
-    const { el } = mount([add("root", "f", "file", { media_type: "text/html", size: 30, name: "a.html", text_preview: "<b>hi</b>" })]);
+    const { el } = mount([add("root", "f", "file", { media_type: "text/html", size: 30, size_label: "30 B", name: "a.html", text_preview: "<b>hi</b>" })]);
     const f = nodeEl(el, "f");
     expect(f.querySelector("pre")?.textContent).toBe("<b>hi</b>");
     expect(f.querySelector("b")).toBeNull();
@@ -106,6 +106,7 @@ describe("workflow step", () => {
         outputs: [{ type: "progress" }],
         started_at: 0,
         ended_at: 250,
+        duration: "250 ms", // the kernel's label (core/labels.py)
       }),
       add("w", "wr", "run", { nested: true, agent_id: "reporter", status: "finished" }),
       add("wr", "wt", "text", { text: "Report" }),

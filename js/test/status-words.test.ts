@@ -67,7 +67,7 @@ describe("the one table of status words", () => {
   });
 
   it("a decision is said in the table's past tense", () => {
-    const node = { id: "t", kind: "tool", status: "done", decision: { action: "decline", by: "view", waited_ms: 1200 } };
+    const node = { id: "t", kind: "tool", status: "done", decision: { action: "decline", by: "view", waited_ms: 1200, waited: "1.2 s" } };
     expect(decisionText(node)).toBe("Declined in the view · waited 1.2 s for a person");
     expect(decisionSummary(node)).toBe("declined in the view after 1.2 s");
   });

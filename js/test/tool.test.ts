@@ -51,7 +51,7 @@ describe("tool card", () => {
   it("shows result, error, outputs, duration, suspended payload and denied reason", () => {
     const longResult = Array.from({ length: 60 }, (_, i) => i);
     const { el } = mount([
-      tool("ok", { status: "done", result: { temp: 21 }, started_at: 1000, ended_at: 2500, outputs: [{ step: 1 }, "two"] }),
+      tool("ok", { status: "done", result: { temp: 21 }, started_at: 1000, ended_at: 2500, duration: "1.5 s", outputs: [{ step: 1 }, "two"] }),
       tool("long", { status: "done", result: longResult }),
       tool("bad", { status: "error", error: { message: "Stock API down", name: "Error" } }),
       tool("sus", { status: "suspended", suspend_payload: { why: "needs input" } }),
@@ -94,9 +94,13 @@ describe("tool card", () => {
 });
 
 describe("tool card time", () => {
-  it("leaves out the time a person spent deciding", () => {
+  // the kernel leaves the wait out of `duration` (core/labels.py, tests/test_labels.py); the card shows it
+  it("shows the kernel's duration, the person's wait left out", () => {
     const { el } = mount([
-      tool("approved", { status: "done", started_at: 1000, ended_at: 9000, decision: { action: "approve", by: "view", at: 8500, waited_ms: 7500 } }),
+      tool("approved", {
+        status: "done", started_at: 1000, ended_at: 9000, duration: "500 ms",
+        decision: { action: "approve", by: "view", at: 8500, waited_ms: 7500, waited: "7.5 s" },
+      }),
     ]);
     expect(nodeEl(el, "approved").querySelector(".mn-duration")?.textContent).toBe("500 ms");
   });
@@ -109,11 +113,12 @@ describe("a folded, decided tool card's head", () => {
     const { el } = mount([
       tool("sent", {
         tool_name: "send_email", status: "done", args: { to: "ada@example.com" }, result: "sent",
-        started_at: 1000, ended_at: 9738, decision: { action: "approve", by: "view", at: 9700, waited_ms: 8700 },
+        args_summary: 'to="ada@example.com"', outcome: '→ "sent"', duration: "38 ms", // the kernel's labels
+        started_at: 1000, ended_at: 9738, decision: { action: "approve", by: "view", at: 9700, waited_ms: 8700, waited: "8.7 s" },
       }),
       tool("no", {
         status: "denied", denied_reason: "not today", started_at: 0, ended_at: 2100,
-        decision: { action: "decline", by: "python", at: 2100, waited_ms: 2100 },
+        decision: { action: "decline", by: "python", at: 2100, waited_ms: 2100, waited: "2.1 s" },
       }),
     ]);
     const card = nodeEl(el, "sent");

@@ -125,6 +125,8 @@ class Decision(Shape):
     """When they answered (epoch ms; null when untimed)."""
     waited_ms: float | None = None
     """How long the request waited for them."""
+    waited: str | None = None
+    """``waited_ms`` as the card shows it (``8.7 s``), written by the kernel (core/labels.py)."""
 
 
 class Approval(Shape):
@@ -223,6 +225,8 @@ class ReasoningNode(NodeBase):
     """It ended: said apart from its time."""
     redacted: bool | None = None
     """The provider sent it encrypted: nothing to read."""
+    duration: str | None = None
+    """How long it took, as shown (``Thought for 2.1 s``); null while it streams (core/labels.py)."""
 
 
 class ToolNode(NodeBase):
@@ -272,6 +276,14 @@ class ToolNode(NodeBase):
     """Where a client tool ran (``notebook``)."""
     hidden_levels: int | None = None
     """How many levels of runs nested below it are not drawn (deeper than the view's depth)."""
+    args_summary: str | None = None
+    """The folded head's arguments (``city="Paris", days=3``, at most 48 characters as JavaScript
+    counts them); null while they stream. Written by the kernel (core/labels.py)."""
+    outcome: str | None = None
+    """The folded head's outcome (``→ 18``, ``→ error: ...``, ``→ declined: ...``, at most 80
+    characters; a sub-run's answer text when a run is nested), or ""."""
+    duration: str | None = None
+    """How long it took without the person's wait (``1.3 s``); null until it ended."""
 
 
 class WorkflowStepNode(NodeBase):
@@ -311,6 +323,10 @@ class WorkflowStepNode(NodeBase):
     """The Python call that resumes it while it waits."""
     hidden_levels: int | None = None
     """How many levels of runs nested below it are not drawn."""
+    outcome: str | None = None
+    """The folded head's outcome (``→ {ok: true}``, ``→ error: ...``), or "" (core/labels.py)."""
+    duration: str | None = None
+    """How long it took without the person's wait (``1.3 s``); null until it ended."""
 
 
 class SourceNode(NodeBase):
@@ -347,6 +363,8 @@ class FileNode(NodeBase):
     """Its file name."""
     text_preview: str | None = None
     """The first 2 KB of a ``text/*`` file."""
+    size_label: str | None = None
+    """``size`` as shown (``1.5 KB``), written by the kernel (core/labels.py)."""
 
 
 class StepNode(NodeBase):

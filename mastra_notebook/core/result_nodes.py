@@ -7,7 +7,7 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from . import figures
+from . import figures, labels
 from .result import RunResult, ToolCall, WorkflowStep, view_snapshot
 from .state import VIEW_DEPTH
 from .values import capped
@@ -29,7 +29,13 @@ def _decision(item: ToolCall | WorkflowStep) -> dict[str, Any] | None:
     if decision is None:
         return None
     waited = decision.waited * 1000 if decision.waited is not None else None
-    return {"action": decision.action, "by": decision.by, "at": _ms(decision.at), "waited_ms": waited}
+    return {
+        "action": decision.action,
+        "by": decision.by,
+        "at": _ms(decision.at),
+        "waited_ms": waited,
+        "waited": labels.waited(waited),
+    }
 
 
 def _tool(call: ToolCall) -> dict[str, Any]:
@@ -220,6 +226,7 @@ def result_ops(result: RunResult) -> list[list[Any]]:
         ops.append(["add", parent, {"id": run_id, **_run(run, parent is not None)}])
         later = []
         for node, child in _part_nodes(run):
+            node.update(labels.labels_of(node["kind"], node, nested=child is not None))  # as the reducer does
             node_id = node["id"] = f"n{next(counter)}"
             ops.append(["add", run_id, node])
             if child is not None:

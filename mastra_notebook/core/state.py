@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import figures, values
+from . import figures, labels, values
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .timing import Interval, union_ms
@@ -149,9 +149,19 @@ class RunState:
     def set(self, node: Node, name: str, value: Any) -> None:
         if node.fields.get(name) != value:
             self.tree.set(node, name, value)
+            if name in labels.inputs_of(node.kind):
+                self.relabel(node)
 
     def add(self, kind: str, **fields: Any) -> Node:
-        return self.tree.new(kind, self.node, **fields)
+        shown = {name: value for name, value in labels.labels_of(kind, fields).items() if value is not None}
+        return self.tree.new(kind, self.node, **fields, **shown)
+
+    def relabel(self, node: Node) -> None:
+        """Write the node's labels again (core/labels.py): what its card shows, formatted once here."""
+        nested = bool(node.fields.get("hidden_levels")) or any(child.kind == "run" for child in node.children)
+        for name, value in labels.labels_of(node.kind, node.fields, nested).items():
+            if node.fields.get(name) != value:
+                self.tree.set(node, name, value)
 
     def set_status(self, status: str) -> None:
         self.set(self.node, "status", status)
@@ -535,7 +545,14 @@ class RunState:
         at = self.now()
         since = node.fields.get("waiting_since")
         waited = at - since if isinstance(since, (int, float)) and at is not None else None
-        self.set(node, "decision", {"action": action, "by": by, "at": at, "waited_ms": waited})
+        decision = {
+            "action": action,
+            "by": by,
+            "at": at,
+            "waited_ms": waited,
+            "waited": labels.waited(waited),
+        }
+        self.set(node, "decision", decision)
         self.set(node, "continue_with", None)
         self.say_waiting()
         if waited is not None:
@@ -570,6 +587,8 @@ class RunState:
                 levels = depth - VIEW_DEPTH
                 if levels > (anchor.fields.get("hidden_levels") or 0):
                     self.tree.set(anchor, "hidden_levels", levels)
+                    self.relabel(anchor)
+            self.relabel(parent)  # a tool holding a run says its answer's text
         return child
 
     def output(self, node: Node, value: Any, channel: str) -> RunState | None:

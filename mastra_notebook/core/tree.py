@@ -116,7 +116,7 @@ class Tree:
 
 
 # The moments the reducer stamps on nodes (ms): of no meaning for a source read at once
-TIME_FIELDS = ("started_at", "first_token_at", "called_at", "ended_at", "finished_at")
+TIME_FIELDS = ("started_at", "first_token_at", "called_at", "ended_at", "finished_at", "duration")
 
 
 def without_times(ops: list[Op]) -> list[Op]:
@@ -128,7 +128,7 @@ def without_times(ops: list[Op]) -> list[Op]:
             continue
         fields = {key: value for key, value in op[2].items() if key not in TIME_FIELDS}
         if isinstance(fields.get("decision"), dict):
-            fields["decision"] = {**fields["decision"], "at": None, "waited_ms": None}
+            fields["decision"] = {**fields["decision"], "at": None, "waited_ms": None, "waited": None}
         untimed.append([op[0], op[1], fields])
     return untimed
 

@@ -1,6 +1,6 @@
 /** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
 import { h } from "../dom";
-import { formatDuration, list, num, obj, prettyJson, span, str, summarizeText, summarizeValue } from "../format";
+import { list, obj, prettyJson, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
 import type { NodeData } from "../types";
 import { jsonBlock, jsonPre } from "./json";
@@ -23,25 +23,15 @@ export function errorMessage(error: unknown): string | null {
   return prettyJson(error);
 }
 
-/** A folded card's `→ {temp: 21}` or `→ error: message` ("" while nothing came out). */
-export function outcomeLine(error: unknown, value: unknown): string {
-  const message = errorMessage(error);
-  if (message !== null) return `→ error: ${summarizeText(message)}`;
-  return value === null || value === undefined ? "" : `→ ${summarizeValue(value, 80)}`;
-}
-
 export function errorBox(error: unknown): HTMLElement | null {
   const message = errorMessage(error);
   return message === null ? null : h("div", "mn-error", [message]);
 }
 
-/** `1.2 s` from the node's started_at/ended_at, or "" while unknown. */
-/** How long a tool call or step took, without the time a person spent deciding on it. */
-export function nodeDuration(node: NodeData, endField = "ended_at"): string {
-  const ms = span(node.started_at, node[endField]);
-  if (ms === null) return "";
-  const waited = num(obj(node.decision)?.waited_ms) ?? 0;
-  return formatDuration(Math.max(0, ms - waited));
+/** How long a tool call or step took, without a person's wait: `1.2 s` as the kernel wrote it
+ * (core/labels.py), or "" while unknown. */
+export function nodeDuration(node: NodeData): string {
+  return str(node.duration) ?? "";
 }
 
 const MAX_OUTPUTS = 200;

@@ -1,5 +1,5 @@
 import { h } from "../dom";
-import { humanSize, num, str } from "../format";
+import { str } from "../format";
 import type { NodeRenderer } from "./context";
 
 /** Raster types shown inline; the data: URL is built here, never taken from the payload. */
@@ -22,14 +22,14 @@ export const renderFile: NodeRenderer = () => {
     update(node) {
       const name = str(node.name) ?? "file";
       const type = str(node.media_type) ?? "application/octet-stream";
-      const size = num(node.size);
+      const size = str(node.size_label); // the kernel's (core/labels.py)
       const src = imageDataUrl(type, node.base64);
       const preview = str(node.text_preview);
       el.replaceChildren(
         h("div", "mn-card-head", [
           h("span", "mn-kind-label", ["File"]),
           h("span", "mn-name", [name]),
-          h("span", "mn-muted", [[type, size === null ? null : humanSize(size)].filter(Boolean).join(" · ")]),
+          h("span", "mn-muted", [[type, size].filter(Boolean).join(" · ")]),
         ]),
       );
       if (src) el.append(h("img", "mn-image", [], { src, alt: name }));

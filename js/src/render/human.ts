@@ -2,11 +2,11 @@
  * What waits for a person, and how they answered: for tool cards and workflow steps.
  *
  * Python computes the words (`continue_with`: the call that answers, e.g. `view.resume({"answer": ...})`)
- * and the times (`decision` `{action, by, at, waited_ms}`); this only draws them. A tool or step
+ * and the times (`decision` `{action, by, at, waited_ms, waited}`, `waited` as shown: core/labels.py); this only draws them. A tool or step
  * renderer puts `humanView(node)` in its card and calls `update(node)` with each change.
  */
 import { h } from "../dom";
-import { formatDuration, num, obj, str } from "../format";
+import { num, obj, str } from "../format";
 import { capitalized, decisionWord } from "../status-words";
 import type { NodeData } from "../types";
 
@@ -19,8 +19,8 @@ export function decisionText(node: NodeData): string | null {
   const action = str(decision?.action);
   if (!decision || !action) return null;
   const bits = [`${capitalized(decisionWord(action))} ${BY[str(decision.by) ?? ""] ?? ""}`.trim()];
-  const waited = num(decision.waited_ms);
-  if (waited !== null) bits.push(`waited ${formatDuration(waited)} for a person`);
+  const waited = str(decision.waited);
+  if (waited !== null) bits.push(`waited ${waited} for a person`);
   return bits.join(" · ");
 }
 
@@ -29,9 +29,9 @@ export function decisionSummary(node: NodeData): string | null {
   const decision = obj(node.decision);
   const action = str(decision?.action);
   if (!decision || !action) return null;
-  const waited = num(decision.waited_ms);
+  const waited = str(decision.waited);
   const by = BY[str(decision.by) ?? ""];
-  return [decisionWord(action), by, waited === null ? null : `after ${formatDuration(waited)}`]
+  return [decisionWord(action), by, waited === null ? null : `after ${waited}`]
     .filter(Boolean)
     .join(" ");
 }

@@ -1,5 +1,5 @@
 import { h } from "../dom";
-import { formatDuration, num, span, str } from "../format";
+import { num, str } from "../format";
 import { trackDetails } from "./common";
 import type { NodeRenderer } from "./context";
 import { MarkdownView } from "./markdown-view";
@@ -21,8 +21,8 @@ export const renderReasoning: NodeRenderer = (ctx) => {
         summary.textContent = "Reasoning redacted";
         md.el.hidden = true;
       } else {
-        const ms = span(node.started_at, node.ended_at);
-        summary.textContent = !done ? "Thinking…" : ms === null ? "Thought" : `Thought for ${formatDuration(ms)}`;
+        const took = str(node.duration); // the kernel's (core/labels.py)
+        summary.textContent = !done ? "Thinking…" : took === null ? "Thought" : `Thought for ${took}`;
         md.el.hidden = false;
         more = md.update(str(node.text) ?? "", ctx.deadline());
       }

@@ -3,10 +3,10 @@
  * approval buttons, and the nested run of an agent or workflow used as a tool.
  */
 import { h, isolated, slot } from "../dom";
-import { obj, str, summarizeArgs, summarizeText } from "../format";
+import { obj, str } from "../format";
 import { capitalized, decisionWord, statusWord } from "../status-words";
 import type { NodeData, Send } from "../types";
-import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
+import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
 import type { NodeRenderer } from "./context";
 import { decisionSummary, decisionText, humanView } from "./human";
 import { jsonPre } from "./json";
@@ -68,23 +68,6 @@ function approvalControls(send: Send, toolCallId: string): HTMLElement {
 /** Statuses in which a card stays open: something is still happening, or a person must act. */
 const LIVE = new Set(["streaming-args", "running", "awaiting-approval", "suspended", "pending"]);
 
-/** The folded line's `(city="Paris")`; nothing while the arguments still stream. */
-function argsSummary(tool: NodeData, status: string): string {
-  if (tool.args !== null && tool.args !== undefined) return `(${summarizeArgs(tool.args)})`;
-  const text = str(tool.args_text);
-  return text && status !== "streaming-args" ? `(${summarizeText(text, 48)})` : "(…)";
-}
-
-/** The folded line's `→ {temp: 21}`, `→ error: message` or `→ declined: reason`. */
-function outcomeSummary(tool: NodeData, status: string, nested: boolean): string {
-  if (status === "denied") {
-    const reason = str(tool.denied_reason);
-    return reason ? `→ ${statusWord(status)}: ${summarizeText(reason)}` : `→ ${statusWord(status)}`;
-  }
-  // a sub-agent's result is {text, subAgentThreadId, ...}: its text says what came out
-  const text = nested ? str(obj(tool.result)?.text) : null;
-  return outcomeLine(tool.error, text ?? tool.result);
-}
 
 export const renderTool: NodeRenderer = (ctx, node) => {
   const name = isolated("mn-name");
@@ -154,8 +137,9 @@ export const renderTool: NodeRenderer = (ctx, node) => {
         reason === null ? null : h("div", "mn-error", [capitalized(statusWord("denied")) + (reason ? `: ${reason}` : "")]),
       );
       outputs.update(tool.outputs);
-      foldArgs.textContent = argsSummary(tool, toolStatus);
-      foldOutcome.textContent = outcomeSummary(tool, toolStatus, nested);
+      // the folded line's `(city="Paris")` and `→ {temp: 21}`, as the kernel wrote them (core/labels.py)
+      foldArgs.textContent = `(${str(tool.args_summary) ?? "…"})`;
+      foldOutcome.textContent = str(tool.outcome) ?? "";
       // a finished call folds to one line; one holding a sub-run stays open: that run is the story
       fold.setDefault(LIVE.has(toolStatus) || nested);
     },

@@ -1,7 +1,7 @@
 import { h, isolated, slot } from "../dom";
 import { str } from "../format";
 import type { NodeData } from "../types";
-import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration, outcomeLine } from "./common";
+import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
 import type { NodeRenderer, RenderCtx } from "./context";
 import { humanView } from "./human";
 import { jsonPre } from "./json";
@@ -84,7 +84,7 @@ export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
       suspended.update(stepStatus === "suspended" ? step.suspend_payload : null, (payload) => maybeJson("Suspended with", payload));
       human.update(step);
       outputs.update(step.outputs);
-      foldOutcome.textContent = outcomeLine(step.error, step.output);
+      foldOutcome.textContent = str(step.outcome) ?? ""; // the kernel's (core/labels.py)
       const nested = ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
       fold.setDefault(LIVE.has(stepStatus) || stepStatus === "" || nested);
     },

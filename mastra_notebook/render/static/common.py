@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.numbers import format_duration
 from ...core.status_words import status_tone, status_word
 from . import text as fmt
 from .html import CARD, KIND, LABEL, badge, details, esc, tag
@@ -114,13 +113,6 @@ def error_message(error: Any) -> str | None:
     return fmt.pretty_json(error)
 
 
-def outcome_line(error: Any, value: Any) -> str:
-    message = error_message(error)
-    if message is not None:
-        return f"→ error: {fmt.summarize_text(message)}"
-    return "" if value is None else f"→ {fmt.summarize_value(value, 80)}"
-
-
 def error_box(error: Any) -> str:
     message = error_message(error)
     return (
@@ -130,12 +122,9 @@ def error_box(error: Any) -> str:
     )
 
 
-def node_duration(node: Node, end_field: str = "ended_at") -> str:
-    ms = span(node.get("started_at"), node.get(end_field))
-    if ms is None:
-        return ""
-    waited = num((obj(node.get("decision")) or {}).get("waited_ms")) or 0
-    return format_duration(max(0, ms - waited))
+def node_duration(node: Node) -> str:
+    """How long it took, as the kernel wrote it (core/labels.py), or ""."""
+    return string(node.get("duration")) or ""
 
 
 def outputs_view(values: Any, name: str = "Outputs") -> str:

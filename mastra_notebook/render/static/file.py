@@ -5,16 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import text as fmt
-from .common import Node, Tree, num, simple_card, string
+from .common import Node, Tree, simple_card, string
 from .html import MUTED, PRE, bdi, esc, tag
 
 
 def render_file(tree: Tree, node: Node) -> str:
     name = string(node.get("name")) or "file"
     media_type = string(node.get("media_type")) or "application/octet-stream"
-    size = num(node.get("size"))
-    meta = " · ".join(bit for bit in [media_type, None if size is None else fmt.human_size(size)] if bit)
+    size = string(node.get("size_label"))  # the kernel wrote it (core/labels.py)
+    meta = " · ".join(bit for bit in [media_type, size] if bit)
     body = ""
     src = image_data_url(media_type, node.get("base64"))
     if src:

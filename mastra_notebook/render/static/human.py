@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ...core.numbers import format_duration
 from ...core.status_words import decision_word
-from .common import Node, num, obj, string
+from .common import Node, obj, string
 from .html import LABEL, MUTED, TINT, esc, tag
 
 _BY = {"view": "in the view", "python": "from Python"}
@@ -19,9 +18,9 @@ def decision_text(node: Node) -> str | None:
     if not decision or not action:
         return None
     bits = [f"{decision_word(action).capitalize()} {_BY.get(string(decision.get('by')) or '', '')}".strip()]
-    waited = num(decision.get("waited_ms"))
+    waited = string(decision.get("waited"))  # the kernel wrote it (core/labels.py)
     if waited is not None:
-        bits.append(f"waited {format_duration(waited)} for a person")
+        bits.append(f"waited {waited} for a person")
     return " · ".join(bits)
 
 
@@ -31,13 +30,9 @@ def decision_summary(node: Node) -> str | None:
     action = string((decision or {}).get("action"))
     if not decision or not action:
         return None
-    waited = num(decision.get("waited_ms"))
+    waited = string(decision.get("waited"))
     by = _BY.get(string(decision.get("by")) or "")
-    bits = [
-        decision_word(action),
-        by,
-        None if waited is None else f"after {format_duration(waited)}",
-    ]
+    bits = [decision_word(action), by, None if waited is None else f"after {waited}"]
     return " ".join(bit for bit in bits if bit)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.labels import js_keys
 from . import text as fmt
 from .html import MUTED, PRE, details, esc, label, tag
 
@@ -37,9 +38,7 @@ def json_tree(value: Any) -> str:
     """json.ts ``jsonTree``: every level open, as the widget starts it."""
     if not isinstance(value, (dict, list)):
         return tag("span", esc(fmt.flat_json(value)), style="font-family:monospace")
-    entries = (
-        list(enumerate(value)) if isinstance(value, list) else [(k, value[k]) for k in fmt.js_keys(value)]
-    )
+    entries = list(enumerate(value)) if isinstance(value, list) else [(k, value[k]) for k in js_keys(value)]
     n = len(entries)
     summary = (
         f"[ {n} item{'' if n == 1 else 's'} ]"

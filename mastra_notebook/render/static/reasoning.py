@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.numbers import format_duration
-from .common import Node, Tree, num, span, string
+from .common import Node, Tree, num, string
 from .html import MUTED, details, esc, markdown, tag
 
 
@@ -14,8 +13,8 @@ def render_reasoning(tree: Tree, node: Node) -> str:
         return details(esc("Reasoning redacted"), style=MUTED)
     if done and not body:
         return ""  # an empty block (encrypted reasoning, a bare signature) says nothing once done
-    ms = span(node.get("started_at"), node.get("ended_at"))
-    summary = "Thinking…" if not done else "Thought" if ms is None else f"Thought for {format_duration(ms)}"
+    took = string(node.get("duration"))  # the kernel wrote it (core/labels.py)
+    summary = "Thinking…" if not done else "Thought" if took is None else f"Thought for {took}"
     return details(
         esc(summary), tag("div", markdown(body), style=MUTED), opened=not done, data_kind="reasoning"
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ...core.labels import js_number
 from ...core.numbers import format_int
-from . import text as fmt
 from .common import Node, Tree, num, obj, string
 from .html import BORDER, MUTED, esc, tag
 
@@ -16,7 +16,7 @@ def render_step(tree: Tree, node: Node) -> str:
         num(usage.get("output_tokens")),
     )
     bits = [
-        "Step" if index is None else f"Step {fmt.js_number(index)}",
+        "Step" if index is None else f"Step {js_number(index)}",
         string(node.get("finish_reason")),
         None if tokens_in is None else f"{format_int(tokens_in)} in",
         None if tokens_out is None else f"{format_int(tokens_out)} out",

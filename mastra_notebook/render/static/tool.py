@@ -3,8 +3,8 @@ nested runs and the result in the body."""
 
 from __future__ import annotations
 
+from ...core.labels import js_number
 from ...core.status_words import status_word
-from . import text as fmt
 from .common import (
     Node,
     Tree,
@@ -13,8 +13,6 @@ from .common import (
     head,
     node_duration,
     num,
-    obj,
-    outcome_line,
     outputs_view,
     status_badge,
     string,
@@ -26,20 +24,10 @@ from .json_view import json_block, json_pre, maybe_json
 _TOOL_LIVE = {"streaming-args", "running", "awaiting-approval", "suspended", "pending"}
 
 
-def _args_summary(node: Node, status: str) -> str:
-    if node.get("args") is not None:
-        return f"({fmt.summarize_args(node['args'])})"
-    args_text = string(node.get("args_text"))
-    return f"({fmt.summarize_text(args_text, 48)})" if args_text and status != "streaming-args" else "(…)"
-
-
-def _tool_outcome(node: Node, status: str, nested: bool) -> str:
-    if status == "denied":
-        reason = string(node.get("denied_reason"))
-        declined = f"→ {status_word(status)}"
-        return f"{declined}: {fmt.summarize_text(reason)}" if reason else declined
-    answer = string((obj(node.get("result")) or {}).get("text")) if nested else None
-    return outcome_line(node.get("error"), answer if answer is not None else node.get("result"))
+def _args_summary(node: Node) -> str:
+    """The folded line's ``(city="Paris")`` as the kernel wrote it; ``(…)`` while the arguments stream."""
+    summary = string(node.get("args_summary"))
+    return f"({'…' if summary is None else summary})"
 
 
 def render_tool(tree: Tree, node: Node) -> str:
@@ -55,10 +43,10 @@ def render_tool(tree: Tree, node: Node) -> str:
         origin = "call not in this stream"
     fold = not opened  # the folded line's summaries show where the widget starts folded
     call = bdi(string(node.get("tool_name")) or "tool", style="font-weight:600") + (
-        fold_only(esc(_args_summary(node, status)), "font-family:monospace;font-size:90%") if fold else ""
+        fold_only(esc(_args_summary(node)), "font-family:monospace;font-size:90%") if fold else ""
     )
     outcome = fold_only(
-        bdi(_tool_outcome(node, status, nested)), f"{MUTED};font-family:monospace;font-size:90%"
+        bdi(string(node.get("outcome")) or ""), f"{MUTED};font-family:monospace;font-size:90%"
     )
     decided = decision_summary(node) if fold else None  # who decided; the wait apart from the tool's time
     head_html = head(
@@ -82,7 +70,7 @@ def render_tool(tree: Tree, node: Node) -> str:
     body.append(tree.draw_children(node))
     if levels > 0:
         plural = "" if levels == 1 else "s"
-        more = f"… {fmt.js_number(levels)} more level{plural} of nested runs (kept in the result, not drawn)"
+        more = f"… {js_number(levels)} more level{plural} of nested runs (kept in the result, not drawn)"
         body.append(tag("div", esc(more), style=MUTED))
     if nested:
         if node.get("result") is not None:

@@ -11,7 +11,6 @@ from .common import (
     error_box,
     head,
     node_duration,
-    outcome_line,
     outputs_view,
     status_badge,
     string,
@@ -38,7 +37,7 @@ def render_workflow_step(tree: Tree, node: Node) -> str:
     status = string(node.get("status")) or ""
     nested = tree.has_run(node)
     opened = status in _STEP_LIVE or nested
-    outcome = outcome_line(node.get("error"), node.get("output"))
+    outcome = string(node.get("outcome")) or ""  # the kernel wrote it (core/labels.py)
     head_html = head(
         tag("span", "Step", style=KIND),
         bdi(string(node.get("step_name")) or "step", style="font-weight:600"),

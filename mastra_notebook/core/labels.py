@@ -1,0 +1,287 @@
+"""The short texts a card shows, written once, here, and shipped as node fields.
+
+The widget and the static renderer draw the same words for the same node; rather than each
+writing them (JavaScript's UTF-16 lengths, its key order and number text, ``toFixed`` rounding), the
+reducer writes them into the node (``labels_of``) and both renderers show them as they are:
+
+- a tool's folded arguments, ``args_summary`` (``city="Paris", days=3``);
+- a tool's or workflow step's folded outcome, ``outcome`` (``→ 18``, ``→ error: ...``);
+- how long a tool call, step or reasoning took, ``duration`` (``1.3 s``), and a person's wait,
+  the decision's ``waited`` (``8.7 s``);
+- a file's size, ``size_label`` (``1.5 KB``).
+
+Each is bounded (a one-line summary, at most 80 characters). What a person expands (arguments,
+results, structured output as JSON) is formatted by each renderer: shipped, it would repeat every
+value on the wire a second time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from .numbers import format_duration, to_fixed
+from .status_words import status_word
+
+# ---- JavaScript's text of a value ---------------------------------------------------------------
+
+_INDEX_KEY = re.compile(r"0|[1-9][0-9]{0,9}")
+_MAX_INDEX = 2**32 - 2
+
+
+def js_keys(value: Mapping[str, Any]) -> list[str]:
+    """The order of a JavaScript object's keys: array-index keys ascending, then the rest as they came."""
+    keys = [str(key) for key in value]
+    index = [key for key in keys if _INDEX_KEY.fullmatch(key) and int(key) <= _MAX_INDEX]
+    if not index:
+        return keys
+    indexed = set(index)
+    return sorted(index, key=int) + [key for key in keys if key not in indexed]
+
+
+def js_items(value: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A mapping's items in JavaScript's key order."""
+    by_text = {str(key): item for key, item in value.items()}
+    return [(key, by_text[key]) for key in js_keys(value)]
+
+
+def js_number(value: float) -> str:
+    """``Number.prototype.toString`` (what JSON.stringify writes): ``1``, ``0.1``, ``1e+21``, ``1e-7``."""
+    if not math.isfinite(value):
+        return "null"
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(float(value))
+    if "e" not in text:
+        return text
+    digits, exponent = text.split("e")
+    power = int(exponent)
+    if -7 < power < 21:  # JavaScript writes these positionally
+        return format(Decimal(text), "f")
+    return f"{digits.removesuffix('.0')}e{'+' if power > 0 else '-'}{abs(power)}"
+
+
+def js_scalar(value: Any) -> str:
+    """A JSON scalar as JSON.stringify writes it."""
+    if value is None or value is True or value is False:
+        return "null" if value is None else ("true" if value else "false")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return js_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(str(value), ensure_ascii=False)  # not JSON: the widget never sees one
+
+
+def human_size(size: float) -> str:
+    """``1.5 KB``: one decimal under 10 of a unit, none above (``toFixed``)."""
+    units = ["B", "KB", "MB", "GB", "TB"]
+    n, i = float(size), 0
+    while n >= 1024 and i < len(units) - 1:
+        n /= 1024
+        i += 1
+    return f"{js_number(n)} B" if i == 0 else f"{to_fixed(n, 1 if n < 10 else 0)} {units[i]}"
+
+
+# ---- one-line summaries, cut as JavaScript counts (UTF-16 code units) ----------------------------
+
+# Direction controls (embeddings, overrides, isolates, marks): a one-line summary drops them.
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def _utf16_slice(text: str, end: int) -> str:
+    """``text.slice(0, end)`` in UTF-16 code units, as JavaScript counts (a lone half is dropped)."""
+    if end <= 0:
+        return ""
+    if text.isascii() or _utf16_len(text) <= end:
+        return text if _utf16_len(text) <= end else text[:end]
+    units = text.encode("utf-16-le")[: 2 * end]
+    return units.decode("utf-16-le", errors="ignore")
+
+
+def truncate(text: str, maximum: int) -> str:
+    """``text`` cut to ``maximum`` characters, the last one an ellipsis."""
+    if _utf16_len(text) <= maximum:
+        return text
+    return _utf16_slice(text, max(0, maximum - 1)) + "…"
+
+
+def summarize_text(text: str, maximum: int = 80) -> str:
+    """The first line of ``text``, without direction controls, cut to ``maximum`` characters."""
+    line = _utf16_slice(text, maximum + 1).split("\n", 1)[0]
+    if _utf16_len(line) < _utf16_len(text):
+        line = _utf16_slice(line, maximum - 1) + "…"
+    return truncate(_BIDI_CONTROLS.sub("", line), maximum)
+
+
+def _join_short(parts: list[str], maximum: int) -> str:
+    out = ""
+    for i, part in enumerate(parts):
+        joined = part if i == 0 else f"{out}, {part}"
+        if _utf16_len(joined) > maximum and i > 0:
+            return f"{out}, …"
+        out = joined
+    return out
+
+
+def _summary_of(value: Any, maximum: int, depth: int) -> str:
+    if isinstance(value, str):
+        return json.dumps(summarize_text(value, max(8, maximum - 2)), ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        if depth > 0:
+            return f"[{len(value)}]"
+        return "[" + _join_short([_summary_of(item, 24, depth + 1) for item in value], maximum - 2) + "]"
+    if isinstance(value, dict):
+        if depth > 0:
+            return "{}" if not value else "{…}"
+        parts = [f"{key}: {_summary_of(item, 24, depth + 1)}" for key, item in js_items(value)]
+        return "{" + _join_short(parts, maximum - 2) + "}"
+    return js_scalar(value)
+
+
+def summarize_value(value: Any, maximum: int = 60) -> str:
+    """A folded card's one-line form of a value: ``{city: "Paris", temperatureC: 18, …}``."""
+    return truncate(_BIDI_CONTROLS.sub("", _summary_of(value, maximum, 0)), maximum)
+
+
+def summarize_args(args: Any, maximum: int = 48) -> str:
+    """Arguments as ``city="Paris", days=3`` (an object), or the value's summary."""
+    if not isinstance(args, dict):
+        return "" if args is None else summarize_value(args, maximum)
+    parts = [f"{key}={_summary_of(item, 24, 1)}" for key, item in js_items(args)]
+    return truncate(_BIDI_CONTROLS.sub("", _join_short(parts, maximum)), maximum)
+
+
+# ---- a node's labels --------------------------------------------------------------------------
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _error_text(error: Any) -> str | None:
+    """What a summary reads of an error: ``name: message``, else as much of the error's JSON as a
+    first line needs (its opening bracket, and whether more follows)."""
+    if error is None:
+        return None
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        name = error.get("name")
+        return (
+            f"{name}: {error['message']}"
+            if isinstance(name, str) and name and name != "Error"
+            else error["message"]
+        )
+    if isinstance(error, str):
+        return error
+    if isinstance(error, (dict, list)):
+        return ("{" if isinstance(error, dict) else "[") + (
+            "\n" if error else ("}" if isinstance(error, dict) else "]")
+        )
+    return js_scalar(error)
+
+
+def outcome_line(error: Any, value: Any) -> str:
+    """A folded card's ``→ {temp: 21}`` or ``→ error: message`` ("" while nothing came out)."""
+    message = _error_text(error)
+    if message is not None:
+        return f"→ error: {summarize_text(message)}"
+    return "" if value is None else f"→ {summarize_value(value, 80)}"
+
+
+def duration(fields: Mapping[str, Any]) -> str | None:
+    """How long a tool call, step or reasoning took, without the time a person spent deciding."""
+    start, end = _num(fields.get("started_at")), _num(fields.get("ended_at"))
+    if start is None or end is None:
+        return None
+    decision = fields.get("decision")
+    waited = _num(decision.get("waited_ms")) if isinstance(decision, dict) else None
+    return format_duration(max(0, end - start - (waited or 0)))
+
+
+def waited(waited_ms: Any) -> str | None:
+    """A decision's ``waited``: how long the person took."""
+    ms = _num(waited_ms)
+    return None if ms is None else format_duration(ms)
+
+
+def _tool(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
+    status = fields.get("status") if isinstance(fields.get("status"), str) else "running"
+    args, args_text = fields.get("args"), fields.get("args_text")
+    if args is not None:
+        args_summary: str | None = summarize_args(args)
+    elif isinstance(args_text, str) and args_text and status != "streaming-args":
+        args_summary = summarize_text(args_text, 48)
+    else:
+        args_summary = None  # the arguments still stream
+    if status == "denied":
+        reason = fields.get("denied_reason")
+        declined = f"→ {status_word(status)}"
+        outcome = f"{declined}: {summarize_text(reason)}" if isinstance(reason, str) and reason else declined
+    else:
+        result = fields.get("result")
+        # a sub-agent's result is {text, subAgentThreadId, ...}: its text says what came out
+        answer = result.get("text") if nested and isinstance(result, dict) else None
+        outcome = outcome_line(fields.get("error"), answer if isinstance(answer, str) else result)
+    return {"args_summary": args_summary, "outcome": outcome, "duration": duration(fields)}
+
+
+def _workflow_step(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
+    return {"outcome": outcome_line(fields.get("error"), fields.get("output")), "duration": duration(fields)}
+
+
+def _reasoning(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
+    return {"duration": duration(fields)}
+
+
+def _file(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
+    size = _num(fields.get("size"))
+    return {"size_label": None if size is None else human_size(size)}
+
+
+Labeller = Callable[[Mapping[str, Any], bool], dict[str, Any]]
+
+# Each kind's labels, and the fields they are written from (a change to one writes them again).
+LABELS: dict[str, tuple[frozenset[str], Labeller]] = {
+    "tool": (
+        frozenset(
+            {
+                "status",
+                "args",
+                "args_text",
+                "denied_reason",
+                "result",
+                "error",
+                "started_at",
+                "ended_at",
+                "decision",
+            }
+        ),
+        _tool,
+    ),
+    "workflow-step": (frozenset({"output", "error", "started_at", "ended_at", "decision"}), _workflow_step),
+    "reasoning": (frozenset({"started_at", "ended_at"}), _reasoning),
+    "file": (frozenset({"size"}), _file),
+}
+
+
+def labels_of(kind: str, fields: Mapping[str, Any], nested: bool = False) -> dict[str, Any]:
+    """The labels of a node of ``kind`` with ``fields`` (``nested``: a run is nested under it)."""
+    entry = LABELS.get(kind)
+    return {} if entry is None else entry[1](fields, nested)
+
+
+def inputs_of(kind: str) -> frozenset[str]:
+    """The fields a node of ``kind`` has its labels written from."""
+    entry = LABELS.get(kind)
+    return frozenset() if entry is None else entry[0]
