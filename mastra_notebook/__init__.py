@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .analysis.compare import compare
     from .analysis.dataframe import to_dataframe
     from .client.mastra import MastraClient
+    from .client.transport import MastraError
     from .client.tools import tool
     from .core.recording import Recording
     from .widget.replay import ReplayView, replay
@@ -63,6 +64,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "StreamView": "widget.streamview",
     "view": "widget.streamview",
     "MastraClient": "client.mastra",
+    "MastraError": "client.transport",
     "tool": "client.tools",
     "replay": "widget.replay",
     "ReplayView": "widget.replay",
@@ -95,6 +97,7 @@ __all__ = [
     "Decision",
     "ErrorInfo",
     "MastraClient",
+    "MastraError",
     "Recording",
     "ReplayView",
     "Run",
