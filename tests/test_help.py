@@ -19,8 +19,10 @@ from mastra_notebook.client.session import RunSession
 from mastra_notebook.client.transport import MastraError, Transport
 from mastra_notebook.core.result import ErrorInfo, Step, Tripwire
 from mastra_notebook.core.timing import StepTiming
+from mastra_notebook.widget.batch import Batch, Job
 from mastra_notebook.widget.conversation import Conversation
-from mastra_notebook.widget.gallery import Gallery, Tile
+from mastra_notebook.widget.gallery import Gallery, Pages, Tile
+from mastra_notebook.widget.streamview import KeptRun
 
 # The chunk models mirror Mastra's wire format (its own names and payloads): documented by Mastra,
 # not here. The result types are what this package makes of them.
@@ -28,6 +30,7 @@ CHUNKS = {mn.InvalidChunk, mn.UnknownChunk}
 PUBLIC = [
     *(value for name in mn.__all__ if inspect.isclass(value := getattr(mn, name)) and value not in CHUNKS),
     Agent, Workflow, WorkflowRun, RunSession, Transport, MastraError, Chat, Gallery, Tile, Conversation,
+    Batch, Job, Pages, KeptRun,
 ]  # fmt: skip
 
 
