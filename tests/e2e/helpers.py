@@ -123,6 +123,33 @@ def watched_page(
         context.close()
 
 
+class Views:
+    """A module's shared notebook: cell ``i + 1`` shows a view of the ``i``-th recording, run whole."""
+
+    def __init__(self, page: Any, events: PageEvents, names: list[str]) -> None:
+        self.page = page
+        self.events = events
+        self.names = names
+        self.results: dict[str, Any] = {}  # what a last cell printed, for a module that reads it
+
+    def root(self, name: str) -> Any:
+        """The root of the view of recording ``name``."""
+        return view_root(self.page, self.names.index(name) + 1)
+
+
+@contextlib.contextmanager
+def views_notebook(
+    browser: Any, lab: Lab, name: str, recordings: dict[str, Path], *more_cells: str, width: int = 1280
+) -> Iterator[Views]:
+    """A page of its own (``watched_page``, screenshot ``test-artifacts/test_<name>.png``) with a notebook
+    ``name`` that shows a view of each recording, then ``more_cells``, every cell run."""
+    cells = ["import mastra_notebook as mn", *(f"mn.view({str(path)!r})" for path in recordings.values())]
+    with watched_page(browser, f"test_{name}", width=width) as (page, events):
+        open_notebook(page, lab.notebook(name, [*cells, *more_cells]))
+        run_all(page)
+        yield Views(page, events, list(recordings))
+
+
 def printed_json(page: Any, index: int, marker: str = "RESULTS") -> Any:
     """What cell ``index`` printed as ``<marker> <json>``: Python's own reading, to compare the page with."""
     output = cell_output_text(page, index, timeout=120_000)
@@ -135,6 +162,12 @@ def open_notebook(page: Any, url: str) -> None:
     """Open a notebook and wait until its kernel is idle (running earlier opens a kernel dialog)."""
     page.goto(url)
     wait_notebook_ready(page)
+
+
+def open_and_run(page: Any, url: str, *indices: int) -> None:
+    """Open the notebook at ``url`` (``Lab.notebook``) and run its cells ``indices`` in order."""
+    open_notebook(page, url)
+    run_cells(page, *indices)
 
 
 def wait_notebook_ready(page: Any) -> None:
@@ -297,6 +330,11 @@ def view_root(page: Any, index: int, nth: int = 0, timeout: float = 60_000) -> A
     return root
 
 
+def tool_card(scope: Any, name: str) -> Any:
+    """The tool card(s) named ``name`` (exactly) under ``scope``."""
+    return scope.locator(f".mn-tool:has(> .mn-card-head .mn-name:text-is('{name}'))")
+
+
 def wait_status(root: Any, *statuses: str, timeout: float = 60_000) -> str:
     """Wait until the view's ``data-status`` is one of ``statuses``; return it."""
     handle = root.element_handle(timeout=timeout)
@@ -352,6 +390,23 @@ def live_cells(url: str, *code: str) -> list[str]:
         "import mastra_notebook as mn\nclient = mn.MastraClient()",
         *code,
     ]
+
+
+def open_live_view(page: Any, lab: Lab, name: str, url: str, view_cell: str, *later: str) -> Any:
+    """A notebook ``name`` of ``live_cells``: a client of the server at ``url``, ``view_cell`` (cell 2,
+    which shows a view) and the ``later`` cells (3, ...), left for the test to run. Runs cells 0-2 and
+    returns the view's root."""
+    open_and_run(page, lab.notebook(name, live_cells(url, view_cell, *later)), 0, 1, 2)
+    return view_root(page, 2)
+
+
+def awaiting_approval(root: Any, tool: str) -> Any:
+    """The card of the tool call ``tool`` in a view, once it waits for a person's approval."""
+    from playwright.sync_api import expect
+
+    card = tool_card(root, tool)
+    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    return card
 
 
 def shown_text(root: Any) -> str:

@@ -41,8 +41,7 @@ def test_catalogue_tables_and_a_network_approval(
         "client.workflow('weatherReport').runs()",
         "net = client.agent('networkApprover').network('Delete record r-42')\nnet",
     )
-    e2e.open_notebook(page, lab.notebook("catalogue", notebook))
-    e2e.run_cells(page, 0, 1, 2, 3, 4, 5)
+    e2e.open_and_run(page, lab.notebook("catalogue", notebook), 0, 1, 2, 3, 4, 5)
 
     agents = output(page, 1).locator("table.mn-catalogue")
     expect(agents).to_be_visible(timeout=30_000)
@@ -74,7 +73,7 @@ def test_catalogue_tables_and_a_network_approval(
 
     net = e2e.view_root(page, 5)
     assert e2e.wait_status(net, "suspended", "finished", "error") == "suspended"
-    card = net.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
+    card = e2e.tool_card(net, "deleteRecord")
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
     card.locator("button.mn-approve").click()
     assert e2e.wait_status(net, "finished", "error", timeout=60_000) == "finished"

@@ -30,11 +30,10 @@ def test_a_client_tool_card_and_a_displayed_chat(
         'chat.send("<b>and</b> what did I ask?").wait(30)\n'
         "chat",
     ]
-    e2e.open_notebook(page, lab.notebook("client-tools", cells))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("client-tools", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "finished", "error", "aborted", "incomplete") == "finished"
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
+    card = e2e.tool_card(root, "lookup")
     expect(card).to_have_attribute("data-tool-status", "done")
     expect(card.locator(".mn-origin")).to_have_text("ran in the notebook")
     expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
@@ -80,11 +79,10 @@ def test_approving_a_client_tool_in_the_view_runs_it_in_the_kernel(
         "v = client.agent('toolUser').stream('call lookup with {\"city\": \"Rome\"}',\n"
         "    tools=[mn.tool(lookup, require_approval=True)])\nv",
     ]
-    e2e.open_notebook(page, lab.notebook("client-tool-approval", cells))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("client-tool-approval", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="lookup"))
+    card = e2e.tool_card(root, "lookup")
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
     for theme in ("light", "dark"):
         e2e.set_theme(page, theme)

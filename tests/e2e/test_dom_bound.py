@@ -53,8 +53,7 @@ def test_elements_per_view_stay_bounded_as_the_answer_grows_tenfold(
         feed_cell(str(tenth), ""),
         "view.end()",
     ]
-    e2e.open_notebook(page, lab.notebook("dom-bound", cells))
-    e2e.run_cells(page, 0, 1, 2)
+    e2e.open_and_run(page, lab.notebook("dom-bound", cells), 0, 1, 2)
     root = e2e.view_root(page, 1)
     last_words = text[:tenth].split()[-3:]
     expect(root.locator(".mn-text")).to_contain_text(" ".join(last_words), timeout=30_000)

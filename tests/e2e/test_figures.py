@@ -28,8 +28,7 @@ def test_header_footer_and_compare_show_the_kernels_figures(
         f"b = mn.view({str(slow)!r}, title='supervisor')\nb.wait()\n"
         "mn.compare(a, b, labels=['quick server', 'slow server'])",
     ]
-    e2e.open_notebook(page, lab.notebook("figures", cells))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("figures", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     header = root.locator(".mn-header")

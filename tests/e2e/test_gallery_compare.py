@@ -24,8 +24,7 @@ def test_gallery_and_compare_layouts(
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
         "mn.compare(batch.tiles[0], batch.tiles[1], labels=['Paris', 'Lisbon'])",
     )
-    e2e.open_notebook(page, lab.notebook("gallery-compare", notebook))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("gallery-compare", notebook), 0, 1)
     gallery = e2e.cell(page, 1)
     tiles = gallery.locator(".mn-root")
     expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
@@ -75,11 +74,9 @@ def test_approval_click_then_cell(
         "r = v.wait(60)\nc = r.tool_calls[0]\nprint('RESULT', r.status, c.status, c.decision.action, c.decision.by)",
         'trip = client.agent("suspender").stream("Plan a trip for me")\ntrip',
     )
-    e2e.open_notebook(page, lab.notebook("approval-click-then-cell", notebook))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("approval-click-then-cell", notebook), 0, 1)
     root = e2e.view_root(page, 1)
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
-    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    card = e2e.awaiting_approval(root, "deleteRecord")
     assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
     expect(card.locator(".mn-continue-code")).to_have_text(
         'view.approve("call_delete_1")  or  view.decline("call_delete_1", reason="...")'
@@ -107,7 +104,7 @@ def test_approval_click_then_cell(
     e2e.run_cell(page, 4)
     trip = e2e.view_root(page, 4)
     assert e2e.wait_status(trip, "suspended", "finished", "error") == "suspended"
-    asking = trip.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="askUser"))
+    asking = e2e.tool_card(trip, "askUser")
     expect(asking.locator(".mn-suspended")).to_contain_text("Which city")
     expect(asking.locator(".mn-continue-code")).to_contain_text("view.resume(")
     for theme in e2e.THEMES:
@@ -141,8 +138,7 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
         f"batch = client.agent('weather').stream_many({prompts!r}, concurrency=3, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
     )
-    e2e.open_notebook(page, lab.notebook("gallery-labels", notebook))
-    e2e.run_cells(page, 0, 1, 2)
+    e2e.open_and_run(page, lab.notebook("gallery-labels", notebook), 0, 1, 2)
     expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
     gallery = e2e.cell(page, 1)
 

@@ -54,8 +54,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(
         f"batch = client.agent('weather').stream_many(prompts, concurrency={CONCURRENCY})\nbatch",
         REPORT,
     ]
-    e2e.open_notebook(page, lab.notebook("gallery-scale", notebook))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("gallery-scale", notebook), 0, 1)
     gallery = e2e.cell(page, 1).locator(".mn-gallery")
     summary = gallery.locator(".mn-gallery-summary")
     expect(summary).to_contain_text("queued", timeout=30_000)
@@ -164,8 +163,7 @@ def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
         "slow = [f'Run {i}: deltas=150 delay=20' for i in range(10)]\n"
         "batch = client.agent('slow').stream_many(slow, concurrency=2, page_size=6)\nbatch",
     ]
-    e2e.open_notebook(page, lab.notebook("gallery-waiting", notebook))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("gallery-waiting", notebook), 0, 1)
     gallery = e2e.cell(page, 1).locator(".mn-gallery")
     waiting = gallery.locator(".mn-gallery-waiting")
     expect(waiting).to_contain_text("4 queued on this page", timeout=30_000)

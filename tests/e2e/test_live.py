@@ -17,10 +17,17 @@ from tests.e2e import helpers as e2e
 pytestmark = pytest.mark.e2e
 
 LONG_TEXT = Path(__file__).resolve().parents[1] / "fixtures" / "long-text.jsonl"
+# The long text fed by hand, half before a reload and half after (cell 3): mid-stream at the reload
+# however slow the machine.
+RELOAD_CELLS = [
+    f"import mastra_notebook as mn\nchunks = list(mn.read_chunks({str(LONG_TEXT)!r}))\nhalf = len(chunks) // 2",
+    "v = mn.view(title='long-text')\nfor chunk in chunks[:half]:\n    v.feed(chunk)\nv",
+    "v",
+    "for chunk in chunks[half:]:\n    v.feed(chunk)\nv.end()",
+    'print("RESULT", v.wait(60).status, len(v.result.text))',
+]
 
 
-# The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have
-# `content-visibility: auto`, and Chromium leaves skipped content out of innerText.
 @pytest.fixture(scope="module")
 def long_text() -> str:
     """What Python reads from the long fixture: the text the views must end with."""
@@ -51,14 +58,7 @@ def assert_ends_like(shown: str, text: str, n: int = 8) -> None:
 def test_reload_mid_stream_catches_up(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, long_text: str
 ) -> None:
-    cells = [
-        "import mastra_notebook as mn",
-        f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
-        "v",
-        'print("RESULT", v.wait(60).status, len(v.result.text))',
-    ]
-    e2e.open_notebook(page, lab.notebook("reload", cells))
-    e2e.run_cells(page, 0, 1, 2)
+    e2e.open_and_run(page, lab.notebook("reload", RELOAD_CELLS), 0, 1, 2)
     first = e2e.view_root(page, 1)
     e2e.wait_text(first, 200)
     expect(first.locator("button.mn-stop")).to_be_visible()
@@ -69,7 +69,8 @@ def test_reload_mid_stream_catches_up(
     first, second = e2e.view_root(page, 1), e2e.view_root(page, 2)
     # the snapshot Python sends to the new view: still mid-stream, partial text, then it catches up
     assert e2e.wait_status(first, "running", *e2e.ENDED) == "running"
-    assert len(e2e.shown_text(first)) < len(long_text)
+    assert 200 < len(e2e.shown_text(first)) < len(long_text)
+    e2e.run_cells(page, 3)
     assert e2e.wait_status(first, *e2e.ENDED) == "finished"
     assert e2e.wait_status(second, *e2e.ENDED) == "finished"
     sections = len(re.findall(r"^## ", long_text, re.M))
@@ -83,7 +84,7 @@ def test_reload_mid_stream_catches_up(
     assert words(shown)[2:12] == words(long_text)[3:13]  # "Section 1" then the same words
     assert e2e.read_by_scrolling(second)["text"] == shown  # the second display shows the same run
     assert first.get_attribute("data-seq") == second.get_attribute("data-seq")
-    status, length = python_line(page, 3, "RESULT").split()
+    status, length = python_line(page, 4, "RESULT").split()
     assert status == "finished"
     assert int(length) == len(long_text)
     e2e.assert_no_rate_limit(page)
@@ -97,8 +98,7 @@ def test_stop_mid_stream_keeps_partial_text(lab: e2e.Lab, page: Any, long_text: 
         f"v = mn.view({str(LONG_TEXT)!r}, delay=0.002)\nv",
         'print("RESULT", v.result.status, len(v.result.text))',
     ]
-    e2e.open_notebook(page, lab.notebook("stop", cells))
-    e2e.run_cells(page, 0, 1)
+    e2e.open_and_run(page, lab.notebook("stop", cells), 0, 1)
     root = e2e.view_root(page, 1)
     e2e.wait_text(root, 500)
     root.locator("button.mn-stop").click()
@@ -122,14 +122,14 @@ def test_stop_mid_stream_keeps_partial_text(lab: e2e.Lab, page: Any, long_text: 
 def test_live_agent_renders_while_it_arrives(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = e2e.live_cells(
+    root = e2e.open_live_view(
+        page,
+        lab,
+        "live-stream",
         mastra_url,
         'v = client.agent("slow").stream("deltas=300 delay=20")\nv',
         'import json\nprint("RESULT", v.wait(60).status, json.dumps(v.result.text))',
     )
-    e2e.open_notebook(page, lab.notebook("live-stream", cells))
-    e2e.run_cells(page, 0, 1, 2)
-    root = e2e.view_root(page, 2)
     expect(root.locator(".mn-title")).to_have_text("agent slow")
     first = e2e.wait_text(root, 40)
     expect(root.locator("button.mn-stop")).to_be_visible()
@@ -153,14 +153,14 @@ def test_live_agent_renders_while_it_arrives(
 
 
 def test_live_agent_stop(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
-    cells = e2e.live_cells(
+    root = e2e.open_live_view(
+        page,
+        lab,
+        "live-stop",
         mastra_url,
         'v = client.agent("slow").stream("deltas=400 delay=25")\nv',
         'print("RESULT", v.result.status, len(v.result.text))',
     )
-    e2e.open_notebook(page, lab.notebook("live-stop", cells))
-    e2e.run_cells(page, 0, 1, 2)
-    root = e2e.view_root(page, 2)
     e2e.wait_text(root, 200)
     root.locator("button.mn-stop").click()
     assert e2e.wait_status(root, *e2e.ENDED, timeout=20_000) == "aborted"
@@ -174,16 +174,15 @@ def test_live_agent_stop(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
 
 
 def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str) -> None:
-    cells = e2e.live_cells(
+    root = e2e.open_live_view(
+        page,
+        lab,
+        "live-approval",
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status)',
     )
-    e2e.open_notebook(page, lab.notebook("live-approval", cells))
-    e2e.run_cells(page, 0, 1, 2)
-    root = e2e.view_root(page, 2)
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
-    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    card = e2e.awaiting_approval(root, "deleteRecord")
     assert e2e.wait_status(root, *e2e.ENDED) == "suspended"
     expect(card.locator(".mn-args pre")).to_contain_text('"id": "abc-123"')
     approve = card.locator("button.mn-approve")
@@ -216,16 +215,15 @@ def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents
 def test_live_tool_decline_with_a_reason(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = e2e.live_cells(
+    root = e2e.open_live_view(
+        page,
+        lab,
+        "live-decline",
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status, repr(v.result.tool_calls[0].denied_reason))',
     )
-    e2e.open_notebook(page, lab.notebook("live-decline", cells))
-    e2e.run_cells(page, 0, 1, 2)
-    root = e2e.view_root(page, 2)
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
-    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    card = e2e.awaiting_approval(root, "deleteRecord")
     card.locator("button.mn-decline").click()
     reason = card.locator("input.mn-decline-reason")
     # (the widget focuses it, but JupyterLab may take the focus back once other cells ran: not asserted)

@@ -44,8 +44,7 @@ def test_statuses_in_one_word_and_the_resume_hint(
         f"mn.view({str(fixture_path('tool-approval'))!r})",
         f"mn.view({str(fixture_path('tool-approval-declined'))!r})",
     )
-    e2e.open_notebook(page, lab.notebook("status-words", cells))
-    e2e.run_cells(page, *range(len(cells)))
+    e2e.open_and_run(page, lab.notebook("status-words", cells), *range(len(cells)))
 
     workflow = e2e.view_root(page, 2)
     assert e2e.wait_status(workflow, *e2e.ENDED) == "suspended"

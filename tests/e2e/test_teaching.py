@@ -63,8 +63,7 @@ def expect_nodes(root: Any, expected: list[list[str]], position: int) -> None:
 
 def test_scrubber_shows_the_state_after_chunk_n(lab: e2e.Lab, page: Any) -> None:
     cells = [f"import mastra_notebook as mn\nv = mn.replay({str(TOOL_CALL)!r}, autoplay=False)\nv"]
-    e2e.open_notebook(page, lab.notebook("scrubber", cells))
-    e2e.run_cells(page, 0)
+    e2e.open_and_run(page, lab.notebook("scrubber", cells), 0)
     root = e2e.view_root(page, 0)
     for position in (6, 17, 30, 6, 0, 22):
         scrub_to(root, position)
@@ -87,8 +86,7 @@ def test_scrubber_shows_the_state_after_chunk_n(lab: e2e.Lab, page: Any) -> None
 
 def test_inspector_lists_chunks_and_highlights_what_built_a_part(lab: e2e.Lab, page: Any) -> None:
     cells = [f"import mastra_notebook as mn\nmn.view({str(NESTED)!r})"]
-    e2e.open_notebook(page, lab.notebook("inspector", cells))
-    e2e.run_cells(page, 0)
+    e2e.open_and_run(page, lab.notebook("inspector", cells), 0)
     root = e2e.view_root(page, 0)
     e2e.wait_status(root, "finished")
     root.locator("button.mn-inspect").click()
@@ -112,8 +110,7 @@ def test_compare_two_runs(lab: e2e.Lab, page: Any) -> None:
     cells = [
         f"import mastra_notebook as mn\nmn.compare({str(a)!r}, {str(b)!r}, labels=['weather', 'stocks'])"
     ]
-    e2e.open_notebook(page, lab.notebook("compare", cells))
-    e2e.run_cells(page, 0)
+    e2e.open_and_run(page, lab.notebook("compare", cells), 0)
     table = e2e.cell(page, 0).locator(".mastra-notebook-compare")
     table.wait_for()
     text = table.inner_text()
@@ -136,8 +133,7 @@ def test_batch_gallery_live(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
         f"[f'What is the weather in {{c}}?' for c in {cities!r}], concurrency=2)\nbatch",
         "print(mn.to_dataframe(batch)[['status', 'tool_call_count']].to_string())",
     ]
-    e2e.open_notebook(page, lab.notebook("gallery", cells))
-    e2e.run_cells(page, 0)
+    e2e.open_and_run(page, lab.notebook("gallery", cells), 0)
     roots = e2e.cell(page, 0).locator(".mn-root")
     page.wait_for_function(
         "el => { const r = el.querySelectorAll('.mn-root'); return r.length === 6 &&"

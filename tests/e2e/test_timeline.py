@@ -60,13 +60,17 @@ def bars(root: Any) -> list[dict[str, Any]]:
     )
 
 
+def open_replay(page: Any, lab: e2e.Lab, name: str, code: str, *, dark: bool) -> Any:
+    """A notebook ``name`` whose cell 1 shows the view ``code`` makes, run in a theme; the view's root."""
+    e2e.open_notebook(page, lab.notebook(name, ["import mastra_notebook as mn", code]))
+    e2e.theme(page, dark=dark)
+    e2e.run_cells(page, 0, 1)
+    return e2e.view_root(page, 1)
+
+
 def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: e2e.Lab, page: Any, tmp_path: Path) -> None:
     recording = timed_recording("agent-as-tool", lab.root)
-    cells = ["import mastra_notebook as mn", f"view = mn.replay({recording.name!r})\nview"]
-    e2e.open_notebook(page, lab.notebook("timeline-live", cells))
-    e2e.theme(page, dark=False)
-    e2e.run_cells(page, 0, 1)
-    root = e2e.view_root(page, 1)
+    root = open_replay(page, lab, "timeline-live", f"view = mn.replay({recording.name!r})\nview", dark=False)
     toggle = root.locator(".mn-header .mn-timeline-toggle")
     expect(toggle).to_have_text("Timeline")
     panel = root.locator(".mn-timeline")
@@ -144,17 +148,16 @@ def test_the_timeline_grows_live_and_stays_when_the_run_ends(lab: e2e.Lab, page:
 def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
     lab: e2e.Lab, page: Any, mastra_url: str
 ) -> None:
-    cells = e2e.live_cells(
+    root = e2e.open_live_view(
+        page,
+        lab,
+        "timeline-approval",
         mastra_url,
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         "import json\nc = v.wait(30).tool_calls[0]\n"
         "print('WAIT', json.dumps({'waited': c.decision.waited, 'span': (c.finished_at - c.started_at).total_seconds()}))",
     )
-    e2e.open_notebook(page, lab.notebook("timeline-approval", cells))
-    e2e.run_cells(page, 0, 1, 2)
-    root = e2e.view_root(page, 2)
-    card = root.locator(".mn-tool").filter(has=page.locator(".mn-name", has_text="deleteRecord"))
-    expect(card).to_have_attribute("data-tool-status", "awaiting-approval", timeout=30_000)
+    card = e2e.awaiting_approval(root, "deleteRecord")
     root.locator(".mn-timeline-toggle").click()
     waiting = root.locator(".mn-tl-row", has=page.locator(".mn-tl-label", has_text="deleteRecord"))
     expect(waiting.locator(".mn-tl-seg").last).to_have_attribute("data-phase", "wait")
@@ -189,11 +192,7 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
 
 def test_the_live_timeline_in_the_dark_theme(lab: e2e.Lab, page: Any) -> None:
     recording = timed_recording("agent-as-tool", lab.root)
-    cells = ["import mastra_notebook as mn", f"mn.replay({recording.name!r})"]
-    e2e.open_notebook(page, lab.notebook("timeline-live-dark", cells))
-    e2e.theme(page, dark=True)
-    e2e.run_cells(page, 0, 1)
-    root = e2e.view_root(page, 1)
+    root = open_replay(page, lab, "timeline-live-dark", f"mn.replay({recording.name!r})", dark=True)
     root.locator(".mn-timeline-toggle").click()
     page.wait_for_function(
         "el => [...el.querySelectorAll('.mn-tl-label')].some(l => l.textContent === 'getForecast')",
@@ -268,14 +267,8 @@ def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab
     under the header with the timeline below it, and a click scrolls the run under them."""
     recording = timed_recording("workflow-as-tool", lab.root)
     name = f"timeline-click-{'dark' if dark else 'light'}"
-    cells = [
-        "import mastra_notebook as mn",
-        f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview",
-    ]
-    e2e.open_notebook(page, lab.notebook(name, cells))
-    e2e.theme(page, dark=dark)
-    e2e.run_cells(page, 0, 1)
-    root = e2e.view_root(page, 1)
+    code = f"view = mn.replay({recording.name!r}, autoplay=False)\nview.seek(view.total)\nview"
+    root = open_replay(page, lab, name, code, dark=dark)
     e2e.wait_status(root, "finished")
     bar_top = root.locator(".mn-replay").bounding_box()["y"]
     root.locator(".mn-header .mn-timeline-toggle").click()
