@@ -2,20 +2,27 @@
 
 Whether the agent has memory is asked of the server (:func:`memory.has_memory`); ``memory=True/False``
 overrides the question.
+
+What memory did in each turn is ``chat.turns[i].memory`` (a :class:`~.memory.TurnMemory`: the
+messages recalled, the working memory before and after), read as the turn ends. ``chat.history``
+stays one RunResult per turn: a RunResult is a run's, whoever started it; its memory is the chat's.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.result import RunResult
-from ..widget.conversation import Conversation
+from ..widget.conversation import Conversation, memory_html
 from ..widget.streamview import StreamView, first_line
 from . import memory as memories
 from .bodies import messages
+from .memory import TurnMemory
 from .tools import step_messages
-from .transport import Transport
+from .transport import MastraError, Transport
 
 
 class ChatAgent(Protocol):
@@ -34,6 +41,15 @@ class ChatAgent(Protocol):
 
 
 DEFAULT_RESOURCE = "mastra-notebook"  # Mastra needs a resource (an owner) for every thread
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One chat turn: its prompt, its run's result, and what memory did in it (None while it runs)."""
+
+    prompt: Any
+    result: RunResult
+    memory: TurnMemory | None
 
 
 class Chat:
@@ -62,6 +78,10 @@ class Chat:
         self.options = options
         self.prompts: list[Any] = []
         self.views: list[StreamView] = []
+        self._memories: list[TurnMemory | None] = []  # one per turn, set as it ends
+        self._working: str | None = None  # the working memory after the last settled turn
+        self._working_note: str | None = None  # why it could not be read, or is not kept
+        self._settling = threading.Lock()  # a turn ends on the stream's thread; turns is read on any
         self._shown = Conversation(
             title=f"chat with {agent.id}" + (f" · thread {self.thread}" if self.thread else "")
         )
@@ -71,22 +91,87 @@ class Chat:
         """One RunResult per turn, in order."""
         return [view.result for view in self.views]
 
+    @property
+    def turns(self) -> list[Turn]:
+        """One Turn per turn, in order: its prompt, result and memory (``memory`` None while it runs)."""
+        self._settle_all()
+        return [
+            Turn(prompt, view.result, memory)
+            for prompt, view, memory in zip(self.prompts, self.views, self._memories, strict=True)
+        ]
+
+    @property
+    def working_memory(self) -> str | None:
+        """The thread's working memory now, read through Mastra's route (None when there is none, or
+        the agent has no memory: ``chat.turns[i].memory.note`` says what to turn on)."""
+        if not self.memory or self.thread is None:
+            return None
+        return memories.working_memory(self.agent.transport, self.agent.id, self.thread, self.resource).text
+
     def send(self, prompt: Any, **options: Any) -> StreamView:
         """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
         running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
         if running:  # the next turn must see this one (in the thread, or in the history resent)
             raise RuntimeError(f"turn {running[-1]} is still running: wait for it (view.wait()) first")
         new = _messages(prompt)
+        self._settle_all()  # the turns so far keep the working memory they left
+        if self.memory and not self.views:
+            self._read_working()  # before the first turn
         if self.memory:
             body_messages, extra = new, {"memory": {"thread": self.thread, "resource": self.resource}}
         else:
             body_messages, extra = self._resent() + new, {}
         view = self.agent.stream(body_messages, **{**self.options, **extra, **options})
         view.prompt = prompt
+        index = len(self.views)
         self.prompts.append(prompt)
         self.views.append(view)
+        self._memories.append(None)
         self._shown.add_turn(_prompt_text(prompt), view)
+        view.observe(lambda change: None if change["new"] else self._settle(index), names="streaming")
+        self._settle(index)  # a turn that ended before it was observed (refused at once)
         return view
+
+    def _settle_all(self) -> None:
+        for index in range(len(self.views)):
+            self._settle(index)
+
+    def _settle(self, index: int) -> None:
+        """Read what memory did in an ended turn, once: recalled messages from its finish chunk, the
+        working memory through the route. Runs in a trait observer too: it raises nothing."""
+        with self._settling:
+            view = self.views[index]
+            if self._memories[index] is not None or view.result.status == "running":
+                return
+            before = self._working
+            if not self.memory:
+                memory = TurnMemory(note=memories.NO_MEMORY.format(agent=self.agent.id))
+            else:
+                chunks = [view.recording.chunk(i) for i in range(len(view.recording))]
+                self._read_working()
+                memory = TurnMemory(
+                    recalled=memories.recalled(chunks),
+                    working_before=before,
+                    working_after=self._working,
+                    note=self._working_note,
+                )
+            self._memories[index] = memory
+        previous = self._memories[index - 1] if index else None
+        shown_note = memory.note if previous is None or previous.note != memory.note else None  # said once
+        recalled = [(message.role, message.text) for message in memory.recalled]
+        self._shown.show_memory(
+            index, memory_html(recalled, memory.working_before, memory.working_after, shown_note)
+        )
+
+    def _read_working(self) -> None:
+        assert self.thread is not None  # a chat with memory has a thread
+        try:
+            found = memories.working_memory(self.agent.transport, self.agent.id, self.thread, self.resource)
+        except MastraError as error:
+            self._working_note = f"working memory could not be read: {error}"
+            return
+        self._working = found.text
+        self._working_note = None if found.enabled else memories.NO_WORKING_MEMORY.format(agent=self.agent.id)
 
     def _resent(self) -> list[dict[str, Any]]:
         """The conversation so far as messages: each turn's prompt, then what the agent did."""
@@ -103,10 +188,14 @@ class Chat:
             thread = f"{self.thread}-fork-{uuid.uuid4().hex[:8]}"
             memories.clone(self.agent.transport, self.agent.id, self.thread, thread, self.resource)
         branch = Chat(self.agent, thread=thread, resource=self.resource, memory=self.memory, **self.options)
-        for prompt, view in zip(self.prompts, self.views, strict=True):
+        self._settle_all()  # the branch shares what memory did in the turns so far
+        for prompt, view, memory in zip(self.prompts, self.views, self._memories, strict=True):
             branch.prompts.append(prompt)
             branch.views.append(view)
+            branch._memories.append(memory)
             branch._shown.add_turn(_prompt_text(prompt), view)
+            branch._shown.show_memory(len(branch.views) - 1, self._shown.memory_of(len(branch.views) - 1))
+        branch._working, branch._working_note = self._working, self._working_note
         return branch
 
     def __repr__(self) -> str:

@@ -1,18 +1,135 @@
 """An agent's memory on the server: whether it keeps threads, its threads, a thread's messages, a
-thread cloned. Each is one request through the client's transport, and each raises
-:class:`~mastra_notebook.client.transport.MastraError` when it fails: the one rule for every caller.
+thread cloned, its working memory; and what one chat turn recalled. Each request is one through
+the client's transport, and each raises :class:`~mastra_notebook.client.transport.MastraError`
+when it fails: the one rule for every caller.
 
 Whether an agent has memory: ``GET /api/agents/:id`` says ``supportsMemory: true`` for every agent,
 so this asks ``GET /api/memory/status?agentId=...``, whose ``result`` is true only for an agent
 configured with memory.
+
+A turn's memory (:class:`TurnMemory`): the messages recalled come from the turn's ``finish`` chunk,
+whose ``payload.messages`` has ``all`` (what the model was given), ``user`` (this turn's input) and
+``nonUser`` (its output): recalled = all - user - nonUser. Mastra gives those messages no ids, so
+they are matched by value.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
+import orjson
+from pydantic import BaseModel, ConfigDict
+
 from .transport import Transport
+
+NO_MEMORY = (
+    "agent {agent} has no memory: give it a Memory (new Agent({{memory: new Memory()}})) on the server "
+    "to recall earlier turns and keep working memory"
+)
+NO_WORKING_MEMORY = (
+    "agent {agent} keeps no working memory: turn it on in its Memory's options on the server "
+    "(new Memory({{options: {{workingMemory: {{enabled: true}}}}}}))"
+)
+
+
+class RecalledMessage(BaseModel):
+    """One message recalled from memory: its role and its text (tool calls and results summarised)."""
+
+    model_config = ConfigDict(frozen=True)
+    role: str
+    text: str
+
+
+class TurnMemory(BaseModel):
+    """What memory did in one chat turn: the messages recalled into it, and the working memory
+    before and after it (None when there is none). ``note`` says why there is nothing to show, and
+    what to turn on on the server."""
+
+    model_config = ConfigDict(frozen=True)
+    recalled: list[RecalledMessage] = []
+    working_before: str | None = None
+    working_after: str | None = None
+    note: str | None = None
+
+
+class WorkingMemory(BaseModel):
+    """The working-memory route's answer: the text (None before the model wrote any) and whether
+    the agent keeps working memory at all (Mastra gives a template only then)."""
+
+    text: str | None
+    enabled: bool
+
+
+def working_memory(
+    transport: Transport, agent_id: str, thread_id: str, resource: str | None
+) -> WorkingMemory:
+    """The thread's working memory (of ``resource``: the resource scope, Mastra's default, needs it)."""
+    path = f"/api/memory/threads/{quote(thread_id, safe='')}/working-memory"
+    found = transport.call("GET", path, params=_query(agent_id, resource))
+    found = found if isinstance(found, dict) else {}
+    text = found.get("workingMemory")
+    enabled = found.get("workingMemoryTemplate") is not None or text is not None
+    return WorkingMemory(text=text if isinstance(text, str) else None, enabled=enabled)
+
+
+def recalled(chunks: Iterable[Any]) -> list[RecalledMessage]:
+    """The messages recalled from memory into a turn, from its last ``finish`` chunk (none without)."""
+    finish = None
+    for chunk in chunks:
+        if isinstance(chunk, dict) and chunk.get("type") == "finish":
+            finish = chunk
+    payload = finish.get("payload") if finish is not None else None
+    given = payload.get("messages") if isinstance(payload, dict) else None
+    if not isinstance(given, dict):
+        return []
+    own = Counter(_key(m) for part in ("user", "nonUser") for m in _listed(given.get(part)))
+    out: list[RecalledMessage] = []
+    for message in _listed(given.get("all")):
+        key = _key(message)
+        if own[key] > 0:  # this turn's own input or output, once per copy
+            own[key] -= 1
+        elif isinstance(message, dict):
+            out.append(RecalledMessage(role=str(message.get("role", "")), text=message_text(message)))
+    return out
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """A model message as one line of text per part: text as it is, tool calls and results named."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    lines: list[str] = []
+    for part in content if isinstance(content, list) else []:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind in ("text", "reasoning"):
+            lines.append(str(part.get("text", "")))
+        elif kind == "tool-call":
+            lines.append(f"called {part.get('toolName')}({_json(part.get('input', part.get('args')))})")
+        elif kind == "tool-result":
+            output = part.get("output", part.get("result"))
+            if isinstance(output, dict) and "value" in output:  # the AI SDK's {type, value}
+                output = output["value"]
+            lines.append(f"{part.get('toolName')} returned {_json(output)}")
+        else:
+            lines.append(f"[{kind}]")
+    return "\n".join(lines)
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, default=str).decode()
+
+
+def _key(message: Any) -> bytes:
+    return orjson.dumps(message, default=str, option=orjson.OPT_SORT_KEYS)
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def has_memory(transport: Transport, agent_id: str) -> bool:

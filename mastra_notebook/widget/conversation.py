@@ -5,7 +5,9 @@ Knows widgets, not the client: a chat (client/chat.py) adds its turns here as th
 
 from __future__ import annotations
 
+import difflib
 import html
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets
@@ -28,6 +30,75 @@ def user_turn_html(text: str) -> str:
     return f'<div class="mn-user-turn" data-role="user" style="{_USER_TURN}">{html.escape(text)}</div>'
 
 
+_MEMORY = (
+    "margin:2px 0 8px;padding:4px 10px;border-left:3px solid var(--jp-border-color1, #bdbdbd);"
+    "font-family:var(--jp-ui-font-family, inherit);font-size:var(--jp-ui-font-size1, 13px);color:inherit"
+)
+_SUMMARY = "cursor:pointer;color:var(--jp-ui-font-color1, inherit)"
+_ROLE = "font-weight:600;margin-right:6px;color:var(--jp-ui-font-color2, inherit)"
+_LIST = "margin:4px 0;padding-left:22px"
+_TEXT = "white-space:pre-wrap;overflow-wrap:anywhere"
+_DIFF = (
+    "margin:4px 0;padding:4px 6px;white-space:pre-wrap;overflow-wrap:anywhere;"
+    "font-family:var(--jp-code-font-family, monospace);font-size:var(--jp-code-font-size, 12px);"
+    "background:var(--jp-layout-color2, rgba(127,127,127,.08))"
+)
+# tints over the theme's background: the line's text stays the theme's colour, in light and dark
+_LINE = {
+    "+": "display:block;background:rgba(46,160,67,.22)",
+    "-": "display:block;background:rgba(248,81,73,.22);text-decoration:line-through",
+    " ": "display:block",
+}
+_MARK = {"+": "added", "-": "removed", " ": "kept"}
+_NOTE = "color:var(--jp-ui-font-color2, inherit);font-style:italic"
+
+
+def working_diff(before: str | None, after: str | None) -> list[tuple[str, str]]:
+    """The working memory's lines, each marked ``+`` (added), ``-`` (removed) or `` `` (kept)."""
+    lines = difflib.ndiff((before or "").splitlines(), (after or "").splitlines())
+    return [(line[0], line[2:]) for line in lines if line[:1] in "+- "]
+
+
+def memory_html(
+    recalled: Sequence[tuple[str, str]], before: str | None, after: str | None, note: str | None = None
+) -> str:
+    """What memory did in one turn, as inert HTML (everything escaped): the messages recalled
+    (folded: role and text), the working memory's changes, and a note; empty when none of them has
+    anything to show."""
+    blocks: list[str] = []
+    if recalled:
+        items = "".join(
+            f'<li data-role="{html.escape(role)}"><span style="{_ROLE}">{html.escape(role)}</span>'
+            f'<span style="{_TEXT}">{html.escape(text)}</span></li>'
+            for role, text in recalled
+        )
+        count = f"{len(recalled)} message{'s' if len(recalled) != 1 else ''}"
+        blocks.append(
+            f'<details class="mn-memory-recalled"><summary style="{_SUMMARY}">Recalled {count}</summary>'
+            f'<ol style="{_LIST}">{items}</ol></details>'
+        )
+    if before is not None or after is not None:
+        lines = working_diff(before, after)
+        added = sum(1 for mark, _ in lines if mark == "+")
+        removed = sum(1 for mark, _ in lines if mark == "-")
+        change = f"+{added} -{removed} lines" if added or removed else "unchanged"
+        shown = "".join(
+            f'<span class="mn-diff-line" data-mark="{_MARK[mark]}" style="{_LINE[mark]}">'
+            f"{html.escape(mark)} {html.escape(text)}</span>"
+            for mark, text in lines
+        )
+        blocks.append(
+            f'<details class="mn-memory-working"{" open" if added or removed else ""}>'
+            f'<summary style="{_SUMMARY}">Working memory: {change}</summary>'
+            f'<div style="{_DIFF}">{shown}</div></details>'
+        )
+    if note:
+        blocks.append(f'<div class="mn-memory-note" style="{_NOTE}">{html.escape(note)}</div>')
+    if not blocks:
+        return ""
+    return f'<div class="mn-turn-memory" data-role="memory" style="{_MEMORY}">{"".join(blocks)}</div>'
+
+
 class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
     """Turns in order: a user prompt, then the view of the answer; ``read_only`` for stored threads."""
 
@@ -38,6 +109,8 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
             self.add_class("mn-conversation-read-only")
         self.views: list[StreamView] = []
         self.prompts: list[str] = []
+        self.memories: list[str] = []  # each turn's memory as HTML (memory_html), "" until shown
+        self._memory_widgets: list[ipywidgets.HTML | None] = []
         self.title = title
         self._displays: list[Any] = []  # IPython display handles of the transcript, updated as turns end
         if title:
@@ -47,9 +120,29 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         """Show one more turn: the person's ``prompt``, then the ``view`` of the answer."""
         self.views.append(view)
         self.prompts.append(prompt)
+        self.memories.append("")
+        self._memory_widgets.append(None)
         self.children = [*self.children, ipywidgets.HTML(user_turn_html(prompt)), view]
         view.observe(self._turn_changed, names="streaming")
         self._update_transcripts()
+
+    def show_memory(self, index: int, shown: str) -> None:
+        """Show what memory did in turn ``index``, under its answer: ``shown`` is HTML made by
+        :func:`memory_html` (nothing is drawn for "")."""
+        self.memories[index] = shown
+        box = self._memory_widgets[index]
+        if box is not None:
+            box.value = shown
+        elif shown:  # a widget only for a turn with something to show: an empty one still takes room
+            box = self._memory_widgets[index] = ipywidgets.HTML(shown)
+            children = list(self.children)
+            children.insert(children.index(self.views[index]) + 1, box)
+            self.children = children
+        self._update_transcripts()
+
+    def memory_of(self, index: int) -> str:
+        """Turn ``index``'s memory as shown (HTML; "" for none)."""
+        return self.memories[index]
 
     def _turn_changed(self, change: dict[str, Any]) -> None:
         if not change["new"]:  # a turn ended: the saved transcript shows its final state
@@ -61,8 +154,8 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         """Every turn as static, script-free HTML: the prompt, then its run's transcript."""
         title = f"<div><b>{html.escape(self.title)}</b></div>" if self.title else ""
         turns = "".join(
-            user_turn_html(prompt) + render_html(view.result, view.title)
-            for prompt, view in zip(self.prompts, self.views, strict=True)
+            user_turn_html(prompt) + render_html(view.result, view.title) + memory
+            for prompt, view, memory in zip(self.prompts, self.views, self.memories, strict=True)
         )
         # hidden where the turns' views draw, as each view's own transcript is
         keys = [view.view_key for view in self.views]
