@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets
 
 from ..render.static import transcript_class
+from ..render.static.html import bdi
 from ..render.transcript import render_html
 from .streamview import StreamView
 
@@ -50,6 +51,9 @@ _LINE = {
     " ": "display:block",
 }
 _MARK = {"+": "added", "-": "removed", " ": "kept"}
+_GLYPH = {"+": "+", "-": "\u2212", " ": " "}  # a minus sign: as wide as the plus
+_GUTTER = "display:inline-block;width:1.4em;opacity:.75;user-select:none"
+RECALLED_CHARS = 2000  # of each recalled message: a long history stays a cheap list
 _NOTE = "color:var(--jp-ui-font-color2, inherit);font-style:italic"
 
 
@@ -68,8 +72,7 @@ def memory_html(
     blocks: list[str] = []
     if recalled:
         items = "".join(
-            f'<li data-role="{html.escape(role)}"><span style="{_ROLE}">{html.escape(role)}</span>'
-            f'<span style="{_TEXT}">{html.escape(text)}</span></li>'
+            f'<li data-role="{html.escape(role)}">{bdi(role, _ROLE)}{bdi(_cut(text), _TEXT)}</li>'
             for role, text in recalled
         )
         count = f"{len(recalled)} message{'s' if len(recalled) != 1 else ''}"
@@ -84,7 +87,7 @@ def memory_html(
         change = f"+{added} -{removed} lines" if added or removed else "unchanged"
         shown = "".join(
             f'<span class="mn-diff-line" data-mark="{_MARK[mark]}" style="{_LINE[mark]}">'
-            f"{html.escape(mark)} {html.escape(text)}</span>"
+            f'<span style="{_GUTTER}">{_GLYPH[mark]}</span>{bdi(text)}</span>'
             for mark, text in lines
         )
         blocks.append(
@@ -97,6 +100,10 @@ def memory_html(
     if not blocks:
         return ""
     return f'<div class="mn-turn-memory" data-role="memory" style="{_MEMORY}">{"".join(blocks)}</div>'
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= RECALLED_CHARS else f"{text[:RECALLED_CHARS]}… ({len(text)} characters)"
 
 
 class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped
