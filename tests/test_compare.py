@@ -20,10 +20,14 @@ def test_compare_recordings_views_and_results(recording_comm: RecordingComm) -> 
     rows = dict(comparison.rows())
     assert rows["status"] == ["finished", "finished", "finished"]
     assert rows["tokens in / out"][0] == "79 / 33"
+    # calls aligned by tool and arguments, not by index: the same getWeather call shares a row
     assert rows["tool call 1"][0].startswith('getWeather({"city": "Paris"}) [done] →')
-    assert "Stock service unavailable" in rows["tool call 1"][1]
+    assert rows["tool call 1"][2] == rows["tool call 1"][0]
+    assert rows["tool call 1"][1] == "—"
     assert rows["tool call 2"] == ["—", "—", rows["tool call 2"][2]]
-    assert rows["tool call 2"][2].startswith("getWeather(")
+    assert rows["tool call 2"][2].startswith('getWeather({"city": "Tokyo"})')
+    assert rows["tool call 3"][0] == rows["tool call 3"][2] == "—"
+    assert "Stock service unavailable" in rows["tool call 3"][1]
     diff = comparison.text_diff()
     assert diff.startswith("--- weather\n+++ stock\n")
     assert "+Sorry, I could not complete that lookup." in diff

@@ -1,21 +1,27 @@
-"""Compare runs side by side, for prompt iteration: status, usage, timings, tool calls, text diff."""
+"""Compare runs side by side, for prompt iteration: status, usage, timings and scores; the runs' steps and
+tool calls aligned (analysis/align.py), with their argument, request and cost deltas, the step where the
+runs part marked; and the text diff."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..core.cost import format_usd
 from ..core.ingest import collect
 from ..core.numbers import format_duration
-from ..core.result import RunResult, view_snapshot
+from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
 from ..render import timeline
+from .align import ArgChange, Row, align, arg_diff, call_likeness, request_diff, step_key, step_likeness
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
@@ -79,6 +85,92 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+_MARK = "background:rgba(210,153,34,0.22);border-left:3px solid rgba(210,153,34,0.95)"  # where runs part
+_MUTED = "opacity:0.65"
+_CLIP = 400  # an argument or result longer than this is cut, with a note
+_MAX_STEP_ROWS = 60  # the step table's rows beyond this are counted, not drawn
+
+
+def _clip_html(value: Any, limit: int = _CLIP) -> str:
+    """``value`` as escaped text, cut at ``limit`` characters with a note of what was left out."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    if len(text) <= limit:
+        return escape(text)
+    return f'{escape(text[:limit])}<span style="{_MUTED}">… {len(text) - limit:,} more characters</span>'
+
+
+def _signed(value: float, text: str) -> str:
+    return f"+{text}" if value > 0 else f"\N{MINUS SIGN}{text}"
+
+
+@dataclass
+class StepRow:
+    """One row of the aligned trajectories: the index of each run's step (``None``: that run has no step
+    here), and the rows of its aligned tool calls (an index into each step's ``tool_calls``)."""
+
+    steps: Row
+    calls: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class Parting:
+    """The first aligned row where the runs do not all do the same thing."""
+
+    row: int
+    """Its index in ``Comparison.alignment``."""
+    step: int
+    """The step (from 1) where it happens, in the runs that reach it."""
+    sentence: str
+    """What each run does there: ``"runs part at step 2: run B calls searchWeb, run A answers"``."""
+
+
+def _does(step: Step | None) -> str:
+    if step is None:
+        return "stops"
+    if not step.tool_calls:
+        return "answers"
+    counts = Counter(call.tool_name for call in step.tool_calls)
+    return "calls " + ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+
+
+def _scores(result: RunResult) -> list[Any]:
+    """The run's scores, when results carry them (``RunResult.scores``)."""
+    return list(getattr(result, "scores", None) or [])
+
+
+def _score_text(score: Any) -> str:
+    value = getattr(score, "score", None)
+    text = NONE if value is None else (str(value).lower() if isinstance(value, bool) else f"{value:.3g}")
+    passed = getattr(score, "passed", None)
+    return text if passed is None else f"{text} ({'passed' if passed else 'failed'})"
+
+
+def _figure(kind: str, value: float) -> str:
+    """A step's tokens, seconds or USD as the views write them."""
+    if kind == "tokens":
+        return f"{value:,.0f} tokens"
+    if kind == "time":
+        return format_duration(value * 1000)
+    return format_usd(value) or NONE
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _arg_line(change: ArgChange) -> str:
+    key = f"{escape(change.key)}: " if change.key else ""
+    kind = f' class="mn-arg-{change.kind}"'
+    if change.kind == "same":
+        return f'<div{kind} style="{_MUTED}">{key}{_clip_html(change.after)}</div>'
+    if change.kind == "added":
+        return f'<div{kind}><ins style="{_INS}">+ {key}{_clip_html(change.after)}</ins></div>'
+    if change.kind == "removed":
+        return f'<div{kind}><del style="{_DEL}">{key}{_clip_html(change.before)}</del></div>'
+    before, after = _clip_html(change.before), _clip_html(change.after)
+    return f'<div{kind}>{key}<del style="{_DEL}">{before}</del> → <ins style="{_INS}">{after}</ins></div>'
+
+
 @dataclass
 class Comparison:
     """Runs side by side. Shown as an HTML table; ``text_diff()`` gives a unified diff to print."""
@@ -129,19 +221,222 @@ class Comparison:
             ("text length", [f"{len(r.text):,} characters" for r in self.results]),
             ("error", [r.error.message if r.error else NONE for r in self.results]),
         ]
-        most_calls = max((len(r.tool_calls) for r in self.results), default=0)
-        for index in range(most_calls):
-            cells = []
-            for result in self.results:
-                if index >= len(result.tool_calls):
-                    cells.append(NONE)
-                    continue
-                call = result.tool_calls[index]
-                outcome = call.error.message if call.error else _short(call.result, 200)
-                status = status_word(call.status)
-                cells.append(f"{call.tool_name}({_short(call.args, 200)}) [{status}] → {outcome}")
-            table.append((f"tool call {index + 1}", cells))
+        number = 0
+        for step_row in self.alignment:
+            for call_row in step_row.calls:
+                number += 1
+                cells = []
+                for run, call_index in enumerate(call_row):
+                    call = self._call(run, step_row, call_index)
+                    if call is None:
+                        cells.append(NONE)
+                        continue
+                    outcome = call.error.message if call.error else _short(call.result, 200)
+                    status = status_word(call.status)
+                    cells.append(f"{call.tool_name}({_short(call.args, 200)}) [{status}] → {outcome}")
+                table.append((f"tool call {number}", cells))
+        for scorer in dict.fromkeys(
+            str(getattr(score, "scorer", "")) for r in self.results for score in _scores(r)
+        ):
+            table.append((f"score: {scorer}", self._score_cells(scorer)))
         return table
+
+    @cached_property
+    def alignment(self) -> list[StepRow]:
+        """The runs' steps aligned (a longest common subsequence over their tool calls' names and
+        canonical arguments; see analysis/align.py), and in each row the steps' tool calls aligned too."""
+        rows = []
+        for steps in align([r.steps for r in self.results], step_likeness):
+            present = [
+                (run, self.results[run].steps[i].tool_calls) for run, i in enumerate(steps) if i is not None
+            ]
+            calls: list[Row] = []
+            for call_row in align([tool_calls for _, tool_calls in present], call_likeness):
+                full: Row = [None] * len(self.results)
+                for (run, _), call_index in zip(present, call_row, strict=True):
+                    full[run] = call_index
+                calls.append(full)
+            rows.append(StepRow(steps=steps, calls=calls))
+        return rows
+
+    def _step(self, run: int, index: int | None) -> Step | None:
+        return None if index is None else self.results[run].steps[index]
+
+    def _call(self, run: int, row: StepRow, index: int | None) -> ToolCall | None:
+        step = self._step(run, row.steps[run])
+        return None if step is None or index is None else step.tool_calls[index]
+
+    @cached_property
+    def parting(self) -> Parting | None:
+        """The first row where the runs' steps differ (a run without a step there, other tool calls or
+        other arguments), and what each run does there; ``None`` when they all take the same steps."""
+        for at, row in enumerate(self.alignment):
+            steps = [self._step(run, index) for run, index in enumerate(row.steps)]
+            keys = {step_key(step) if step else None for step in steps}
+            if len(keys) == 1 and None not in keys:
+                continue
+            later = self.alignment[at:]
+            nexts = [
+                next((r.steps[run] for r in later if r.steps[run] is not None), None)
+                for run in range(len(steps))
+            ]
+            upcoming = [self._step(run, index) for run, index in enumerate(nexts)]
+            first = next((s for s in upcoming if s is not None), None)
+            doing = []
+            for label, step in zip(self.labels, upcoming, strict=True):
+                does = _does(step)
+                if (
+                    step
+                    and first
+                    and step is not first
+                    and does == _does(first)
+                    and step_key(step) != step_key(first)
+                ):
+                    does += " with other arguments"
+                doing.append(f"{label} {does}")
+            number = min((index + 1 for index in nexts if index is not None), default=at + 1)
+            return Parting(row=at, step=number, sentence=f"runs part at step {number}: " + ", ".join(doing))
+        return None
+
+    def _score_cells(self, scorer: str) -> list[str]:
+        found = [
+            next((s for s in _scores(r) if str(getattr(s, "scorer", "")) == scorer), None)
+            for r in self.results
+        ]
+        base = _number(getattr(found[0], "score", None)) if found[0] is not None else None
+        cells = []
+        for index, score in enumerate(found):
+            if score is None:
+                cells.append(NONE)
+                continue
+            text, value = _score_text(score), _number(getattr(score, "score", None))
+            if index and base is not None and value is not None and value != base:
+                text += f" ({value - base:+.3g})"
+            cells.append(text)
+        return cells
+
+    def _step_figures(self, run: int, index: int) -> tuple[float | None, float | None, float | None]:
+        """(tokens, seconds, USD) of one step, each ``None`` when unknown."""
+        result = self.results[run]
+        step = result.steps[index]
+        tokens = float(step.usage.total_tokens) if step.usage else None
+        seconds = None
+        if step.started_at and step.finished_at:
+            seconds = (step.finished_at - step.started_at).total_seconds()
+        elif index < len(result.timing.steps):
+            seconds = result.timing.steps[index].streaming
+        usd = result.cost.steps_usd[index] if index < len(result.cost.steps_usd) else None
+        return tokens, seconds, usd
+
+    def _step_html(self, run: int, row: StepRow, reference: int) -> str:
+        index = row.steps[run]
+        if index is None:
+            return ""
+        step = self.results[run].steps[index]
+        ours = self._step_figures(run, index)
+        theirs = self._step_figures(reference, row.steps[reference] or 0) if reference != run else ours
+        bits = [f"<b>step {index + 1}</b>"]
+        for kind, value, base in zip(("tokens", "time", "cost"), ours, theirs, strict=True):
+            if value is None:
+                continue
+            text = escape(_figure(kind, value))
+            if base is not None and value != base:
+                delta = _signed(value - base, _figure(kind, abs(value - base)))
+                text += f' <span class="mn-compare-delta" style="{_MUTED}">({escape(delta)})</span>'
+            bits.append(text)
+        html = f'<div class="mn-compare-figures">{" · ".join(bits)}</div>'
+        if not step.tool_calls:
+            html += f'<div class="mn-compare-answer">answers: {_clip_html(step.text, 240)}</div>'
+        other = self._step(reference, row.steps[reference])
+        if reference != run and other is not None and other.request and step.request:
+            html += self._request_html(request_diff(other.request, step.request))
+        return html
+
+    @staticmethod
+    def _request_html(diff: Any) -> str:
+        if not diff:
+            return ""
+        lines = []
+        if diff.system:
+            lines.append("system prompt:")
+            lines += [
+                f'<del style="{_DEL}">{_clip_html(line[1:], 200)}</del>'
+                if line.startswith("-")
+                else f'<ins style="{_INS}">{_clip_html(line[1:], 200)}</ins>'
+                for line in diff.system[:12]
+            ]
+        if diff.tools_added or diff.tools_removed:
+            tools = [f'<ins style="{_INS}">+ {escape(name)}</ins>' for name in diff.tools_added]
+            tools += [f'<del style="{_DEL}">{escape(name)}</del>' for name in diff.tools_removed]
+            lines.append("tools offered: " + " ".join(tools))
+        for name, before, after in diff.settings:
+            lines.append(
+                f'{escape(name)}: <del style="{_DEL}">{_clip_html(before, 80)}</del>'
+                f' → <ins style="{_INS}">{_clip_html(after, 80)}</ins>'
+            )
+        body = "".join(f"<div>{line}</div>" for line in lines)
+        return f'<details class="mn-compare-request" open><summary>request differs</summary>{body}</details>'
+
+    def _call_html(self, run: int, row: StepRow, call_row: Row) -> str:
+        call = self._call(run, row, call_row[run])
+        if call is None:
+            return ""
+        reference = next(r for r, index in enumerate(call_row) if index is not None)
+        status = f'<span style="{_MUTED}">{escape(status_word(call.status))}</span>'
+        head = f"<code>{escape(call.tool_name)}</code> {status}"
+        other = self._call(reference, row, call_row[reference])
+        if reference == run or other is None:
+            args = f"<div>{_clip_html(call.args)}</div>"
+        else:
+            args = "".join(_arg_line(change) for change in arg_diff(other.args, call.args))
+        outcome = (
+            f'<del style="{_DEL}">{_clip_html(call.error.message)}</del>'
+            if call.error
+            else _clip_html(call.result)
+        )
+        return (
+            f'<div class="mn-compare-call">{head}<div class="mn-compare-args">{args}</div>'
+            f'<div class="mn-compare-result">→ {outcome}</div></div>'
+        )
+
+    def steps_html(self) -> str:
+        """The aligned steps, a row per step and per tool call, a column per run; the first row where
+        the runs part marked."""
+        parting = self.parting
+        sentence = parting.sentence if parting else f"the runs take the same steps ({len(self.alignment)})"
+        box = f"{_MARK if parting else ''};padding:4px 8px;margin:8px 0"
+        head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
+        out = [
+            f'<div class="mn-compare-parting" style="{box}">{escape(sentence)}</div>',
+            f'<table class="mn-compare-steps" style="border-collapse:collapse">'
+            f'<tr><th style="{_CELL}"></th>{head}</tr>',
+        ]
+        runs = range(len(self.results))
+        for at, row in enumerate(self.alignment[:_MAX_STEP_ROWS]):
+            reference = next(run for run, index in enumerate(row.steps) if index is not None)
+            numbers = [NONE if index is None else str(index + 1) for index in row.steps]
+            label = "step " + (numbers[reference] if len(set(numbers)) == 1 else " / ".join(numbers))
+            parts = parting is not None and parting.row == at
+            marker = '<div class="mn-compare-marker">◆ runs part here</div>' if parts else ""
+            style = f"{_CELL};white-space:nowrap" + (f";{_MARK}" if parts else "")
+            cells = "".join(self._cell(self._step_html(run, row, reference)) for run in runs)
+            kind = "mn-compare-step mn-compare-parts" if parts else "mn-compare-step"
+            out.append(f'<tr class="{kind}"><th style="{style}">{label}{marker}</th>{cells}</tr>')
+            call_head = f'<th style="{_CELL};{_MUTED};font-weight:normal;white-space:nowrap">tool call</th>'
+            for call_row in row.calls:
+                cells = "".join(self._cell(self._call_html(run, row, call_row)) for run in runs)
+                out.append(f'<tr class="mn-compare-call-row">{call_head}{cells}</tr>')
+        out.append("</table>")
+        if len(self.alignment) > _MAX_STEP_ROWS:
+            hidden = len(self.alignment) - _MAX_STEP_ROWS
+            out.append(f'<div style="{_MUTED}">… {hidden:,} more steps not shown</div>')
+        return f'<div class="mn-compare-step-by-step">{"".join(out)}</div>'
+
+    @staticmethod
+    def _cell(html: str) -> str:
+        if not html:  # a gap: this run has no step or call here
+            return f'<td class="mn-compare-gap" style="{_CELL};background:rgba(128,128,128,0.08)"></td>'
+        return f'<td style="{_CELL};white-space:normal">{html}</td>'
 
     def text_diff(self, other: int = 1) -> str:
         """A unified diff of the first run's text against run ``other`` (or that they are the same)."""
@@ -194,7 +489,8 @@ class Comparison:
         table = (
             f'<table style="border-collapse:collapse"><tr><th style="{_CELL}"></th>{head}</tr>{body}</table>'
         )
-        return f'<div class="mastra-notebook-compare">{table}{self.timelines_html()}{diffs}</div>'
+        steps = self.steps_html()
+        return f'<div class="mastra-notebook-compare">{table}{steps}{self.timelines_html()}{diffs}</div>'
 
     def __repr__(self) -> str:
         width = max(len(label) for label in self.labels)
@@ -204,6 +500,7 @@ class Comparison:
         lines += [
             what.ljust(first) + "  ".join(c[:width].ljust(width) for c in cells) for what, cells in rows
         ]
+        lines.append(self.parting.sentence if self.parting else "the runs take the same steps")
         return "\n".join(lines)
 
 
