@@ -101,6 +101,31 @@ export interface ReasoningNode {
 export interface ToolNode {
   /** Unique in its run's tree; the root is `"root"`. */
   id: string;
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+  /** Custom values it wrote (`tool-output`, `workflow-step-output`). */
+  outputs?: unknown[] | null;
+  /** What it said when it suspended. */
+  suspend_payload?: unknown;
+  /** Its first chunk. */
+  started_at?: number | null;
+  /** Its result, error or denial. */
+  ended_at?: number | null;
+  /** Since when it waits for a person. */
+  waiting_since?: number | null;
+  /** The person's answer. */
+  decision?: Decision | null;
+  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
+  continue_with?: string | null;
+  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
+  hidden_levels?: number | null;
+  /**
+   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
+   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
+   */
+  outcome?: string | null;
+  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
+  duration?: string | null;
   kind: "tool";
   /** The call's id. */
   tool_call_id?: string | null;
@@ -114,48 +139,23 @@ export interface ToolNode {
   args?: unknown;
   /** What the tool returned. */
   result?: unknown;
-  /** Why it failed. */
-  error?: ErrorInfo | null;
-  /** Custom values the tool wrote (`tool-output`). */
-  outputs?: unknown[] | null;
-  /** Its first chunk. */
-  started_at?: number | null;
   /** Its arguments were complete: it runs. */
   called_at?: number | null;
-  /** Its result, error or denial. */
-  ended_at?: number | null;
-  /** Since when it waits for a person. */
-  waiting_since?: number | null;
-  /** The person's answer. */
-  decision?: Decision | null;
   /** What its approval request asks. */
   approval?: Approval | null;
-  /** What the tool said when it suspended. */
-  suspend_payload?: unknown;
   /** Why the call was declined. */
   denied_reason?: string | null;
-  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
-  continue_with?: string | null;
   /** The provider ran it (web search ...), not Mastra. */
   provider_executed?: boolean | null;
   /** A result, output or approval came for a call this stream never announced. */
   orphan?: boolean | null;
   /** Where a client tool ran (`notebook`). */
   ran_in?: string | null;
-  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
-  hidden_levels?: number | null;
   /**
    * The folded head's arguments (`city="Paris", days=3`, at most 48 characters as JavaScript
    * counts them); null while they stream. Written by the kernel (core/labels.py).
    */
   args_summary?: string | null;
-  /**
-   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
-   * characters; a sub-run's answer text when a run is nested), or "".
-   */
-  outcome?: string | null;
-  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
-  duration?: string | null;
 }
 
 /**
@@ -165,6 +165,31 @@ export interface ToolNode {
 export interface WorkflowStepNode {
   /** Unique in its run's tree; the root is `"root"`. */
   id: string;
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+  /** Custom values it wrote (`tool-output`, `workflow-step-output`). */
+  outputs?: unknown[] | null;
+  /** What it said when it suspended. */
+  suspend_payload?: unknown;
+  /** The kernel's clock: its first chunk, moved back by the server's own length of the step. */
+  started_at?: number | null;
+  /** Its result. */
+  ended_at?: number | null;
+  /** Since when it waits for a person. */
+  waiting_since?: number | null;
+  /** The person's answer. */
+  decision?: Decision | null;
+  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
+  continue_with?: string | null;
+  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
+  hidden_levels?: number | null;
+  /**
+   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
+   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
+   */
+  outcome?: string | null;
+  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
+  duration?: string | null;
   kind: "workflow-step";
   /** The step's id. */
   step_name?: string | null;
@@ -176,32 +201,10 @@ export interface WorkflowStepNode {
   input?: unknown;
   /** What it returned. */
   output?: unknown;
-  /** Why it failed. */
-  error?: ErrorInfo | null;
-  /** Custom values the step wrote. */
-  outputs?: unknown[] | null;
   /** Its latest `workflow-step-progress` payload. */
   progress?: unknown;
-  /** What the step said when it suspended. */
-  suspend_payload?: unknown;
-  /** The kernel's clock: its first chunk, moved back by the server's own length of the step. */
-  started_at?: number | null;
-  /** Its result. */
-  ended_at?: number | null;
   /** The server's `startedAt` (another clock: only its difference to `endedAt` is used). */
   server_started_at?: number | null;
-  /** Since when it waits for a person. */
-  waiting_since?: number | null;
-  /** The person's answer. */
-  decision?: Decision | null;
-  /** The Python call that resumes it while it waits. */
-  continue_with?: string | null;
-  /** How many levels of runs nested below it are not drawn. */
-  hidden_levels?: number | null;
-  /** The folded head's outcome (`→ {ok: true}`, `→ error: ...`), or "" (core/labels.py). */
-  outcome?: string | null;
-  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
-  duration?: string | null;
 }
 
 /** A source (once per URL); citations add the text they cite. */
@@ -392,15 +395,15 @@ export interface Decision {
   waited?: string | null;
 }
 
-/** A readable error from whatever Mastra sent. */
+/** Why a run, a tool call, a workflow step or a background task failed. */
 export interface ErrorInfo {
-  /** One line to show. */
+  /** What went wrong, as the server or the tool said it. */
   message: string;
-  /** The error's class name, when it had one. */
+  /** The error's class or kind (`TypeError`, `APICallError`...), when given. */
   name?: string | null;
-  /** The HTTP status of a request that failed (client runs only). */
+  /** The HTTP status of a failed request (400, 429, 500...), when the error came from one. */
   status_code?: number | null;
-  /** Everything else the error carried (`cause`, `details` ...), as JSON. */
+  /** Anything else the error carried (the cause, the provider's response body), as sent. */
   details?: unknown;
 }
 
@@ -437,30 +440,33 @@ export interface RunFigures {
   cost_title?: string | null;
 }
 
-/** A processor blocked the run. */
+/** A guardrail that stopped the run: which one, and why. */
 export interface Tripwire {
-  /** Why, as the processor said it. */
+  /** Why a guardrail (an input or output processor) stopped the run. */
   reason: string;
-  /** The processor that blocked it. */
+  /** The id of the processor that tripped, when given. */
   processor_id?: string | null;
-  /** What the processor attached. */
+  /** What the processor attached to its decision, as sent. */
   metadata?: unknown;
 }
 
-/** Token counts (0 where the provider did not say). */
+/** Tokens, as the provider reported them (a step's, or a run's total). */
 export interface Usage {
-  /** Prompt tokens. */
-  input_tokens: number;
-  /** Generated tokens (reasoning included). */
-  output_tokens: number;
-  /** As the provider reports it, else input + output. */
-  total_tokens: number;
-  /** Tokens spent reasoning. */
-  reasoning_tokens: number;
-  /** Prompt tokens read from the provider's cache. */
-  cached_input_tokens: number;
-  /** Prompt tokens written to the provider's cache (Mastra's `cacheCreationInputTokens`). */
-  cache_creation_input_tokens: number;
+  /** Tokens the model read: the prompt, the history and the tool results sent back to it. */
+  input_tokens?: number;
+  /** Tokens the model wrote: text, reasoning and tool-call arguments. */
+  output_tokens?: number;
+  /** All tokens, as the provider counts them (input plus output, in most). */
+  total_tokens?: number;
+  /** Of the output tokens, those spent reasoning (0 where the provider does not say). */
+  reasoning_tokens?: number;
+  /** Of the input tokens, those read from the provider's prompt cache (billed less). */
+  cached_input_tokens?: number;
+  /**
+   * Of the input tokens, those written to the provider's prompt cache (Anthropic bills them more):
+   * Mastra's `cacheCreationInputTokens`.
+   */
+  cache_creation_input_tokens?: number;
 }
 
 /** A workflow run's own state, beside its steps. */

@@ -22,53 +22,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .cost import Cost
+from .result import ErrorInfo, Tripwire, Usage  # as a RunResult has them: one model each
 
 
 class Shape(BaseModel):
     """A value nested in a node field; its fields' docstrings document it."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-
-class Usage(Shape):
-    """Token counts (0 where the provider did not say)."""
-
-    input_tokens: int
-    """Prompt tokens."""
-    output_tokens: int
-    """Generated tokens (reasoning included)."""
-    total_tokens: int
-    """As the provider reports it, else input + output."""
-    reasoning_tokens: int
-    """Tokens spent reasoning."""
-    cached_input_tokens: int
-    """Prompt tokens read from the provider's cache."""
-    cache_creation_input_tokens: int
-    """Prompt tokens written to the provider's cache (Mastra's ``cacheCreationInputTokens``)."""
-
-
-class ErrorInfo(Shape):
-    """A readable error from whatever Mastra sent."""
-
-    message: str
-    """One line to show."""
-    name: str | None = None
-    """The error's class name, when it had one."""
-    status_code: int | None = None
-    """The HTTP status of a request that failed (client runs only)."""
-    details: Any = None
-    """Everything else the error carried (``cause``, ``details`` ...), as JSON."""
-
-
-class Tripwire(Shape):
-    """A processor blocked the run."""
-
-    reason: str
-    """Why, as the processor said it."""
-    processor_id: str | None = None
-    """The processor that blocked it."""
-    metadata: Any = None
-    """What the processor attached."""
 
 
 class WorkflowState(Shape):
@@ -229,7 +189,35 @@ class ReasoningNode(NodeBase):
     """How long it took, as shown (``Thought for 2.1 s``); null while it streams (core/labels.py)."""
 
 
-class ToolNode(NodeBase):
+class HumanStep(NodeBase):
+    """What a tool call and a workflow step share: they run, may wait for a person, may hold a run."""
+
+    error: ErrorInfo | None = None
+    """Why it failed."""
+    outputs: list[Any] | None = None
+    """Custom values it wrote (``tool-output``, ``workflow-step-output``)."""
+    suspend_payload: Any = None
+    """What it said when it suspended."""
+    started_at: float | None = None
+    """Its first chunk."""
+    ended_at: float | None = None
+    """Its result, error or denial."""
+    waiting_since: float | None = None
+    """Since when it waits for a person."""
+    decision: Decision | None = None
+    """The person's answer."""
+    continue_with: str | None = None
+    """The Python call that answers it while it waits, e.g. ``view.approve("call_1")``."""
+    hidden_levels: int | None = None
+    """How many levels of runs nested below it are not drawn (deeper than the view's depth)."""
+    outcome: str | None = None
+    """The folded head's outcome (``→ 18``, ``→ error: ...``, ``→ declined: ...``, at most 80
+    characters; a sub-run's answer text when a run is nested), or "" (core/labels.py)."""
+    duration: str | None = None
+    """How long it took without the person's wait (``1.3 s``); null until it ended."""
+
+
+class ToolNode(HumanStep):
     """A tool call (or a primitive a network runs). Children: at most one ``run``, the sub-agent or
     workflow it ran."""
 
@@ -246,47 +234,24 @@ class ToolNode(NodeBase):
     """The best parse of the arguments so far."""
     result: Any = None
     """What the tool returned."""
-    error: ErrorInfo | None = None
-    """Why it failed."""
-    outputs: list[Any] | None = None
-    """Custom values the tool wrote (``tool-output``)."""
-    started_at: float | None = None
-    """Its first chunk."""
     called_at: float | None = None
     """Its arguments were complete: it runs."""
-    ended_at: float | None = None
-    """Its result, error or denial."""
-    waiting_since: float | None = None
-    """Since when it waits for a person."""
-    decision: Decision | None = None
-    """The person's answer."""
     approval: Approval | None = None
     """What its approval request asks."""
-    suspend_payload: Any = None
-    """What the tool said when it suspended."""
     denied_reason: str | None = None
     """Why the call was declined."""
-    continue_with: str | None = None
-    """The Python call that answers it while it waits, e.g. ``view.approve("call_1")``."""
     provider_executed: bool | None = None
     """The provider ran it (web search ...), not Mastra."""
     orphan: bool | None = None
     """A result, output or approval came for a call this stream never announced."""
     ran_in: str | None = None
     """Where a client tool ran (``notebook``)."""
-    hidden_levels: int | None = None
-    """How many levels of runs nested below it are not drawn (deeper than the view's depth)."""
     args_summary: str | None = None
     """The folded head's arguments (``city="Paris", days=3``, at most 48 characters as JavaScript
     counts them); null while they stream. Written by the kernel (core/labels.py)."""
-    outcome: str | None = None
-    """The folded head's outcome (``→ 18``, ``→ error: ...``, ``→ declined: ...``, at most 80
-    characters; a sub-run's answer text when a run is nested), or ""."""
-    duration: str | None = None
-    """How long it took without the person's wait (``1.3 s``); null until it ended."""
 
 
-class WorkflowStepNode(NodeBase):
+class WorkflowStepNode(HumanStep):
     """A workflow step (a loop's iterations are steps of their own). Children: at most one ``run``,
     an agent streamed inside it."""
 
@@ -301,32 +266,14 @@ class WorkflowStepNode(NodeBase):
     """What the step received."""
     output: Any = None
     """What it returned."""
-    error: ErrorInfo | None = None
-    """Why it failed."""
-    outputs: list[Any] | None = None
-    """Custom values the step wrote."""
     progress: Any = None
     """Its latest ``workflow-step-progress`` payload."""
-    suspend_payload: Any = None
-    """What the step said when it suspended."""
     started_at: float | None = None
     """The kernel's clock: its first chunk, moved back by the server's own length of the step."""
     ended_at: float | None = None
     """Its result."""
     server_started_at: float | None = None
     """The server's ``startedAt`` (another clock: only its difference to ``endedAt`` is used)."""
-    waiting_since: float | None = None
-    """Since when it waits for a person."""
-    decision: Decision | None = None
-    """The person's answer."""
-    continue_with: str | None = None
-    """The Python call that resumes it while it waits."""
-    hidden_levels: int | None = None
-    """How many levels of runs nested below it are not drawn."""
-    outcome: str | None = None
-    """The folded head's outcome (``→ {ok: true}``, ``→ error: ...``), or "" (core/labels.py)."""
-    duration: str | None = None
-    """How long it took without the person's wait (``1.3 s``); null until it ended."""
 
 
 class SourceNode(NodeBase):
