@@ -31,31 +31,16 @@ print("RESULTS " + json.dumps({
 """
 
 
-class Rendered:
-    """The notebook with every fixture rendered, and the Python results printed by its last cell."""
-
-    def __init__(self, page: Any, events: e2e.PageEvents, results: dict[str, Any]) -> None:
-        self.page = page
-        self.events = events
-        self.results = results
-
-    def root(self, name: str) -> Any:
-        return e2e.view_root(self.page, NAMES.index(name) + 1)
-
-
 @pytest.fixture(scope="module")
-def rendered(lab: e2e.Lab, browser: Any) -> Iterator[Rendered]:
-    cells = ["import mastra_notebook as mn"]
-    cells += [f"mn.view({str(e2e.FIXTURES / f'{name}.jsonl')!r})" for name in NAMES]
-    cells.append(REPORT_CELL)
-    with e2e.watched_page(browser, "test_fixtures_render") as (page, events):
-        e2e.open_notebook(page, lab.notebook("fixtures", cells))
-        e2e.run_all(page)
-        results = e2e.printed_json(page, len(cells) - 1)
-        assert sorted(results) == NAMES
-        for index in range(1, len(NAMES) + 1):  # every view has caught up with its run
-            e2e.wait_status(e2e.view_root(page, index), *e2e.ENDED)
-        yield Rendered(page, events, results)
+def rendered(lab: e2e.Lab, browser: Any) -> Iterator[e2e.Views]:
+    """The notebook with every fixture rendered, and the Python results printed by its last cell."""
+    recordings = {name: e2e.FIXTURES / f"{name}.jsonl" for name in NAMES}
+    with e2e.views_notebook(browser, lab, "fixtures_render", recordings, REPORT_CELL) as views:
+        views.results = e2e.printed_json(views.page, len(NAMES) + 1)
+        assert sorted(views.results) == NAMES
+        for name in NAMES:  # every view has caught up with its run
+            e2e.wait_status(views.root(name), *e2e.ENDED)
+        yield views
 
 
 # ---- what each fixture must show ------------------------------------------------------------------
@@ -64,11 +49,6 @@ def rendered(lab: e2e.Lab, browser: Any) -> Iterator[Rendered]:
 def top_tools(root: Any) -> Any:
     """Tool cards of the root run (not those of nested runs)."""
     return root.locator(".mn-run-root > .mn-parts > .mn-tool")
-
-
-def tool_card(scope: Any, name: str) -> Any:
-    """The tool card(s) named ``name`` under ``scope`` (a plain identifier)."""
-    return scope.locator(f".mn-tool:has(> .mn-card-head .mn-name:text-is('{name}'))")
 
 
 def texts(root: Any) -> Any:
@@ -130,7 +110,10 @@ def reasoning(root: Any) -> None:
 def tool_call(root: Any) -> None:
     expect_text(root, "Let me look up the current weather in Paris.")
     check_card(
-        tool_card(root, "getWeather"), "done", ['"city": "Paris"'], ['"temperatureC": 18', '"humidity": 64']
+        e2e.tool_card(root, "getWeather"),
+        "done",
+        ['"city": "Paris"'],
+        ['"temperatureC": 18', '"humidity": 64'],
     )
     expect_text(root, "Paris: 18 °C, partly cloudy, humidity 64%")
 
@@ -146,7 +129,7 @@ def parallel_tools(root: Any) -> None:
 
 
 def tool_error(root: Any) -> None:
-    card = tool_card(root, "getStockPrice")
+    card = e2e.tool_card(root, "getStockPrice")
     check_card(card, "error", ['"symbol": "ACME"'], [])
     expect(body(card).locator(":scope > .mn-error-slot .mn-error")).to_contain_text(
         "Stock service unavailable for ACME: upstream timeout after 5000ms"
@@ -194,7 +177,7 @@ def workflow_steps(scope: Any, city_report: str) -> None:
 
 
 def workflow_as_tool(root: Any) -> None:
-    card = tool_card(root, "workflow-weatherReport")
+    card = e2e.tool_card(root, "workflow-weatherReport")
     check_card(
         card,
         "done",
@@ -282,7 +265,7 @@ def tripwire_output(root: Any) -> None:
 
 
 def tool_approval(root: Any) -> None:
-    check_card(tool_card(root, "deleteRecord"), "awaiting-approval", ['"id": "abc-123"'], [])
+    check_card(e2e.tool_card(root, "deleteRecord"), "awaiting-approval", ['"id": "abc-123"'], [])
     expect(root.locator(".mn-banner-suspended")).to_have_text(
         re.compile(r'^Run suspended: continue with view\.approve\("call_delete_1"\) +or +view\.decline\(')
     )
@@ -291,12 +274,12 @@ def tool_approval(root: Any) -> None:
 
 
 def tool_approval_approved(root: Any) -> None:
-    check_card(tool_card(root, "deleteRecord"), "done", ['"id": "abc-123"'], ['"deleted": true'])
+    check_card(e2e.tool_card(root, "deleteRecord"), "done", ['"id": "abc-123"'], ['"deleted": true'])
     expect_text(root, "Record abc-123 has been deleted.")
 
 
 def tool_approval_declined(root: Any) -> None:
-    card = tool_card(root, "deleteRecord")
+    card = e2e.tool_card(root, "deleteRecord")
     check_card(card, "denied", ['"id": "abc-123"'], [])
     expect(card.locator(".mn-denied")).to_have_text(
         "Declined: Record abc-123 is still referenced by invoices."
@@ -305,14 +288,16 @@ def tool_approval_declined(root: Any) -> None:
 
 
 def background_task(root: Any) -> None:
-    check_card(tool_card(root, "researchTopic"), "done", ['"topic": "solana"'], ["Background task started"])
+    check_card(
+        e2e.tool_card(root, "researchTopic"), "done", ['"topic": "solana"'], ["Background task started"]
+    )
     task = root.locator(".mn-background-task")
     expect(task.locator(".mn-name")).to_have_text("researchTopic")
     expect(task.locator(".mn-badge")).to_have_text("done")
     expect(task.locator(".mn-history")).to_have_text("started → running → done")
     # its progress shows once, on the tool call (it arrived inside background-task-output)
     expect(task.locator(".mn-outputs li")).to_have_count(0)
-    expect(tool_card(root, "researchTopic").locator(".mn-outputs li")).to_have_count(3)
+    expect(e2e.tool_card(root, "researchTopic").locator(".mn-outputs li")).to_have_count(3)
     expect_text(root, "Research on solana finished: solana finding 1")
 
 
@@ -359,7 +344,7 @@ def test_every_fixture_has_a_check() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_fixture_renders(rendered: Rendered, name: str) -> None:
+def test_fixture_renders(rendered: e2e.Views, name: str) -> None:
     result = rendered.results[name]
     root = rendered.root(name)
     root.scroll_into_view_if_needed()
@@ -389,7 +374,7 @@ def test_fixture_renders(rendered: Rendered, name: str) -> None:
         e2e.screenshot(root, f"fixture-{name}")
 
 
-def test_no_rate_limit_no_page_errors(rendered: Rendered) -> None:
+def test_no_rate_limit_no_page_errors(rendered: e2e.Views) -> None:
     e2e.assert_no_rate_limit(rendered.page)
     assert not rendered.events.errors, rendered.events.errors
     assert not rendered.events.dialogs

@@ -37,25 +37,15 @@ def _bidi_fixtures(root: Path) -> dict[str, Path]:
     return out
 
 
-class Views:
-    def __init__(self, page: Any, events: e2e.PageEvents) -> None:
-        self.page = page
-        self.events = events
-
-    def root(self, name: str) -> Any:
-        return e2e.view_root(self.page, NAMES.index(name) + 1)
-
-
 @pytest.fixture(scope="module")
-def views(lab: e2e.Lab, browser: Any) -> Iterator[Views]:
-    paths = {name: e2e.FIXTURES / f"{name}.jsonl" for name in NAMES[:4]} | _bidi_fixtures(lab.root)
-    cells = ["import mastra_notebook as mn"] + [f"mn.view({str(paths[name])!r})" for name in NAMES]
-    with e2e.watched_page(browser, "test_folding", width=1100) as (page, events):
-        e2e.open_notebook(page, lab.notebook("folding", cells))
-        e2e.run_all(page)
-        for index in range(1, len(NAMES) + 1):
-            e2e.wait_status(e2e.view_root(page, index), "finished")
-        yield Views(page, events)
+def views(lab: e2e.Lab, browser: Any) -> Iterator[e2e.Views]:
+    recordings = {name: e2e.FIXTURES / f"{name}.jsonl" for name in NAMES[:4]} | _bidi_fixtures(lab.root)
+    with e2e.views_notebook(
+        browser, lab, "folding", {name: recordings[name] for name in NAMES}, width=1100
+    ) as views:
+        for name in NAMES:
+            e2e.wait_status(views.root(name), "finished")
+        yield views
 
 
 def head(card: Any) -> Any:
@@ -66,7 +56,7 @@ def body(card: Any) -> Any:
     return card.locator(":scope > .mn-card-body")
 
 
-def press(views: Views, locator: Any, key: str) -> None:
+def press(views: e2e.Views, locator: Any, key: str) -> None:
     """Focus ``locator`` and press ``key`` (the notebook must not take it as a shortcut)."""
     locator.focus()
     expect(locator).to_be_focused()
@@ -76,7 +66,7 @@ def press(views: Views, locator: Any, key: str) -> None:
     expect(views.page.locator(".jp-Notebook.jp-mod-editMode")).to_have_count(0)
 
 
-def test_a_finished_tool_is_one_line_that_opens_by_mouse_and_keyboard(views: Views) -> None:
+def test_a_finished_tool_is_one_line_that_opens_by_mouse_and_keyboard(views: e2e.Views) -> None:
     root = views.root("tool-call")
     card = root.locator(".mn-tool")
     expect(card).to_have_attribute("data-tool-status", "done")
@@ -104,7 +94,7 @@ def test_a_finished_tool_is_one_line_that_opens_by_mouse_and_keyboard(views: Vie
     expect(body(card)).to_be_hidden()
 
 
-def test_a_sub_agent_card_shows_its_run_and_keeps_the_raw_result_folded(views: Views) -> None:
+def test_a_sub_agent_card_shows_its_run_and_keeps_the_raw_result_folded(views: e2e.Views) -> None:
     root = views.root("agent-as-tool")
     card = root.locator(".mn-run-root > .mn-parts > .mn-tool")
     expect(body(card)).to_be_visible()  # its nested run is the story
@@ -134,7 +124,7 @@ def test_a_sub_agent_card_shows_its_run_and_keeps_the_raw_result_folded(views: V
     expect(nested).to_have_attribute("open", "")
 
 
-def test_structured_output_is_drawn_once(views: Views) -> None:
+def test_structured_output_is_drawn_once(views: e2e.Views) -> None:
     root = views.root("structured-output")
     run = root.locator(".mn-run-root")
     expect(run).to_have_attribute("data-structured", "")
@@ -151,7 +141,7 @@ def test_structured_output_is_drawn_once(views: Views) -> None:
     )
 
 
-def test_workflow_steps_fold_and_a_repeated_input_is_folded(views: Views) -> None:
+def test_workflow_steps_fold_and_a_repeated_input_is_folded(views: e2e.Views) -> None:
     root = views.root("workflow-stream")
     steps = root.locator(".mn-workflow-step")
     first, second = steps.nth(0), steps.nth(1)
@@ -190,7 +180,7 @@ TEXT_AFTER = """(el) => {
 }"""
 
 
-def test_a_name_with_u202e_does_not_reverse_the_text_around_it(views: Views) -> None:
+def test_a_name_with_u202e_does_not_reverse_the_text_around_it(views: e2e.Views) -> None:
     tool = views.root("bidi-tool").locator(".mn-tool")
     name = head(tool).locator(".mn-name")
     expect(name).to_have_text(EVIL)
@@ -209,7 +199,7 @@ def test_a_name_with_u202e_does_not_reverse_the_text_around_it(views: Views) -> 
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_screenshots_folded_and_open(views: Views, theme: str) -> None:
+def test_screenshots_folded_and_open(views: e2e.Views, theme: str) -> None:
     page = views.page
     label = "JupyterLab Dark" if theme == "dark" else "JupyterLab Light"
     page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
@@ -227,6 +217,6 @@ def test_screenshots_folded_and_open(views: Views, theme: str) -> None:
     e2e.screenshot(views.root("bidi-workflow"), f"folding-bidi-workflow-{theme}")
 
 
-def test_no_page_errors(views: Views) -> None:
+def test_no_page_errors(views: e2e.Views) -> None:
     assert views.events.errors == []
     e2e.assert_no_rate_limit(views.page)
