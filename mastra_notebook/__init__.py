@@ -38,9 +38,10 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .analysis.compare import compare
     from .analysis.dataframe import to_dataframe
     from .client.mastra import MastraClient
-    from .client.transport import MastraError
     from .client.tools import tool
+    from .client.transport import MastraError
     from .core.recording import Recording
+    from .core.score import Score, scorer
     from .widget.replay import ReplayView, replay
     from .widget.streamview import StreamView, view
 
@@ -71,6 +72,8 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "compare": "analysis.compare",
     "to_dataframe": "analysis.dataframe",
     "Recording": "core.recording",
+    "Score": "core.score",
+    "scorer": "core.score",
 }
 # Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
 _MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
@@ -102,6 +105,7 @@ __all__ = [
     "ReplayView",
     "Run",
     "RunResult",
+    "Score",
     "Step",
     "StepTiming",
     "StreamView",
@@ -113,6 +117,7 @@ __all__ = [
     "compare",
     "read_chunks",
     "replay",
+    "scorer",
     "to_dataframe",
     "tool",
     "view",

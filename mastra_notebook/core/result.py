@@ -13,6 +13,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandl
 from .cost import Cost
 from .documented import Documented
 from .request import ModelRequest
+from .score import Score, named
 from .timing import Timing
 from .values import capped, depth_marker
 
@@ -416,6 +417,9 @@ class RunResult(_Result):
     "$0.0021"): the same strings everywhere (core/figures.py), kept as the run ended. A key is
     missing where the run has nothing to say (no rate over a short span, no durations for an untimed
     source)."""
+    scores: list[Score] = Field(default_factory=list)
+    """The run's scores: Mastra's scorers' (``source="mastra"``) and Python scorers' (``"notebook"``),
+    in the order they were asked for (``agent.stream(..., scorers=[...])``)."""
 
     @property
     def duration(self) -> float | None:
@@ -435,6 +439,10 @@ class RunResult(_Result):
             if call.tool_call_id == tool_call_id:
                 return call
         raise KeyError(tool_call_id)
+
+    def score(self, name: str) -> Score:
+        """The score of scorer ``name`` (a Mastra id or a Python scorer's name); KeyError lists the others."""
+        return named(self.scores, name)
 
     def __repr__(self) -> str:
         """One line: the fields are many and long (``result.text``, ``result.model_dump()`` for all)."""

@@ -1,0 +1,139 @@
+"""Python scorers and a run's scores: the scorer wrapper, what a scorer may return, failures, thresholds."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.core.score import Scorer
+
+
+def answered(text: str = "Paris is the capital of France.") -> mn.RunResult:
+    return mn.collect(
+        [
+            {"type": "start", "runId": "r1", "payload": {}},
+            {"type": "text-delta", "runId": "r1", "payload": {"id": "t", "text": text}},
+            {"type": "finish", "runId": "r1", "payload": {"stepResult": {"reason": "stop"}}},
+        ]
+    )
+
+
+def mentions_paris(result: mn.RunResult, *, input: Any = None, expected: Any = None) -> bool:
+    return "Paris" in result.text
+
+
+def test_a_function_is_named_after_itself_and_a_name_or_threshold_can_be_given() -> None:
+    assert mn.scorer(mentions_paris).name == "mentions_paris"
+    named = mn.scorer(mentions_paris, name="paris", threshold=1)
+    assert (named.name, named.threshold) == ("paris", 1)
+    again = mn.scorer(named, threshold=0.5)  # a scorer renamed or re-thresholded keeps its function
+    assert (again.name, again.threshold, again.function) == ("paris", 0.5, mentions_paris)
+
+    @mn.scorer(threshold=0.5)
+    def length(result: mn.RunResult, **_: Any) -> float:
+        return len(result.text) / 100
+
+    assert isinstance(length, Scorer)
+    assert (length.name, length.threshold) == ("length", 0.5)
+    with pytest.raises(TypeError, match="function of the result"):
+        mn.scorer(42)  # type: ignore[call-overload]
+
+
+def test_a_float_a_bool_or_a_score_is_a_score_from_the_notebook() -> None:
+    result = answered()
+    assert mn.scorer(lambda r, **_: len(r.text) / 100, name="len")(result) == mn.Score(
+        scorer="len", score=0.31, source="notebook"
+    )
+    assert mn.scorer(mentions_paris)(result) == mn.Score(scorer="mentions_paris", score=1.0, passed=True)
+    returned = mn.Score(scorer="own", score=0.2, reason="why", source="mastra")
+    assert mn.scorer(lambda r, **_: returned, name="own", threshold=0.5)(result) == mn.Score(
+        scorer="own", score=0.2, reason="why", source="notebook", passed=False, threshold=0.5
+    )
+
+
+def test_the_threshold_says_whether_it_passed() -> None:
+    result = answered()
+    half = mn.scorer(lambda r, **_: 0.5, name="half", threshold=0.5)(result)
+    assert (half.passed, half.threshold) == (True, 0.5)
+    assert mn.scorer(lambda r, **_: 0.4, name="low", threshold=0.5)(result).passed is False
+    assert mn.scorer(lambda r, **_: 0.4, name="none")(result).passed is None
+
+
+def test_input_and_expected_reach_the_function() -> None:
+    seen: list[Any] = []
+
+    def exact(result: mn.RunResult, *, input: Any = None, expected: Any = None) -> bool:
+        seen.append((input, expected))
+        return bool(result.text == expected)
+
+    score = mn.scorer(exact)(answered("4"), input="2 + 2?", expected="4")
+    assert (score.score, seen) == (1.0, [("2 + 2?", "4")])
+
+
+def test_an_exception_or_a_wrong_return_is_a_failed_score_never_raised() -> None:
+    def broken(result: mn.RunResult, **_: Any) -> float:
+        raise ValueError("no idea")
+
+    failed = mn.scorer(broken, threshold=0.5)(answered())
+    assert failed == mn.Score(scorer="broken", reason="ValueError: no idea", threshold=0.5)
+    wrong = mn.scorer(lambda r, **_: "great", name="words")(answered())
+    assert wrong.score is None
+    assert wrong.reason == "returned str 'great', not a number, a bool or a Score"
+    assert mn.scorer(lambda r, **_: float("nan"), name="nan")(answered()).score is None
+    # a function that takes no input= nor expected= is given only what it takes
+    assert mn.scorer(lambda r: 1.0, name="bare")(answered(), input="q").score == 1.0
+    assert (
+        mn.scorer(lambda r, *, expected: r.text == expected, name="eq")(answered("4"), expected="4").score
+        == 1
+    )
+
+
+def test_sync_and_async_scorers_run_off_the_loop() -> None:
+    threads: list[str] = []
+
+    def sync(result: mn.RunResult, **_: Any) -> float:
+        import threading
+
+        threads.append(threading.current_thread().name)
+        return 0.25
+
+    async def asynchronous(result: mn.RunResult, *, input: Any = None, expected: Any = None) -> mn.Score:
+        await asyncio.sleep(0)
+        return mn.Score(scorer="ignored", score=0.75, reason=f"for {input}")
+
+    async def broken(result: mn.RunResult, **_: Any) -> float:
+        raise RuntimeError("down")
+
+    async def main() -> list[mn.Score]:
+        result = answered()
+        return [
+            await mn.scorer(sync).ascore(result),
+            await mn.scorer(asynchronous, name="async").ascore(result, input="q"),
+            await mn.scorer(broken).ascore(result),
+        ]
+
+    sync_score, async_score, broken_score = asyncio.run(main())
+    assert sync_score.score == 0.25
+    assert threads == ["asyncio_0"]  # a plain function runs in a thread, off the loop
+    assert (async_score.scorer, async_score.score, async_score.reason) == ("ignored", 0.75, "for q")
+    assert broken_score == mn.Score(scorer="broken", reason="RuntimeError: down")
+    # called outside a loop, an async scorer runs on a loop of its own
+    assert mn.scorer(asynchronous)(answered(), input="q").score == 0.75
+
+
+def test_result_score_by_name_and_a_missing_one_names_those_there() -> None:
+    result = answered()
+    result.scores = [
+        mn.Score(scorer="completeness-scorer", score=1.0, reason="all there", source="mastra"),
+        mn.scorer(mentions_paris)(result),
+    ]
+    assert result.score("completeness-scorer").source == "mastra"
+    assert result.score("mentions_paris").score == 1.0
+    with pytest.raises(KeyError, match="'completeness-scorer', 'mentions_paris'"):
+        result.score("tone-scorer")
+    with pytest.raises(KeyError, match=r"scores: none"):
+        answered().score("x")
+    assert mn.RunResult.model_validate_json(result.model_dump_json()).scores == result.scores
