@@ -26,9 +26,8 @@ from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-FIXTURES = e2e.ROOT / "tests" / "fixtures"
-LONG_TEXT = FIXTURES / "long-text.jsonl"  # 5,000 chunks: at 10 ms each, long enough to stop
-TOOL_CALL = FIXTURES / "tool-call.jsonl"
+LONG_TEXT = e2e.FIXTURES / "long-text.jsonl"  # 5,000 chunks: at 10 ms each, long enough to stop
+TOOL_CALL = e2e.FIXTURES / "tool-call.jsonl"
 FINAL_WORDS = "partly cloudy, humidity 64%"  # the tool-call run's last sentence
 TEXT_OF = "(el) => [...el.querySelectorAll('.mn-text')].map((t) => t.textContent).join('')"
 
