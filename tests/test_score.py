@@ -137,3 +137,22 @@ def test_result_score_by_name_and_a_missing_one_names_those_there() -> None:
     with pytest.raises(KeyError, match=r"scores: none"):
         answered().score("x")
     assert mn.RunResult.model_validate_json(result.model_dump_json()).scores == result.scores
+
+
+def test_a_run_keeps_its_scores_on_its_result_and_its_node_and_ending_clears_scoring() -> None:
+    run = mn.Run()
+    for chunk in [
+        {"type": "start", "runId": "r1", "payload": {}},
+        {"type": "finish", "runId": "r1", "payload": {"stepResult": {"reason": "stop"}}},
+    ]:
+        run.feed(chunk)
+    run.scoring(True)
+    assert run.state.node.fields["scoring"] is True
+    mastra = mn.Score(scorer="completeness-scorer", score=1.0, source="mastra")
+    run.add_scores([mastra])
+    run.add_scores([mn.Score(scorer="mine", score=0.5, threshold=0.4, passed=True)])
+    assert [s.scorer for s in run.result.scores] == ["completeness-scorer", "mine"]
+    assert run.result.score("completeness-scorer") == mastra
+    assert run.state.node.fields["scores"][1]["passed"] is True  # the view draws it
+    run.end()  # stopped while scoring: nothing more is awaited
+    assert run.state.node.fields.get("scoring") is None

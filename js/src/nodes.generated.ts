@@ -60,6 +60,10 @@ export interface RunNode {
   continue_with?: string | null;
   /** The header's and footer's figures, formatted. */
   figures?: RunFigures | null;
+  /** Its scores are awaited (Mastra scores a run after its stream ends): the header says "scoring…". */
+  scoring?: boolean | null;
+  /** Its scores, Mastra's and the notebook's, in the order asked for. */
+  scores?: Score[] | null;
 }
 
 /** A text part of the model's answer (markdown). */
@@ -438,6 +442,22 @@ export interface RunFigures {
   cost?: string | null;
   /** The cost's source, or why it is unknown. */
   cost_title?: string | null;
+}
+
+/** One score of a run: a Mastra scorer's (by its id) or a Python scorer's (by its name). */
+export interface Score {
+  /** The scorer: a Mastra scorer's id, or a Python scorer's name. */
+  scorer: string;
+  /** The score (a bool is 1.0 or 0.0); `None` when the scorer failed (`reason` says why). */
+  score?: number | null;
+  /** Why, as the scorer said it; or the error of a scorer that failed. */
+  reason?: string | null;
+  /** `mastra` (scored on the server) or `notebook` (a Python scorer, run in the kernel). */
+  source?: "mastra" | "notebook";
+  /** `score >= threshold` for a scorer with a threshold (a bool scorer's own answer); else None. */
+  passed?: boolean | null;
+  /** The scorer's threshold, when it has one. */
+  threshold?: number | null;
 }
 
 /** A guardrail that stopped the run: which one, and why. */

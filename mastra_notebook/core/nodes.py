@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .cost import Cost
 from .result import ErrorInfo, Tripwire, Usage  # as a RunResult has them: one model each
+from .score import Score
 
 
 class Shape(BaseModel):
@@ -157,6 +158,10 @@ class RunNode(NodeBase):
     ``view.resume({"approved": True}, step="request")``: its suspension banner says it."""
     figures: RunFigures | None = None
     """The header's and footer's figures, formatted."""
+    scoring: bool | None = None
+    """Its scores are awaited (Mastra scores a run after its stream ends): the header says "scoring…"."""
+    scores: list[Score] | None = None
+    """Its scores, Mastra's and the notebook's, in the order asked for."""
 
 
 class TextNode(NodeBase):

@@ -30,6 +30,7 @@ from .result import (
     Workflow,
     WorkflowStep,
 )
+from .score import Score
 from .state import RunState, StepState
 from .timing import StepTiming, Timing, seconds, step_timing
 from .tree import Node
@@ -255,6 +256,7 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
     result.timing = run_timing(result, state.node.fields, step_timings, state.clock.untimed)
     result.cost = run_cost(result)
     result.figures = dict(state.node.fields.get("figures") or {})
+    result.scores = [Score.model_validate(score) for score in get("scores") or ()]
     return result
 
 

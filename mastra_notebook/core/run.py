@@ -15,6 +15,7 @@ from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
 from .result import RunResult, keep_view
 from .result_from_state import read_result
+from .score import Score
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
@@ -144,6 +145,7 @@ class Run:
         A recorded stream ends at its last chunk's time."""
         self._version += 1
         self.clock.moment = self._last_ms
+        self.scoring(False)  # stopped while its scores were awaited: none will come now
         try:
             for state in reversed(self.state.nested()):
                 state.end()
@@ -170,6 +172,18 @@ class Run:
         """A remark from whoever feeds the run (a lost connection, say), shown as a banner."""
         self._version += 1
         self.state.banner(level, message)
+
+    def scoring(self, waiting: bool) -> None:
+        """The run's scores are awaited (its view says "scoring…"), or no longer."""
+        if bool(self.state.node.fields.get("scoring")) != waiting:
+            self._version += 1
+            self.tree.set(self.state.node, "scoring", True if waiting else None)
+
+    def add_scores(self, scores: list[Score]) -> None:
+        """Scores of the run (Mastra's or Python scorers'): on its result (``result.scores``) and its view."""
+        self._version += 1
+        kept = [*self.state.node.fields.get("scores", ()), *(score.model_dump() for score in scores)]
+        self.tree.set(self.state.node, "scores", kept)
 
     def decide(
         self, action: str, by: str, *, tool_call_id: str | None = None, step: str | None = None
