@@ -21,7 +21,17 @@ from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
 from ..render import timeline
-from .align import ArgChange, Row, align, arg_diff, call_likeness, request_diff, step_key, step_likeness
+from .align import (
+    ArgChange,
+    RequestDiff,
+    Row,
+    align,
+    arg_diff,
+    call_likeness,
+    request_diff,
+    step_key,
+    step_likeness,
+)
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
@@ -130,7 +140,8 @@ def _does(step: Step | None) -> str:
     if not step.tool_calls:
         return "answers"
     counts = Counter(call.tool_name for call in step.tool_calls)
-    return "calls " + ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
+    named = (name if n == 1 else f"{name} \N{MULTIPLICATION SIGN}{n}" for name, n in counts.items())
+    return "calls " + ", ".join(named)
 
 
 def _scores(result: RunResult) -> list[Any]:
@@ -145,10 +156,10 @@ def _score_text(score: Any) -> str:
     return text if passed is None else f"{text} ({'passed' if passed else 'failed'})"
 
 
-def _figure(kind: str, value: float) -> str:
-    """A step's tokens, seconds or USD as the views write them."""
+def _figure(kind: str, value: float, *, unit: bool = True) -> str:
+    """A step's tokens, seconds or USD as the views write them (a difference of tokens without the word)."""
     if kind == "tokens":
-        return f"{value:,.0f} tokens"
+        return f"{value:,.0f} tokens" if unit else f"{value:,.0f}"
     if kind == "time":
         return format_duration(value * 1000)
     return format_usd(value) or NONE
@@ -341,7 +352,7 @@ class Comparison:
                 continue
             text = escape(_figure(kind, value))
             if base is not None and value != base:
-                delta = _signed(value - base, _figure(kind, abs(value - base)))
+                delta = _signed(value - base, _figure(kind, abs(value - base), unit=False))
                 text += f' <span class="mn-compare-delta" style="{_MUTED}">({escape(delta)})</span>'
             bits.append(text)
         html = f'<div class="mn-compare-figures">{" · ".join(bits)}</div>'
@@ -353,7 +364,7 @@ class Comparison:
         return html
 
     @staticmethod
-    def _request_html(diff: Any) -> str:
+    def _request_html(diff: RequestDiff) -> str:
         if not diff:
             return ""
         lines = []
