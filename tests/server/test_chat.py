@@ -120,6 +120,7 @@ def test_a_displayed_chat_holds_every_turn_in_order(client: mn.MastraClient) -> 
         "HTML",
         "HTML",
         "StreamView",
+        "HTML",  # under the first answer: the agent has no memory, and what to turn on
         "HTML",
         "StreamView",
     ]  # title, then prompt and answer per turn
