@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     Lab,
     PageEvents,
     free_port,
+    jupyter_env,
     serving,
     watched_page,
     write_json,
@@ -32,21 +33,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     base = tmp_path_factory.mktemp("jupyter")
     root = base / "root"
     root.mkdir()
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(base / "config"),
-        "JUPYTER_DATA_DIR": str(base / "data"),
-        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-        "PYTHONPATH": str(ROOT),
-    }
+    env = jupyter_env(base, {**os.environ, "PYTHONPATH": str(ROOT)})
     kernel = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
               "display_name": "Python 3", "language": "python"}  # fmt: skip
     write_json(base / "data" / "kernels" / "python3" / "kernel.json", kernel)
-    settings = base / "config" / "lab" / "user-settings" / "@jupyterlab"
-    write_json(settings / "notebook-extension" / "tracker.jupyterlab-settings", {"windowingMode": "none"})
-    write_json(settings / "apputils-extension" / "notification.jupyterlab-settings",
-                {"fetchNews": "false", "checkForUpdates": False})  # fmt: skip
     port = free_port()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",

@@ -46,6 +46,17 @@ def write_json(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value))
 
 
+def jupyter_env(base: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` with JupyterLab's config, data and runtime folders under ``base``, and its settings there
+    as the tests want them: every cell in the DOM (no windowing), no news or update checks."""
+    settings = base / "config" / "lab" / "user-settings" / "@jupyterlab"
+    write_json(settings / "notebook-extension" / "tracker.jupyterlab-settings", {"windowingMode": "none"})
+    write_json(settings / "apputils-extension" / "notification.jupyterlab-settings",
+               {"fetchNews": "false", "checkForUpdates": False})  # fmt: skip
+    folders = {f"JUPYTER_{name.upper()}_DIR": str(base / name) for name in ("config", "data", "runtime")}
+    return {**env, **folders, "JUPYTER_PLATFORM_DIRS": "1"}
+
+
 class Lab:
     """A running JupyterLab: its URL and the folder it serves."""
 

@@ -38,20 +38,7 @@ def wheel_lab(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     root = base / "root"
     root.mkdir()
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(
-        JUPYTER_CONFIG_DIR=str(base / "config"),
-        JUPYTER_DATA_DIR=str(base / "data"),
-        JUPYTER_RUNTIME_DIR=str(base / "runtime"),
-        JUPYTER_PLATFORM_DIRS="1",
-        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
-    )
-    settings = base / "config" / "lab" / "user-settings" / "@jupyterlab"
-    (settings / "notebook-extension").mkdir(parents=True)
-    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
-    (settings / "apputils-extension").mkdir()
-    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false", "checkForUpdates": false}'
-    )
+    env = e2e.jupyter_env(base, {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"})
     port = e2e.free_port()
     url = f"http://127.0.0.1:{port}"
     # the venv's own python3 kernelspec (ipykernel's): its kernel is the venv's python
