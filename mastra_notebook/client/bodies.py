@@ -3,6 +3,7 @@ body fields (as ``@mastra/client-js`` sends them)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,15 +21,35 @@ def _schema(value: Any) -> Any:
     return value
 
 
+# Options whose own keys are Mastra's too (``model_settings={"max_output_tokens": 200}``); the keys
+# of ``request_context`` are the user's, passed as given.
+_CAMEL_KEYS = ("model_settings", "tracing_options")
+_TRACE_ID = re.compile(r"[0-9a-f]{32}")
+
+
 def body_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """snake_case keyword options as Mastra's camelCase body fields (unknown ones passed through)."""
+    """snake_case keyword options as Mastra's camelCase body fields (unknown ones passed through):
+    ``request_context`` -> ``requestContext``, ``model_settings`` -> ``modelSettings`` (its keys
+    too: ``max_output_tokens`` -> ``maxOutputTokens``)..."""
     body = {camel(name): value for name, value in options.items()}
+    for name in _CAMEL_KEYS:
+        given = options.get(name)
+        if isinstance(given, Mapping):
+            body[camel(name)] = {camel(str(key)): value for key, value in given.items()}
     output = options.get("structured_output")
     if isinstance(output, Mapping):
         body["structuredOutput"] = {camel(k): (_schema(v) if k == "schema" else v) for k, v in output.items()}
     elif output is not None:  # a bare model class or JSON schema
         body["structuredOutput"] = {"schema": _schema(output)}
     return body
+
+
+def chosen_trace_id(body: Mapping[str, Any]) -> str | None:
+    """The trace id the caller chose (``tracing_options={"trace_id": ...}``), when Mastra takes it
+    (32 lowercase hex digits: the server silently replaces any other)."""
+    options = body.get("tracingOptions")
+    chosen = options.get("traceId") if isinstance(options, Mapping) else None
+    return chosen if isinstance(chosen, str) and _TRACE_ID.fullmatch(chosen) else None
 
 
 def messages(prompt: Any) -> Any:

@@ -412,6 +412,12 @@ class RunResult(_Result):
     """Time to first token, tokens per second, tool time and the total, in seconds."""
     cost: Cost = Field(default_factory=Cost)
     """What the run cost in USD, per step and in all (its nested runs included), from genai-prices."""
+    trace_id: str | None = None
+    """The id of Mastra's trace of this run: the ``tracingOptions.traceId`` (32 hex digits) the
+    client sent with it and with each of its continuations (``view.trace()`` reads it)."""
+    overrides: dict[str, Value] = Field(default_factory=dict)
+    """What this run's request overrode on purpose (``instructions``, ``system``, ``context``,
+    ``model_settings``, ``request_context``, ``model``), by the name it was given to ``stream()``."""
     figures: dict[str, str] = Field(default_factory=dict)
     """The run's figures as the view's header and footer show them, formatted ("340 ms", "52.1",
     "$0.0021"): the same strings everywhere (core/figures.py), kept as the run ended. A key is

@@ -6,7 +6,7 @@ nested a thousand levels deep reads like any other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -36,15 +36,21 @@ from .timing import StepTiming, Timing, seconds, step_timing
 from .tree import Node
 
 
-def read_result(root: RunState) -> RunResult:
-    """The RunResult of ``root`` and of every run nested in it."""
+def read_result(
+    root: RunState, *, traced: Sequence[ModelRequest] = (), overrides: Mapping[str, Any] | None = None
+) -> RunResult:
+    """The RunResult of ``root`` and of every run nested in it. ``traced``: what each of the root's
+    steps was given, from Mastra's trace (for the steps whose stream body was redacted);
+    ``overrides``: what the root run's request overrode on purpose."""
     order = root.nested()
     owner = {id(child): key for state in order for key, child in state.children.items()}
     nested: dict[str, RunResult] = {}  # node id of a tool call or step -> the run nested under it
     for state in reversed(order):  # children before their parents
-        result = _read_run(state, nested)
         if state is root:
+            result = _read_run(state, nested, traced)
+            result.overrides = dict(overrides or {})
             return result
+        result = _read_run(state, nested)
         nested[owner[id(state)]] = result
     raise AssertionError("unreachable: the root is in its own order")
 
@@ -118,27 +124,34 @@ def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
     }
 
 
-def _request(step: StepState, provider: Any) -> tuple[ModelRequest | None, str | None]:
-    """What the model was given in ``step``, from its step-start's body, or why it is not known."""
-    if step.request is None:
-        return None, NO_STEP_START_REASON
-    body = step.request.get("body")
-    if body is None or body == {}:  # redacted: the trace's model_generation span (source="trace") goes here
-        return None, NO_BODY_REASON
-    return normalise_request(body, provider if isinstance(provider, str) else None), None
+def _request(
+    step: StepState, provider: Any, traced: ModelRequest | None
+) -> tuple[ModelRequest | None, str | None]:
+    """What the model was given in ``step``, from its step-start's body (else from Mastra's trace,
+    ``traced``), or why it is not known."""
+    body = step.request.get("body") if step.request is not None else None
+    if body is not None and body != {}:
+        return normalise_request(body, provider if isinstance(provider, str) else None), None
+    if traced is not None:  # redacted (or not seen): the trace's model_generation span has it
+        return traced, None
+    return None, NO_STEP_START_REASON if step.request is None else NO_BODY_REASON
 
 
-def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], list[StepTiming]]:
-    """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished."""
+def _steps(
+    state: RunState, calls: dict[str, ToolCall], traced: Sequence[ModelRequest] = ()
+) -> tuple[list[Step], list[StepTiming]]:
+    """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished.
+    ``traced``: what each step was given by Mastra's trace, in order (core/trace.py)."""
     steps, timings = [], []
-    for step in state.steps:
+    for position, step in enumerate(state.steps):
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
         text = "".join(node.text("text") for node in step.texts)
         spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
         timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
-        request, request_reason = _request(step, get("provider"))
+        from_trace = traced[position] if position < len(traced) else None
+        request, request_reason = _request(step, get("provider"), from_trace)
         steps.append(
             Step(
                 index=get("index"),
@@ -163,7 +176,9 @@ def _steps(state: RunState, calls: dict[str, ToolCall]) -> tuple[list[Step], lis
     return steps, timings
 
 
-def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # one branch per node kind
+def _read_run(  # one branch per node kind
+    state: RunState, nested: dict[str, RunResult], traced: Sequence[ModelRequest] = ()
+) -> RunResult:
     parts: list[Part] = []
     calls: dict[str, ToolCall] = {}  # by node id
     sources: list[Source] = []
@@ -223,7 +238,7 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
             steps=workflow_steps,
             result=workflow_state.get("result"),
         )
-    steps, step_timings = _steps(state, calls)
+    steps, step_timings = _steps(state, calls, traced)
     tripwire = get("tripwire")
     result = RunResult(
         run_id=get("run_id"),
@@ -252,6 +267,7 @@ def _read_run(state: RunState, nested: dict[str, RunResult]) -> RunResult:  # on
         started_at=_time(get("started_at")),
         first_token_at=_time(get("first_token_at")),
         finished_at=_time(get("finished_at")),
+        trace_id=get("trace_id"),
     )
     result.timing = run_timing(result, state.node.fields, step_timings, state.clock.untimed)
     result.cost = run_cost(result)

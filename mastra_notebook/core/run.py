@@ -8,11 +8,13 @@ A sub-agent or workflow that a tool streams is a nested run under its tool call,
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import values
 from .chunks import InvalidChunk, coerce, raw_of
 from .handlers import fold
+from .request import ModelRequest
 from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .score import Score
@@ -48,6 +50,8 @@ class Run:
         self._fed_any = False
         self._version = 0
         self._cached: tuple[int, RunResult] | None = None
+        self._overrides: dict[str, Any] = {}  # what the request overrode (describe)
+        self._traced: list[ModelRequest] = []  # each step's request from the trace (fill_requests)
 
     def start(self, at_ms: float | None = None, *, recorded: bool = False) -> None:
         """The run starts (once; later calls change nothing): its request is sent now (or at
@@ -216,6 +220,23 @@ class Run:
         if self.state.node.fields.get("run_id") is None:
             self.tree.set(self.state.node, "run_id", run_id)
 
+    def describe(self, *, trace_id: str | None = None, overrides: Mapping[str, Any] | None = None) -> None:
+        """What the client knows of the run before any chunk: the id of Mastra's trace it asked for
+        (``tracingOptions.traceId``), and what its request overrode on purpose (``instructions``,
+        ``model``...: the header says so)."""
+        self._version += 1
+        if trace_id is not None:
+            self.tree.set(self.state.node, "trace_id", trace_id)
+        if overrides:
+            self._overrides = dict(overrides)
+            self.tree.set(self.state.node, "overrides", list(overrides))
+
+    def fill_requests(self, requests: Sequence[ModelRequest]) -> None:
+        """What each of the run's steps was given, in order, from Mastra's trace (core/trace.py
+        ``step_requests``): a step whose stream body was redacted takes its request from there."""
+        self._version += 1
+        self._traced = list(requests)
+
     # ---- reading --------------------------------------------------------------------------------
 
     def snapshot(self) -> list[list[Any]]:
@@ -226,7 +247,8 @@ class Run:
     def result(self) -> RunResult:
         """The run so far as a RunResult; cheap to call repeatedly (cached until the next chunk)."""
         if self._cached is None or self._cached[0] != self._version:
-            self._cached = (self._version, keep_view(read_result(self.state), self.snapshot()))
+            result = read_result(self.state, traced=self._traced, overrides=self._overrides)
+            self._cached = (self._version, keep_view(result, self.snapshot()))
         return self._cached[1]
 
     @property

@@ -32,6 +32,7 @@ from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
+from ..core.trace import Trace
 from ..core.tree import Op
 from ..core.values import capped
 from ..render.transcript import render_html
@@ -88,6 +89,9 @@ class RunControls(Protocol):
 
     def stopping(self) -> None:
         """Stop was asked: called on the stream's loop just before the run settles as stopped."""
+
+    def trace(self, timeout: float) -> Trace:
+        """Mastra's trace of the run, waited for ``timeout`` seconds at most."""
 
 
 class StreamView(anywidget.AnyWidget):
@@ -384,6 +388,18 @@ class StreamView(anywidget.AnyWidget):
         resume schema gives (a waiting call's ``continue_with`` shows it, e.g.
         ``view.resume({"answer": ...})``). The run continues in this same view."""
         self._controlled("resume").resume(resume_data, tool_call_id, step)
+
+    def trace(self, timeout: float = 10) -> Trace:
+        """Mastra's trace of this run (a :class:`~mastra_notebook.core.trace.Trace`: its spans, each
+        with id, parent, name, type, start, end, input, output, attributes, error and status;
+        ``.spans_of(type)``, ``.to_dataframe()``), once the run has ended and the server has stored
+        it, waiting ``timeout`` seconds at most (blocking). A step whose stream body the server
+        redacted takes its request from the trace (``view.result.steps[i].request``, source "trace").
+
+        Still incomplete when the time is up: the spans so far, with ``complete=False`` and a
+        ``message``. Raises ``TraceUnavailable`` when the server keeps no traces (its message says
+        what to turn on) or has none for this run by then."""
+        return self._controlled("read a trace of").trace(timeout)
 
     # ---- consuming a source in the background ------------------------------------------------------
 
