@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import orjson
 
@@ -23,65 +22,10 @@ from mastra_notebook.analysis.align import (
     pair,
     request_diff,
 )
-from mastra_notebook.core.recording import TIME_KEY
 from mastra_notebook.core.request import ModelRequest, OfferedTool, RequestSettings
 
+from .compare_runs import LYON, PARIS, body, run
 from .helpers import parse
-
-Call = tuple[str, Any]  # (tool name, arguments)
-
-
-# ---- runs from chunks ---------------------------------------------------------------------------
-
-
-def _body(system: str, tools: list[str], temperature: float) -> dict[str, Any]:
-    """A chat-completions request body, as step-start carries it when the server does not redact."""
-    return {
-        "model": "gpt-4o",
-        "temperature": temperature,
-        "messages": [{"role": "system", "content": system}, {"role": "user", "content": "weather?"}],
-        "tools": [{"type": "function", "function": {"name": name, "parameters": {}}} for name in tools],
-    }
-
-
-def run(
-    *steps: list[Call] | str,
-    request: dict[str, Any] | None = None,
-    output_tokens: int = 5,
-    gap_ms: float = 10.0,
-) -> list[dict[str, Any]]:
-    """The chunks of a run: each step a list of tool calls, or the text it answers with."""
-    chunks: list[dict[str, Any]] = [{"type": "start", "payload": {"id": "agent"}}]
-    for number, step in enumerate(steps):
-        start: dict[str, Any] = {"request": {"body": request}} if request else {}
-        chunks.append({"type": "step-start", "payload": start})
-        if isinstance(step, str):
-            chunks += [
-                {"type": "text-start", "payload": {"id": f"t{number}"}},
-                {"type": "text-delta", "payload": {"id": f"t{number}", "text": step}},
-                {"type": "text-end", "payload": {"id": f"t{number}"}},
-            ]
-        for index, (name, args) in enumerate(step if isinstance(step, list) else []):
-            call = {"toolCallId": f"call_{number}_{index}", "toolName": name, "args": args}
-            chunks.append({"type": "tool-call", "payload": call})
-            chunks.append({"type": "tool-result", "payload": {**call, "result": {"from": name}}})
-        usage = {"inputTokens": 10, "outputTokens": output_tokens, "totalTokens": 10 + output_tokens}
-        chunks.append(
-            {
-                "type": "step-finish",
-                "payload": {
-                    "stepResult": {"reason": "stop" if isinstance(step, str) else "tool-calls"},
-                    "output": {"usage": usage},
-                    "metadata": {"modelId": "gpt-4o"},
-                },
-            }
-        )
-    chunks.append({"type": "finish", "payload": {"stepResult": {"reason": "stop"}}})
-    return [{**chunk, TIME_KEY: 100.0 + gap_ms * index} for index, chunk in enumerate(chunks)]
-
-
-PARIS: Call = ("getWeather", {"city": "Paris"})
-LYON: Call = ("getWeather", {"city": "Lyon"})
 
 
 def steps_rows(html: str) -> list[list[str]]:
@@ -258,11 +202,12 @@ def test_per_step_deltas_of_tokens_latency_and_cost() -> None:
 
 
 def test_the_request_diff_per_step() -> None:
-    terse = run([PARIS], "Sunny.", request=_body("Be terse.\nEnglish.", ["getWeather", "searchWeb"], 0.2))
-    french = run([PARIS], "Ensoleillé.", request=_body("Be terse.\nFrench.", ["getWeather"], 0.7))
+    terse = run([PARIS], "Sunny.", request=body("Be terse.\nEnglish.", ["getWeather", "searchWeb"], 0.2))
+    french = run([PARIS], "Ensoleillé.", request=body("Be terse.\nFrench.", ["getWeather"], 0.7))
     html = mn.compare(terse, french)._repr_html_()
     requests = re.findall(r'<details class="mn-compare-request".*?</details>', html)
-    assert len(requests) == 2  # each step of the second run, against the first's
+    assert len(requests) == 1  # drawn once; the next step with the same difference names it
+    assert "request differs as in step 1" in html
     shown = parse(f"<table><tr><td>{requests[0]}</td></tr></table>").rows[0][0]
     assert "request differs" in shown
     assert "English." in shown

@@ -169,9 +169,12 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def _arg_line(change: ArgChange) -> str:
+def _arg_line(change: ArgChange, *, plain: bool = False) -> str:
+    """One argument against the row's first call (``plain``: the first call's own, drawn as it is)."""
     key = f"{escape(change.key)}: " if change.key else ""
     kind = f' class="mn-arg-{change.kind}"'
+    if plain:
+        return f"<div>{key}{_clip_html(change.after)}</div>"
     if change.kind == "same":
         return f'<div{kind} style="{_MUTED}">{key}{_clip_html(change.after)}</div>'
     if change.kind == "added":
@@ -339,7 +342,12 @@ class Comparison:
         usd = result.cost.steps_usd[index] if index < len(result.cost.steps_usd) else None
         return tokens, seconds, usd
 
-    def _step_html(self, run: int, row: StepRow, reference: int) -> str:
+    def _step_html(
+        self, run: int, row: StepRow, reference: int, shown: dict[int, tuple[int, RequestDiff]]
+    ) -> str:
+        """One run's step in a row: its figures and their deltas against the row's first run, what it
+        answers, and how its request differs (said once per run: a later step with the same difference
+        names the step that showed it; ``shown`` keeps, per run, that step and its difference)."""
         index = row.steps[run]
         if index is None:
             return ""
@@ -360,7 +368,13 @@ class Comparison:
             html += f'<div class="mn-compare-answer">answers: {_clip_html(step.text, 240)}</div>'
         other = self._step(reference, row.steps[reference])
         if reference != run and other is not None and other.request and step.request:
-            html += self._request_html(request_diff(other.request, step.request))
+            diff = request_diff(other.request, step.request)
+            if run in shown and shown[run][1] == diff:
+                said = f"request differs as in step {shown[run][0]}"
+                html += f'<div class="mn-compare-request" style="{_MUTED}">{said}</div>'
+            elif diff:
+                shown[run] = (index + 1, diff)
+                html += self._request_html(diff)
         return html
 
     @staticmethod
@@ -397,7 +411,7 @@ class Comparison:
         head = f"<code>{escape(call.tool_name)}</code> {status}"
         other = self._call(reference, row, call_row[reference])
         if reference == run or other is None:
-            args = f"<div>{_clip_html(call.args)}</div>"
+            args = "".join(_arg_line(change, plain=True) for change in arg_diff(call.args, call.args))
         else:
             args = "".join(_arg_line(change) for change in arg_diff(other.args, call.args))
         outcome = (
@@ -423,6 +437,7 @@ class Comparison:
             f'<tr><th style="{_CELL}"></th>{head}</tr>',
         ]
         runs = range(len(self.results))
+        shown: dict[int, tuple[int, RequestDiff]] = {}
         for at, row in enumerate(self.alignment[:_MAX_STEP_ROWS]):
             reference = next(run for run, index in enumerate(row.steps) if index is not None)
             numbers = [NONE if index is None else str(index + 1) for index in row.steps]
@@ -430,7 +445,7 @@ class Comparison:
             parts = parting is not None and parting.row == at
             marker = '<div class="mn-compare-marker">◆ runs part here</div>' if parts else ""
             style = f"{_CELL};white-space:nowrap" + (f";{_MARK}" if parts else "")
-            cells = "".join(self._cell(self._step_html(run, row, reference)) for run in runs)
+            cells = "".join(self._cell(self._step_html(run, row, reference, shown)) for run in runs)
             kind = "mn-compare-step mn-compare-parts" if parts else "mn-compare-step"
             out.append(f'<tr class="{kind}"><th style="{style}">{label}{marker}</th>{cells}</tr>')
             call_head = f'<th style="{_CELL};{_MUTED};font-weight:normal;white-space:nowrap">tool call</th>'
@@ -484,6 +499,7 @@ class Comparison:
             + "".join(f'<td style="{_CELL}">{escape(cell)}</td>' for cell in cells)
             + "</tr>"
             for what, cells in self.rows()
+            if not what.startswith("tool call ")  # the step table below draws the calls, aligned
         )
         first = self.results[0].text
         diffs = "".join(
