@@ -8,7 +8,6 @@ run is driven by a :class:`~.session.RunSession` attached to its view.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -17,7 +16,8 @@ from urllib.parse import quote, urlencode
 
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, StreamView, first_line
 from . import catalogue, memory
-from .bodies import body_options, camel, chosen_trace_id, messages
+from .bodies import body_options, camel, messages
+from .scores import KnownScorers, Scoring
 from .session import Kind, RunSession
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
 from .transport import DEFAULT_TIMEOUT, Retry, Timeout, Transport, Wire
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from .chat import Chat
 
 __all__ = ["Agent", "MastraClient", "Workflow", "WorkflowRun", "body_options", "camel", "messages"]
-# stream()'s options that override the agent for one run (documented in Agent.stream)
-OVERRIDES = ("instructions", "system", "context", "model_settings", "request_context", "model")
 DEFAULT_BASE_URL = "http://localhost:4111"
 
 
@@ -65,6 +63,7 @@ class MastraClient:
             wire=wire,
         )
         self.base_url = self.transport.base_url
+        self.known_scorers = KnownScorers(self.transport)  # the server's scorer ids, read once
 
     def __repr__(self) -> str:
         return f"MastraClient({self.base_url!r})"
@@ -91,6 +90,13 @@ class MastraClient:
     def workflows(self) -> catalogue.Workflows:
         """The server's workflows, by id; shown as a table (id, name, steps, input, description)."""
         return catalogue.Workflows(self.get("/api/workflows"), self.base_url)
+
+    def scorers(self) -> catalogue.Scorers:
+        """The server's scorers, by id (the ids ``agent.stream(..., scorers=[...])`` takes); shown as a
+        table (id, name, type, the agents they are attached to, description)."""
+        listed = self.get("/api/scores/scorers")
+        self.known_scorers.remember(listed)
+        return catalogue.Scorers(listed, self.base_url)
 
     def agent(self, agent_id: str) -> Agent:
         """The agent ``agent_id`` of this server: ``stream(prompt)``, ``stream_many(prompts)``, ``chat()``."""
@@ -122,41 +128,26 @@ class Agent:
         tool_timeout: float | None = None,
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        scorers: Iterable[Any] = (),
         **options: Any,
     ) -> StreamView:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``;
-        ``view.approve()``, ``decline()``, ``resume()`` continue the run; ``view.trace()`` reads
-        Mastra's trace of it).
-
-        Other keyword options go as Mastra's body fields, snake_case to camelCase (``max_steps`` ->
-        ``maxSteps``). These override the agent for this run only, on purpose: the run keeps them
-        (``result.overrides``), its header says the instructions were overridden, and each shows in
-        what the model was given (``result.steps[i].request``):
-
-        - ``instructions``: replaces the agent's instructions (a string, a list of them, or a system
-          message): ``request.system``;
-        - ``system``: a system message added to them: ``request.system`` too;
-        - ``context``: messages (``[{"role": ..., "content": ...}]``) put before the prompt:
-          ``request.messages``;
-        - ``model_settings``: the model call's settings (``{"temperature": 0.2,
-          "max_output_tokens": 200}``, keys in snake_case or camelCase): ``request.settings``;
-        - ``request_context``: Mastra's request context (``{"style": "pirate"}``), which instructions,
-          models and tools that are functions of it read: ``agent.info(request_context=...)`` shows
-          what it resolves to;
-        - ``model``: ``"provider/model"`` through Mastra's model router: ``request.settings.model``.
-          The server needs that provider's API key; without it the run ends with Mastra's message.
-
-        Every request of the run names one trace (``tracingOptions.traceId``: ``result.trace_id``);
-        ``tracing_options={"trace_id": ...}`` chooses the id (32 lowercase hex digits).
+        ``view.approve()``, ``decline()``, ``resume()`` continue the run).
 
         ``tools``: Python functions the agent may call (``[fn, ...]``, ``{name: fn}``, ``mn.tool(...)``),
         run in the kernel (``tool_timeout`` seconds at most each; ``max_tool_rounds`` model steps that
         end in them) with their results fed into this same run. ``max_height``: the view's own
         height limit, not a Mastra option.
+
+        ``scorers``: Mastra scorer ids (``client.scorers()`` lists them; they replace the agent's own
+        scorers for this run) and Python scorers (``fn(result, *, input=None, expected=None)`` returning
+        a float, a bool or a ``mn.Score``; ``mn.scorer(fn, threshold=...)``). An unknown id ends the
+        run before it is posted. After the stream the view says "scoring…" until Mastra's scores are
+        read and the Python scorers ran: ``result.scores``, ``result.score(name)``.
         """
         session, path, body = self._session(
             prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
-            max_tool_rounds=max_tool_rounds, max_height=max_height,
+            max_tool_rounds=max_tool_rounds, max_height=max_height, scorers=scorers,
         )  # fmt: skip
         return session.post(path, body)
 
@@ -169,10 +160,12 @@ class Agent:
         tool_timeout: float | None = None,
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         page_size: int | None = None,
+        scorers: Iterable[Any] = (),
         **options: Any,
     ) -> Gallery:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
-        (``tools`` as for :meth:`stream`, for every prompt), ``page_size`` tiles a page (48)."""
+        (``tools`` and ``scorers`` as for :meth:`stream`, for every prompt), ``page_size`` tiles a
+        page (48)."""
         from ..widget.gallery import Gallery
 
         batch = Gallery(concurrency, page_size=page_size)
@@ -180,8 +173,9 @@ class Agent:
         def start(prompt: Any) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
             # made when its turn comes: no widget per queued prompt
             session, path, body = self._session(
-                prompt, options, tools=tools, tool_timeout=tool_timeout, max_tool_rounds=max_tool_rounds
-            )
+                prompt, options, tools=tools, tool_timeout=tool_timeout, max_tool_rounds=max_tool_rounds,
+                scorers=scorers,
+            )  # fmt: skip
             return session.view, session.request(path, body)
 
         for prompt in prompts:
@@ -212,17 +206,12 @@ class Agent:
 
         return stored_thread(self.transport, self.id, thread_id, resource)
 
-    def info(self, request_context: Mapping[str, Any] | None = None) -> catalogue.AgentInfo:
+    def info(self) -> catalogue.AgentInfo:
         """This agent in full, shown as a card: model, memory, tools with their descriptions and
-        schemas, sub-agents, workflows, processors, default options, the whole instructions. With
-        ``request_context``, the instructions and model the server resolves for that context
-        (``GET /api/agents/:id?requestContext=<json>``): what ``stream(..., request_context=...)``
-        runs with. Raises MastraError when the server cannot say (its memory, as a chat asks it,
-        included)."""
-        query = {"requestContext": json.dumps(dict(request_context))} if request_context else None
-        details = self.transport.call("GET", self.path, params=query)
-        has_memory = memory.has_memory(self.transport, self.id)
-        return catalogue.AgentInfo(self.id, details, has_memory, request_context)
+        schemas, sub-agents, workflows, processors, default options, the whole instructions. Raises
+        MastraError when the server cannot say (its memory, as a chat asks it, included)."""
+        details = self.client.get(self.path)
+        return catalogue.AgentInfo(self.id, details, memory.has_memory(self.transport, self.id))
 
     def _session(
         self,
@@ -233,22 +222,22 @@ class Agent:
         tool_timeout: float | None,
         max_tool_rounds: int,
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        scorers: Iterable[Any] = (),
     ) -> tuple[RunSession, str, dict[str, Any]]:
         """A new view of one prompt's run, its session, and what to post."""
         view = StreamView(
             title=f"agent {self.id}", subtitle=first_line(prompt), prompt=prompt, max_height=max_height
         )
         path, body = f"{self.path}/stream", self._body(prompt, options)
+        scoring = Scoring.make(self.transport, self.client.known_scorers, scorers, input=prompt)
+        if scoring is not None:
+            body = scoring.body(body)
         client_tools = None
         if tools is not None:
             client_tools, body = ToolSession.make(
                 tools, body, path, timeout=tool_timeout, max_rounds=max_tool_rounds
             )
-        overrides = {name: options[name] for name in OVERRIDES if name in options}
-        session = RunSession(
-            self.transport, view, self.path, "agent", tools=client_tools, overrides=overrides,
-            trace_id=chosen_trace_id(body),
-        )  # fmt: skip
+        session = RunSession(self.transport, view, self.path, "agent", tools=client_tools, scoring=scoring)
         return session, path, body
 
     def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:

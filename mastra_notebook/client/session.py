@@ -5,11 +5,6 @@ posts their rounds, and answers the view's controls (``view.approve()``, ``decli
 Stop): it is attached to the view as its :class:`~mastra_notebook.widget.streamview.RunControls`.
 Every request goes through the client's :class:`~mastra_notebook.client.transport.Transport`.
 
-Every request of a run names one Mastra trace (``tracingOptions.traceId``, made here): its first
-post and each continuation (approvals, resumes, client-tool rounds) alike, so ``view.trace()`` reads
-the whole run: a client-tool round is a root span of its own, a resumed run nests under the step that
-waited.
-
 Nothing raises out of a stream: an HTTP error, a refused connection, a dropped connection or a read
 timeout ends the view with a clear message, keeping every chunk that arrived.
 """
@@ -17,20 +12,17 @@ timeout ends the view with a clear message, keeping every chunk that arrived.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Literal
 
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
-from ..core.trace import Trace, step_requests
 from ..widget.loops import Work, schedule
 from ..widget.streamview import Breather, StreamView
 from . import catalogue
+from .scores import Scoring
 from .tools import ToolSession
-from .trace import fetch_trace, new_trace_id, traced_body
 from .transport import NO_RETRY, MastraError, Transport
 
 Kind = Literal["agent", "network", "workflow", "observed"]
@@ -48,10 +40,7 @@ class RunSession:
     (``/approve-network-tool-call``, ...), a workflow's suspended step resumed (``/resume-stream``);
     an observed workflow drops the repeats of Mastra's observe stream. ``cancel_path``: Stop cancels
     the workflow run on the server too. ``tools``: the client tools the run may call.
-    ``overrides``: what the request overrides on purpose (``instructions``, ``model``...), by the
-    name given to ``stream()``: the run keeps it (``RunResult.overrides``) and its header says so.
-    ``trace_id``: the trace every request names (made here unless given; none for an observed run,
-    which sends no request of its own).
+    ``scoring``: the run's scorers, their ids checked before its first post, scored after its end.
     """
 
     def __init__(
@@ -63,8 +52,7 @@ class RunSession:
         *,
         tools: ToolSession | None = None,
         cancel_path: str | None = None,
-        overrides: Mapping[str, Any] | None = None,
-        trace_id: str | None = None,
+        scoring: Scoring | None = None,
     ) -> None:
         self.transport = transport
         self.view = view
@@ -72,11 +60,9 @@ class RunSession:
         self.kind: Kind = kind
         self.tools = tools
         self.cancel_path = cancel_path
+        self.scoring = scoring
         self.cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
         self._resume_schemas: asyncio.Future[dict[str, Any]] | None = None
-        self.trace_id = None if kind == "observed" else (trace_id or new_trace_id())
-        self.requests = 0  # requests posted: each one is a span of the trace (a root or a resumed run)
-        view.run.describe(trace_id=self.trace_id, overrides=overrides)
         view.attach(self)
 
     def __repr__(self) -> str:
@@ -94,11 +80,15 @@ class RunSession:
     async def _rounds(self, follow: tuple[str, dict[str, Any]] | None) -> None:
         """Stream; then, while the agent waits on client tools, run them and stream its continuation
         (``follow`` None: a client tool was just decided, nothing to post before running it)."""
+        if self.scoring is not None and not await self.scoring.check(self.view.run):
+            return  # a scorer id the server does not know: nothing is posted
         while True:
             if follow is not None:
                 await self._stream(*follow)
             follow = await self.tools.next_request(self.view.run, self.view.feed) if self.tools else None
             if follow is None:
+                if self.scoring is not None:  # Mastra scores the run after its stream: read them
+                    await self.scoring.collect(self.view.run)
                 return
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:
@@ -106,9 +96,6 @@ class RunSession:
         if workflow and self._resume_schemas is None:  # read once, beside the first stream
             self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
         run = self.view.run
-        if self.trace_id is not None:
-            body = traced_body(body, self.trace_id)
-        self.requests += 1
         records = self.transport.records("POST", path, json=body)
         try:
             async with aclosing(_past_the_replay(records) if self.kind == "observed" else records) as taken:
@@ -144,21 +131,6 @@ class RunSession:
         return schemas
 
     # ---- the view's controls ------------------------------------------------------------------------
-
-    def trace(self, timeout: float) -> Trace:
-        """Mastra's trace of this run, once the run has ended and the server's exporter has flushed
-        it (``timeout`` seconds at most in all; see :func:`~.trace.fetch_trace`). A step whose
-        stream body was redacted takes its request from it (``view.result.steps[i].request``)."""
-        if self.trace_id is None:
-            raise RuntimeError("an observed run sent no request of its own: it names no trace")
-        deadline = time.monotonic() + timeout
-        if self.view.result.status == "running":
-            with contextlib.suppress(TimeoutError):  # still running: the trace says it is incomplete
-                self.view.wait(timeout)
-        left = max(deadline - time.monotonic(), 0.0)
-        found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
-        self.view.run.fill_requests(step_requests(found))
-        return found
 
     def stopping(self) -> None:
         """Stop, before the run settles: client tools still working say they were stopped, and a

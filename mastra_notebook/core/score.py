@@ -12,12 +12,9 @@ import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
 from .documented import Documented
-
-if TYPE_CHECKING:
-    from .result import RunResult
 
 Source = Literal["mastra", "notebook"]
 
@@ -45,13 +42,14 @@ ScorerFunction = Callable[..., Any]
 @dataclass(frozen=True, slots=True)
 class Scorer:
     """A named Python scorer (made by :func:`scorer`): ``await scorer.ascore(result)`` or
-    ``scorer(result)`` gives its :class:`Score`, never an exception."""
+    ``scorer(result)`` gives its :class:`Score`, never an exception. ``result`` is a RunResult
+    (typed ``Any`` here: core/result.py imports this module, not the other way)."""
 
     function: ScorerFunction
     name: str
     threshold: float | None = None
 
-    def __call__(self, result: RunResult, *, input: Any = None, expected: Any = None) -> Score:
+    def __call__(self, result: Any, *, input: Any = None, expected: Any = None) -> Score:
         """Score ``result`` here (an async scorer runs on a loop of its own: outside a running loop)."""
         try:
             value = self.function(result, **self._given(input, expected))
@@ -61,7 +59,7 @@ class Scorer:
             return self.failed(error)
         return self.as_score(value)
 
-    async def ascore(self, result: RunResult, *, input: Any = None, expected: Any = None) -> Score:
+    async def ascore(self, result: Any, *, input: Any = None, expected: Any = None) -> Score:
         """Score ``result`` without blocking the running loop: an async scorer is awaited on it, a
         plain function runs in a thread (as client tools do)."""
         try:

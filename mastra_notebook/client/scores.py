@@ -1,0 +1,193 @@
+"""A run's scores on a Mastra server: ``agent.stream(prompt, scorers=["completeness-scorer", fn])``.
+
+Mastra's scorers are named by id in the request body (``scorers: {id: {scorer: id}}``, which
+replaces the agent's own). A wrong id gives no score and no error on the server, so the ids are
+checked first against ``GET /api/scores/scorers`` (read once per client): an unknown one ends the run
+before anything is posted, with the ids there are. Mastra scores a run after its stream ends: its
+scores are read from ``GET /api/scores/run/:runId``, polled with a growing pause until each scorer
+has reported, for a bounded time. Python scorers run in the kernel, off the loop, on the final
+result. Every request goes through the client's Transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from ..core.run import Run
+from ..core.score import Score, Scorer, as_scorer
+from .transport import MastraError, Transport
+
+SCORES_TIMEOUT = 30.0  # seconds to wait for Mastra's scores after the stream (an LLM judge is slow)
+FIRST_PAUSE = 0.1  # code scorers report in about 0.1 s
+MAX_PAUSE = 2.0
+PER_PAGE = 100  # Mastra's default page is 10 rows
+
+
+class KnownScorers:
+    """The ids of the server's scorers (``GET /api/scores/scorers``), read once per client and again
+    when an id is not among them (a scorer added since)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.ids: frozenset[str] | None = None
+
+    def remember(self, listed: Any) -> None:
+        """What ``GET /api/scores/scorers`` answered: scorers by id."""
+        self.ids = frozenset(str(key) for key in listed) if isinstance(listed, Mapping) else frozenset()
+
+    async def unknown(self, ids: Iterable[str]) -> list[str]:
+        """Those of ``ids`` the server has no scorer for (raises MastraError when it cannot say)."""
+        wanted = list(ids)
+        if self.ids is None or not set(wanted) <= self.ids:
+            self.remember(await self.transport.send("GET", "/api/scores/scorers"))
+        assert self.ids is not None
+        return [scorer_id for scorer_id in wanted if scorer_id not in self.ids]
+
+
+def split(scorers: Iterable[Any]) -> tuple[list[str], list[Scorer]]:
+    """Mastra's scorer ids (strings, each once, in order) and Python scorers (functions or
+    ``mn.scorer(...)``); TypeError for anything else."""
+    ids: list[str] = []
+    python: list[Scorer] = []
+    for given in [scorers] if isinstance(scorers, str) else scorers:
+        if isinstance(given, str):
+            if given not in ids:
+                ids.append(given)
+        elif callable(given):
+            python.append(as_scorer(given))
+        else:
+            raise TypeError(f"a scorer is a Mastra scorer id (str) or a Python function, not {given!r}")
+    return ids, python
+
+
+@dataclass
+class Scoring:
+    """The scorers of one run and how to read their scores (a RunSession's ``scoring``).
+
+    ``input`` and ``expected`` are given to the Python scorers; ``sleep`` and ``clock`` time the
+    polling (injected by tests)."""
+
+    transport: Transport
+    known: KnownScorers
+    mastra: list[str]
+    python: list[Scorer]
+    input: Any = None
+    expected: Any = None
+    timeout: float = SCORES_TIMEOUT
+    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
+    clock: Callable[[], float] = time.monotonic
+    checked: bool = field(default=False, init=False)
+    scored: bool = field(default=False, init=False)
+
+    @classmethod
+    def make(
+        cls, transport: Transport, known: KnownScorers, scorers: Iterable[Any], **given: Any
+    ) -> Scoring | None:
+        """The scoring of ``scorers`` (Mastra ids and Python functions), or None when there are none."""
+        ids, python = split(scorers)
+        return cls(transport, known, ids, python, **given) if ids or python else None
+
+    def body(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``body`` naming Mastra's scorers as the server takes them (a map, never a list: a list is
+        refused with 400); they replace the agent's own. Without Mastra ids, the body as given."""
+        if not self.mastra:
+            return dict(body)
+        return {**body, "scorers": {scorer_id: {"scorer": scorer_id} for scorer_id in self.mastra}}
+
+    async def check(self, run: Run) -> bool:
+        """Before the first post: False (and the run ended in error, saying which ids the server has)
+        when a Mastra scorer id is unknown. A server that cannot list its scorers is not refused."""
+        if self.checked or not self.mastra:
+            return True
+        self.checked = True
+        try:
+            unknown = await self.known.unknown(self.mastra)
+        except MastraError as error:
+            run.note("warning", f"could not check the scorer ids with the server: {error.problem}")
+            return True
+        if not unknown:
+            return True
+        there = ", ".join(sorted(self.known.ids or ())) or "none"
+        names = ", ".join(repr(scorer_id) for scorer_id in unknown)
+        run.mark_error(
+            f"unknown Mastra scorer {names}: this server's scorers are {there} (GET /api/scores/scorers; "
+            "Mastra would score nothing and say nothing)"
+        )
+        return False
+
+    async def collect(self, run: Run) -> None:
+        """After the run's last stream: Mastra's scores (polled) and the Python scorers' (run now),
+        added to the run in the order asked for. The view says "scoring…" meanwhile. A suspended run
+        is scored once it is continued to its end."""
+        if self.scored or run.status in ("running", "suspended"):
+            return
+        self.scored = True
+        run.scoring(True)
+        try:
+            result = run.result
+            mastra, python = await asyncio.gather(
+                self._mastra_scores(run),
+                asyncio.gather(
+                    *(s.ascore(result, input=self.input, expected=self.expected) for s in self.python)
+                ),
+            )
+            run.add_scores([*mastra, *python])
+        finally:
+            run.scoring(False)
+
+    async def _mastra_scores(self, run: Run) -> list[Score]:
+        """Mastra's scores of a finished run: ``GET /api/scores/run/:runId`` until every scorer asked
+        for has reported, or ``timeout`` (then a warning names those that did not)."""
+        run_id = run.result.run_id
+        if not self.mastra or run.status != "finished" or run_id is None:
+            return []  # Mastra scores only a run that finished
+        path = f"/api/scores/run/{quote(run_id, safe='')}"
+        deadline, pause = self.clock() + self.timeout, FIRST_PAUSE
+        found: dict[str, Mapping[str, Any]] = {}
+        while True:
+            try:
+                listed = await self.transport.send("GET", path, params={"perPage": PER_PAGE})
+            except MastraError as error:
+                run.note("warning", f"could not read Mastra's scores of this run: {error.problem}")
+                break
+            found = rows_by_scorer(listed, self.mastra)
+            if len(found) == len(self.mastra) or self.clock() + pause > deadline:
+                break
+            await self.sleep(pause)
+            pause = min(pause * 2, MAX_PAUSE)
+        missing = [scorer_id for scorer_id in self.mastra if scorer_id not in found]
+        if missing:
+            run.note(
+                "warning",
+                f"Mastra's scorer {', '.join(missing)} did not report within {self.timeout:g} s (GET {path})",
+            )
+        return [mastra_score(found[scorer_id]) for scorer_id in self.mastra if scorer_id in found]
+
+
+def rows_by_scorer(listed: Any, ids: list[str]) -> dict[str, Mapping[str, Any]]:
+    """The latest score row of each of ``ids`` in what ``GET /api/scores/run/:runId`` answered."""
+    rows = listed.get("scores") if isinstance(listed, Mapping) else None
+    found: dict[str, Mapping[str, Any]] = {}
+    for row in rows if isinstance(rows, list) else ():
+        if isinstance(row, Mapping) and row.get("scorerId") in ids:
+            kept = found.get(row["scorerId"])
+            if kept is None or str(row.get("createdAt", "")) >= str(kept.get("createdAt", "")):
+                found[row["scorerId"]] = row
+    return found
+
+
+def mastra_score(row: Mapping[str, Any]) -> Score:
+    """One of Mastra's score rows as a Score."""
+    value = row.get("score")
+    reason = row.get("reason")
+    return Score(
+        scorer=str(row["scorerId"]),
+        score=float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None,
+        reason=reason if isinstance(reason, str) else None,
+        source="mastra",
+    )
