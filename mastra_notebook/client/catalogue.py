@@ -314,12 +314,30 @@ class Scorers(Catalogue):
 class AgentInfo(dict[str, Any]):
     """``client.agent(id).info()``: one agent in full (``GET /api/agents/:id``), shown as a card:
     model, memory, every tool with its description and input schema, sub-agents, workflows,
-    processors, default options and the whole instructions."""
+    processors, default options and the whole instructions. With a ``request_context``, the
+    instructions and model are those the server resolves for it (``.instructions``, ``.model``)."""
 
-    def __init__(self, agent_id: str, details: Mapping[str, Any], memory: bool | None = None) -> None:
+    def __init__(
+        self,
+        agent_id: str,
+        details: Mapping[str, Any],
+        memory: bool | None = None,
+        request_context: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(details)
         self.id = agent_id
         self.memory = memory  # from /api/memory/status (supportsMemory is true for every agent)
+        self.request_context = dict(request_context) if request_context else None
+
+    @property
+    def instructions(self) -> str:
+        """The agent's instructions as the server resolved them (for ``request_context``, if given)."""
+        return _text(self.get("instructions"))
+
+    @property
+    def model(self) -> str:
+        """``provider/model`` as the server resolved it (for ``request_context``, if given)."""
+        return model_of(self)
 
     def _repr_html_(self) -> str:
         facts = [
@@ -328,6 +346,8 @@ class AgentInfo(dict[str, Any]):
             ("model", _shown(model_of(self))),
             ("memory", {True: "yes", False: "no", None: _empty()}[self.memory]),
         ]
+        if self.request_context is not None:  # what the model and instructions were resolved for
+            facts.append(("request context", _json_block(self.request_context)))
         for kind, label in (
             ("inputProcessors", "input processors"),
             ("outputProcessors", "output processors"),
@@ -362,7 +382,9 @@ class AgentInfo(dict[str, Any]):
         if self.get("defaultOptions"):
             card.append(_caption("default options") + _json_block(self["defaultOptions"]))
         instructions = _text(self.get("instructions"))
-        card.append(_caption("instructions"))
+        card.append(
+            _caption("instructions" + (" (for this request context)" if self.request_context else ""))
+        )
         card.append(
             f'<pre style="{_PRE}"><bdi>{escape(instructions)}</bdi></pre>' if instructions else _empty()
         )

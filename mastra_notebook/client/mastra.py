@@ -8,6 +8,7 @@ run is driven by a :class:`~.session.RunSession` attached to its view.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -16,7 +17,7 @@ from urllib.parse import quote, urlencode
 
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, StreamView, first_line
 from . import catalogue, memory
-from .bodies import body_options, camel, messages
+from .bodies import body_options, camel, chosen_trace_id, messages
 from .scores import KnownScorers, Scoring
 from .session import Kind, RunSession
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from .chat import Chat
 
 __all__ = ["Agent", "MastraClient", "Workflow", "WorkflowRun", "body_options", "camel", "messages"]
+# stream()'s options that override the agent for one run (documented in Agent.stream)
+OVERRIDES = ("instructions", "system", "context", "model_settings", "request_context", "model")
 DEFAULT_BASE_URL = "http://localhost:4111"
 
 
@@ -132,7 +135,29 @@ class Agent:
         **options: Any,
     ) -> StreamView:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``;
-        ``view.approve()``, ``decline()``, ``resume()`` continue the run).
+        ``view.approve()``, ``decline()``, ``resume()`` continue the run; ``view.trace()`` reads
+        Mastra's trace of it).
+
+        Other keyword options go as Mastra's body fields, snake_case to camelCase (``max_steps`` ->
+        ``maxSteps``). These override the agent for this run only, on purpose: the run keeps them
+        (``result.overrides``), its header says the instructions were overridden, and each shows in
+        what the model was given (``result.steps[i].request``):
+
+        - ``instructions``: replaces the agent's instructions (a string, a list of them, or a system
+          message): ``request.system``;
+        - ``system``: a system message added to them: ``request.system`` too;
+        - ``context``: messages (``[{"role": ..., "content": ...}]``) put before the prompt:
+          ``request.messages``;
+        - ``model_settings``: the model call's settings (``{"temperature": 0.2,
+          "max_output_tokens": 200}``, keys in snake_case or camelCase): ``request.settings``;
+        - ``request_context``: Mastra's request context (``{"style": "pirate"}``), which instructions,
+          models and tools that are functions of it read: ``agent.info(request_context=...)`` shows
+          what it resolves to;
+        - ``model``: ``"provider/model"`` through Mastra's model router: ``request.settings.model``.
+          The server needs that provider's API key; without it the run ends with Mastra's message.
+
+        Every request of the run names one trace (``tracingOptions.traceId``: ``result.trace_id``);
+        ``tracing_options={"trace_id": ...}`` chooses the id (32 lowercase hex digits).
 
         ``tools``: Python functions the agent may call (``[fn, ...]``, ``{name: fn}``, ``mn.tool(...)``),
         run in the kernel (``tool_timeout`` seconds at most each; ``max_tool_rounds`` model steps that
@@ -206,12 +231,17 @@ class Agent:
 
         return stored_thread(self.transport, self.id, thread_id, resource)
 
-    def info(self) -> catalogue.AgentInfo:
+    def info(self, request_context: Mapping[str, Any] | None = None) -> catalogue.AgentInfo:
         """This agent in full, shown as a card: model, memory, tools with their descriptions and
-        schemas, sub-agents, workflows, processors, default options, the whole instructions. Raises
-        MastraError when the server cannot say (its memory, as a chat asks it, included)."""
-        details = self.client.get(self.path)
-        return catalogue.AgentInfo(self.id, details, memory.has_memory(self.transport, self.id))
+        schemas, sub-agents, workflows, processors, default options, the whole instructions. With
+        ``request_context``, the instructions and model the server resolves for that context
+        (``GET /api/agents/:id?requestContext=<json>``): what ``stream(..., request_context=...)``
+        runs with. Raises MastraError when the server cannot say (its memory, as a chat asks it,
+        included)."""
+        query = {"requestContext": json.dumps(dict(request_context))} if request_context else None
+        details = self.transport.call("GET", self.path, params=query)
+        has_memory = memory.has_memory(self.transport, self.id)
+        return catalogue.AgentInfo(self.id, details, has_memory, request_context)
 
     def _session(
         self,
@@ -237,7 +267,11 @@ class Agent:
             client_tools, body = ToolSession.make(
                 tools, body, path, timeout=tool_timeout, max_rounds=max_tool_rounds
             )
-        session = RunSession(self.transport, view, self.path, "agent", tools=client_tools, scoring=scoring)
+        overrides = {name: options[name] for name in OVERRIDES if name in options}
+        session = RunSession(
+            self.transport, view, self.path, "agent", tools=client_tools, overrides=overrides,
+            trace_id=chosen_trace_id(body), scoring=scoring,
+        )  # fmt: skip
         return session, path, body
 
     def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,11 @@ posts their rounds, and answers the view's controls (``view.approve()``, ``decli
 Stop): it is attached to the view as its :class:`~mastra_notebook.widget.streamview.RunControls`.
 Every request goes through the client's :class:`~mastra_notebook.client.transport.Transport`.
 
+Every request of a run names one Mastra trace (``tracingOptions.traceId``, made here): its first
+post and each continuation (approvals, resumes, client-tool rounds) alike, so ``view.trace()`` reads
+the whole run: a client-tool round is a root span of its own, a resumed run nests under the step that
+waited.
+
 Nothing raises out of a stream: an HTTP error, a refused connection, a dropped connection or a read
 timeout ends the view with a clear message, keeping every chunk that arrived.
 """
@@ -12,17 +17,21 @@ timeout ends the view with a clear message, keeping every chunk that arrived.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Literal
 
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
+from ..core.trace import Trace, step_requests
 from ..widget.loops import Work, schedule
 from ..widget.streamview import Breather, StreamView
 from . import catalogue
 from .scores import Scoring
 from .tools import ToolSession
+from .trace import fetch_trace, new_trace_id, traced_body
 from .transport import NO_RETRY, MastraError, Transport
 
 Kind = Literal["agent", "network", "workflow", "observed"]
@@ -41,6 +50,10 @@ class RunSession:
     an observed workflow drops the repeats of Mastra's observe stream. ``cancel_path``: Stop cancels
     the workflow run on the server too. ``tools``: the client tools the run may call.
     ``scoring``: the run's scorers, their ids checked before its first post, scored after its end.
+    ``overrides``: what the request overrides on purpose (``instructions``, ``model``...), by the
+    name given to ``stream()``: the run keeps it (``RunResult.overrides``) and its header says so.
+    ``trace_id``: the trace every request names (made here unless given; none for an observed run,
+    which sends no request of its own).
     """
 
     def __init__(
@@ -53,6 +66,8 @@ class RunSession:
         tools: ToolSession | None = None,
         cancel_path: str | None = None,
         scoring: Scoring | None = None,
+        overrides: Mapping[str, Any] | None = None,
+        trace_id: str | None = None,
     ) -> None:
         self.transport = transport
         self.view = view
@@ -63,6 +78,9 @@ class RunSession:
         self.scoring = scoring
         self.cancelling: Work | None = None  # kept: a task nobody holds may be garbage-collected
         self._resume_schemas: asyncio.Future[dict[str, Any]] | None = None
+        self.trace_id = None if kind == "observed" else (trace_id or new_trace_id())
+        self.requests = 0  # requests posted: each one is a span of the trace (a root or a resumed run)
+        view.run.describe(trace_id=self.trace_id, overrides=overrides)
         view.attach(self)
 
     def __repr__(self) -> str:
@@ -96,6 +114,9 @@ class RunSession:
         if workflow and self._resume_schemas is None:  # read once, beside the first stream
             self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
         run = self.view.run
+        if self.trace_id is not None:
+            body = traced_body(body, self.trace_id)
+        self.requests += 1
         records = self.transport.records("POST", path, json=body)
         try:
             async with aclosing(_past_the_replay(records) if self.kind == "observed" else records) as taken:
@@ -131,6 +152,21 @@ class RunSession:
         return schemas
 
     # ---- the view's controls ------------------------------------------------------------------------
+
+    def trace(self, timeout: float) -> Trace:
+        """Mastra's trace of this run, once the run has ended and the server's exporter has flushed
+        it (``timeout`` seconds at most in all; see :func:`~.trace.fetch_trace`). A step whose
+        stream body was redacted takes its request from it (``view.result.steps[i].request``)."""
+        if self.trace_id is None:
+            raise RuntimeError("an observed run sent no request of its own: it names no trace")
+        deadline = time.monotonic() + timeout
+        if self.view.result.status == "running":
+            with contextlib.suppress(TimeoutError):  # still running: the trace says it is incomplete
+                self.view.wait(timeout)
+        left = max(deadline - time.monotonic(), 0.0)
+        found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
+        self.view.run.fill_requests(step_requests(found))
+        return found
 
     def stopping(self) -> None:
         """Stop, before the run settles: client tools still working say they were stopped, and a
