@@ -1,8 +1,9 @@
 /**
  * When a live view touches the DOM: in the next animation frame, unless its updates have taken
  * more than their share (`budget`) of the main thread lately. Each update's cost (the change
- * applied, then the page's style, layout and paint) is measured and paid from a credit that grows
- * with time at `budget` ms per ms (a token bucket of at most `budget × maxGapMs`). While the credit
+ * applied, then the page's style, layout and paint: measured one update in `MEASURE_EVERY`,
+ * estimated for the others) is paid from a credit that grows with time at `budget` ms per ms (a
+ * token bucket of at most `budget × maxGapMs`). While the credit
  * lasts a change is drawn in the next frame, however often changes come; once spent, the next update
  * waits until it is paid back (at most `maxGapMs`). A cheap update after a quiet moment is never held,
  * and spacing applies only while updates really exceed the budget.

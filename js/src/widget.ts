@@ -40,8 +40,8 @@ const TRAITS = ["title", "subtitle", "streaming", "queued", "can_approve", "max_
 
 /**
  * Merges store changes and applies them to the view when its scheduler says: a frame after a quiet
- * moment, about a tenth of the main thread under load (a static mount: `flush()` at once, and what
- * ran out of time in the next frames).
+ * moment, at most a quarter of the main thread under load (`FRAME_BUDGET`); a static mount:
+ * `flush()` at once, and what ran out of time in the next frames.
  */
 class FrameBatcher {
   private pending: Change | null = null;
