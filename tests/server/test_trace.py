@@ -7,7 +7,6 @@ import asyncio
 import json
 import re
 import uuid
-from collections.abc import Awaitable
 from typing import Any
 
 import httpx
@@ -41,7 +40,7 @@ def recording_wire(url: str, bodies: list[dict[str, Any]]) -> Wire:
             answer = real.send(copy(real, request))
             return httpx.Response(answer.status_code, headers=_plain(answer.headers), content=answer.read())
 
-    def handler(request: httpx.Request) -> httpx.Response | Awaitable[httpx.Response]:
+    def handler(request: httpx.Request) -> Any:  # a response, or a coroutine on the async path
         return forward(request) if _in_async(request) else forward_sync(request)
 
     return httpx.MockTransport(handler)
