@@ -156,3 +156,15 @@ def test_a_run_keeps_its_scores_on_its_result_and_its_node_and_ending_clears_sco
     assert run.state.node.fields["scores"][1]["passed"] is True  # the view draws it
     run.end()  # stopped while scoring: nothing more is awaited
     assert run.state.node.fields.get("scoring") is None
+
+
+def test_to_dataframe_has_a_column_per_score() -> None:
+    pytest.importorskip("pandas")
+    scored, other = answered(), answered("Lyon")
+    scored.scores = [mn.Score(scorer="completeness-scorer", score=1.0, source="mastra")]
+    other.scores = [mn.scorer(mentions_paris)(other)]
+    frame = mn.to_dataframe([scored, other])
+    assert list(frame.columns[-2:]) == ["score_completeness-scorer", "score_mentions_paris"]
+    assert frame["score_completeness-scorer"].tolist()[0] == 1.0
+    assert frame["score_mentions_paris"].tolist()[1] == 0.0
+    assert frame["score_mentions_paris"].isna().tolist() == [True, False]  # a run without that score

@@ -9,9 +9,9 @@ from .compare import as_result
 
 
 def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
-    """The facts of one run as a flat dict."""
+    """The facts of one run as a flat dict, with a ``score_<name>`` column per score it has."""
     usage, timing = result.usage, result.timing
-    return {
+    facts: dict[str, Any] = {
         "prompt": prompt,
         "status": result.status,
         "text": result.text,
@@ -36,11 +36,14 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "error": result.error.message if result.error else None,
         "run_id": result.run_id,
     }
+    for score in result.scores:  # Mastra's (by scorer id) and Python scorers' (by name)
+        facts[f"score_{score.scorer}"] = score.score
+    return facts
 
 
 def to_dataframe(runs: Any) -> Any:
-    """One row per run (prompt, status, text, tool calls, tokens, timing, cost) from a batch, or a list
-    of views, RunResults or recordings.
+    """One row per run (prompt, status, text, tool calls, tokens, timing, cost, a ``score_<name>``
+    column per score) from a batch, or a list of views, RunResults or recordings.
 
     A batch gives the rows so far, at once: one per prompt, in prompt order, each as far as its run
     got (status ``queued`` or ``running`` until it ends). Call it again for more."""
