@@ -32,7 +32,9 @@ def user_turn_html(text: str) -> str:
 
 
 _MEMORY = (
+    # its own line height: a widget's HTML has the height of an input row (28px) per line
     "margin:2px 0 8px;padding:4px 10px;border-left:3px solid var(--jp-border-color1, #bdbdbd);"
+    "line-height:1.5;"
     "font-family:var(--jp-ui-font-family, inherit);font-size:var(--jp-ui-font-size1, 13px);color:inherit"
 )
 _SUMMARY = "cursor:pointer;color:var(--jp-ui-font-color1, inherit)"
@@ -47,7 +49,7 @@ _DIFF = (
 # tints over the theme's background: the line's text stays the theme's colour, in light and dark
 _LINE = {
     "+": "display:block;background:rgba(46,160,67,.22)",
-    "-": "display:block;background:rgba(248,81,73,.22);text-decoration:line-through",
+    "-": "display:block;background:rgba(248,81,73,.22)",
     " ": "display:block",
 }
 _MARK = {"+": "added", "-": "removed", " ": "kept"}

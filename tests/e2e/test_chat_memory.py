@@ -1,0 +1,67 @@
+"""A chat's memory, turn by turn, in a real JupyterLab against the bundled server: under each answer
+of the ``workingMemory`` agent, the messages recalled (folded) and the working memory's diff.
+Screenshots of a turn with its memory, in light and dark themes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import helpers as e2e
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    cells = [
+        f"import uuid\nimport mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})",
+        'chat = client.agent("workingMemory").chat(resource=f"e2e-{uuid.uuid4().hex[:8]}")\n'
+        'for prompt in ("Hi, my name is Ada.", "I live in Lyon. I like <b>jazz</b>.", "What do you know about me?"):\n'
+        "    chat.send(prompt).wait(30)\n"
+        "chat",
+    ]
+    e2e.open_and_run(page, lab.notebook("chat-memory", cells), 0, 1)
+    conversation = e2e.cell(page, 1).locator(".mn-conversation")
+    expect(conversation.locator(".mn-root")).to_have_count(3, timeout=60_000)
+    memories = conversation.locator(".mn-turn-memory")
+    expect(memories).to_have_count(3, timeout=60_000)
+    first, second, third = (memories.nth(i) for i in range(3))
+    expect(first.locator("summary")).to_have_text(["Working memory: +4 -0 lines"])
+    expect(second.locator("summary")).to_have_text(["Recalled 2 messages", "Working memory: +2 -2 lines"])
+    expect(third.locator("summary")).to_have_text(["Recalled 4 messages", "Working memory: unchanged"])
+    added = second.locator('[data-mark="added"]')
+    expect(added).to_have_text(["+- Location: Lyon", "+- Likes: <b>jazz</b>"])  # text, not markup
+    expect(second.locator("b")).to_have_count(0)
+    expect(second.locator(".mn-memory-recalled li").first).to_be_hidden()  # folded until opened
+    second.locator(".mn-memory-recalled summary").click()
+    expect(second.locator(".mn-memory-recalled li")).to_have_count(2)
+    expect(second.locator(".mn-memory-recalled li").first).to_contain_text("userHi, my name is Ada.")
+    # the memory sits under its answer, above the next prompt
+    answer, memory = e2e.view_root(page, 1, 1).bounding_box(), second.bounding_box()
+    assert answer is not None
+    assert memory is not None
+    assert answer["y"] + answer["height"] <= memory["y"] + 1
+    e2e.assert_no_rate_limit(page)
+    assert not page_events.errors
+
+    turn = page.locator(".mn-conversation .mn-user-turn").nth(1)
+    for theme in ("light", "dark"):
+        e2e.set_theme(page, theme)
+        turn.evaluate("el => el.scrollIntoView({block: 'start'})")  # the turn and its memory in view
+        e2e.painted(page)
+        top, bottom = turn.bounding_box(), second.bounding_box()
+        assert top is not None
+        assert bottom is not None
+        e2e.ARTIFACTS.mkdir(exist_ok=True)
+        clip = {
+            "x": bottom["x"] - 8,
+            "y": top["y"] - 8,
+            "width": bottom["width"] + 16,
+            "height": bottom["y"] + bottom["height"] - top["y"] + 16,
+        }
+        page.screenshot(path=str(e2e.ARTIFACTS / f"chat-memory-{theme}.png"), clip=clip)
+    e2e.set_theme(page, "light")
