@@ -58,6 +58,13 @@ export interface RunNode {
    * `view.resume({"approved": True}, step="request")`: its suspension banner says it.
    */
   continue_with?: string | null;
+  /** The id of Mastra's trace the client asked for (`tracingOptions.traceId`). */
+  trace_id?: string | null;
+  /**
+   * What its request overrode on purpose (`instructions`, `model`...): the header says
+   * "instructions overridden" when `instructions` is among them.
+   */
+  overrides?: string[] | null;
   /** The header's and footer's figures, formatted. */
   figures?: RunFigures | null;
   /** Its scores are awaited (Mastra scores a run after its stream ends): the header says "scoring…". */

@@ -156,6 +156,11 @@ class RunNode(NodeBase):
     continue_with: str | None = None
     """The Python call that answers the latest request still waiting, e.g.
     ``view.resume({"approved": True}, step="request")``: its suspension banner says it."""
+    trace_id: str | None = None
+    """The id of Mastra's trace the client asked for (``tracingOptions.traceId``)."""
+    overrides: list[str] | None = None
+    """What its request overrode on purpose (``instructions``, ``model``...): the header says
+    "instructions overridden" when ``instructions`` is among them."""
     figures: RunFigures | None = None
     """The header's and footer's figures, formatted."""
     scoring: bool | None = None
