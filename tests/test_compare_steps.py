@@ -25,6 +25,7 @@ from mastra_notebook.analysis.align import (
 from mastra_notebook.core.request import ModelRequest, OfferedTool, RequestSettings
 
 from .compare_runs import LYON, PARIS, body, run
+from .conftest import fixture_path
 from .helpers import parse
 
 
@@ -269,3 +270,10 @@ def test_long_arguments_and_results_are_cut_with_a_note() -> None:
     )._repr_html_()
     assert "more characters" in html
     assert len(html) < 40_000
+
+
+def test_a_run_that_fails_says_so_where_the_runs_part() -> None:
+    comparison = mn.compare(fixture_path("tool-call"), fixture_path("error"), labels=["ok", "failed"])
+    parting = comparison.parting
+    assert parting is not None
+    assert parting.sentence == "runs part at step 1: ok calls getWeather, failed answers (error)"

@@ -90,8 +90,12 @@ def word_diff_html(before: str, after: str) -> str:
     return f'<div class="mn-word-diff" style="white-space:pre-wrap;text-align:left">{"".join(out)}</div>'
 
 
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+
+
 def _short(value: Any, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = _as_text(value)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
@@ -103,7 +107,7 @@ _MAX_STEP_ROWS = 60  # the step table's rows beyond this are counted, not drawn
 
 def _clip_html(value: Any, limit: int = _CLIP) -> str:
     """``value`` as escaped text, cut at ``limit`` characters with a note of what was left out."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = _as_text(value)
     if len(text) <= limit:
         return escape(text)
     return f'{escape(text[:limit])}<span style="{_MUTED}">… {len(text) - limit:,} more characters</span>'
@@ -131,14 +135,16 @@ class Parting:
     step: int
     """The step (from 1) where it happens, in the runs that reach it."""
     sentence: str
-    """What each run does there: ``"runs part at step 2: run B calls searchWeb, run A answers"``."""
+    """What each run does there: ``"runs part at step 2: A answers, B calls searchWeb"``."""
 
 
-def _does(step: Step | None) -> str:
+def _does(step: Step | None, result: RunResult) -> str:
+    """What a run does at a step, in a few words."""
     if step is None:
         return "stops"
     if not step.tool_calls:
-        return "answers"
+        ended = result.status != "finished" and step is result.steps[-1]  # an error, a stop, a guardrail...
+        return ("answers" if step.text else "ends") + (f" ({status_word(result.status)})" if ended else "")
     counts = Counter(call.tool_name for call in step.tool_calls)
     named = (name if n == 1 else f"{name} \N{MULTIPLICATION SIGN}{n}" for name, n in counts.items())
     return "calls " + ", ".join(named)
@@ -295,19 +301,19 @@ class Comparison:
                 for run in range(len(steps))
             ]
             upcoming = [self._step(run, index) for run, index in enumerate(nexts)]
-            first = next((s for s in upcoming if s is not None), None)
+            does = [_does(step, result) for step, result in zip(upcoming, self.results, strict=True)]
+            lead, lead_step = next((run, step) for run, step in enumerate(upcoming) if step is not None)
+            lead_key = step_key(lead_step)
             doing = []
-            for label, step in zip(self.labels, upcoming, strict=True):
-                does = _does(step)
-                if (
-                    step
-                    and first
-                    and step is not first
-                    and does == _does(first)
-                    and step_key(step) != step_key(first)
-                ):
-                    does += " with other arguments"
-                doing.append(f"{label} {does}")
+            for run, (label, step) in enumerate(zip(self.labels, upcoming, strict=True)):
+                # the same tools as the lead run, other arguments: said, else the sentence reads alike
+                other = (
+                    step is not None
+                    and run != lead
+                    and does[run] == does[lead]
+                    and step_key(step) != lead_key
+                )
+                doing.append(f"{label} {does[run]}" + (" with other arguments" if other else ""))
             number = min((index + 1 for index in nexts if index is not None), default=at + 1)
             return Parting(row=at, step=number, sentence=f"runs part at step {number}: " + ", ".join(doing))
         return None
