@@ -389,20 +389,22 @@ def _chat(body: dict[str, Any]) -> tuple[str | None, list[RequestMessage], list[
     """``messages`` (system and developer messages first: the system prompt); ``tools``
     ``{type: function, function: {name, description, parameters}}``."""
     messages = [_chat_message(_dict(message)) for message in _list(body.get("messages"))]
-    tools = []
-    for tool in map(_dict, _list(body.get("tools"))):
-        function = _dict(tool.get("function"))
-        kind = _str(tool.get("type"))
-        tools.append(
-            OfferedTool(
-                name=_str(function.get("name")) or kind or "",
-                description=_str(function.get("description")),
-                input_schema=function.get("parameters"),
-                provider_type=kind if kind not in (None, "function") else None,
-            )
-        )
+    tools = [_offered(tool, _dict(tool.get("function"))) for tool in map(_dict, _list(body.get("tools")))]
     system, messages = _leading_system(messages)
     return system, messages, tools
+
+
+def _offered(tool: dict[str, Any], function: dict[str, Any]) -> OfferedTool:
+    """An OpenAI tool: ``{type, name, description, parameters}`` held in ``function`` (chat
+    completions nest them there; responses keep them flat, ``function`` is then the tool itself).
+    A built-in tool (``web_search``...) is named by its type."""
+    kind = _str(tool.get("type"))
+    return OfferedTool(
+        name=_str(function.get("name")) or kind or "",
+        description=_str(function.get("description")),
+        input_schema=function.get("parameters"),
+        provider_type=kind if kind not in (None, "function") else None,
+    )
 
 
 # ---- OpenAI responses ----------------------------------------------------------------------------
@@ -464,17 +466,7 @@ def _responses(body: dict[str, Any]) -> tuple[str | None, list[RequestMessage], 
     instructions = _str(body.get("instructions"))
     if instructions:
         system = f"{instructions}\n\n{system}" if system else instructions
-    tools = []
-    for tool in map(_dict, _list(body.get("tools"))):
-        kind = _str(tool.get("type"))
-        tools.append(
-            OfferedTool(
-                name=_str(tool.get("name")) or kind or "",
-                description=_str(tool.get("description")),
-                input_schema=tool.get("parameters"),
-                provider_type=kind if kind not in (None, "function") else None,
-            )
-        )
+    tools = [_offered(tool, tool) for tool in map(_dict, _list(body.get("tools")))]
     return system, messages, tools
 
 
