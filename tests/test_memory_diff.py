@@ -11,6 +11,8 @@ from typing import Any
 import orjson
 
 from mastra_notebook.client.memory import RecalledMessage, message_text, recalled
+from mastra_notebook.render.static.common import Tree
+from mastra_notebook.render.static.data import om_marker, render_data
 from mastra_notebook.widget.conversation import RECALLED_CHARS, memory_html, working_diff
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">&amp; "quoted" \u202e'
@@ -119,3 +121,20 @@ def test_a_long_recalled_message_is_cut_with_its_length() -> None:
 
 def _json(value: str) -> str:
     return orjson.dumps(value).decode()
+
+
+def test_observational_memory_markers_say_what_they_are_in_the_static_renderer() -> None:
+    status = {"windows": {"active": {"messages": {"tokens": 48, "threshold": 60}}}}
+    end = {"tokensObserved": 116, "observationTokens": 65, "durationMs": 119.0, "observations": HOSTILE}
+    assert om_marker("data-om-status", status) == "status: messages 48 of 60 tokens before observing"
+    assert om_marker("data-om-observation-start", {"tokensToObserve": 116}) == "observing 116 tokens"
+    assert om_marker("data-om-observation-end", end) == "observed 116 tokens into 65 in 119 ms"
+    assert om_marker("data-om-status", "nonsense") == "status: messages ? of ? tokens before observing"
+    assert om_marker("data-om-buffering-start", None) == "buffering-start"
+    assert om_marker("data-progress", {}) is None
+    node = {"kind": "data", "type": "data-om-observation-end", "data": end}
+    drawn = Tags()
+    drawn.feed(render_data(Tree(), node))
+    assert drawn.text.startswith("Observational memory observed 116 tokens into 65 in 119 ms")
+    assert "<script>alert(1)</script>" in drawn.text  # the value, as text
+    assert drawn.tags <= {"div", "span", "bdi", "pre"}
