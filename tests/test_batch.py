@@ -81,6 +81,12 @@ def _starter(
     return start
 
 
+async def _settled() -> None:
+    """Let every task that can run now take its turn (the loop's own order: no time passes)."""
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
 async def test_runs_start_in_order_at_most_concurrency_at_a_time() -> None:
     gate = asyncio.Event()
     started: list[str] = []
@@ -89,7 +95,7 @@ async def test_runs_start_in_order_at_most_concurrency_at_a_time() -> None:
     fixtures = ["plain-text", "error", "tool-call", "reasoning", "plain-text"]
     for name in fixtures:
         batch.submit(_starter(name, gate=gate, log=started), prompt=f"ask {name}")
-    await asyncio.sleep(0.01)
+    await _settled()
     assert started == fixtures[:2]
     assert batch.counts() == {"queued": 3, "running": 2, "done": 0, "stopped": 0, "error": 0}
     assert [job.status for job in batch] == ["running", "running", "queued", "queued", "queued"]
@@ -142,7 +148,7 @@ async def test_stop_aborts_queued_runs_and_a_bad_start_says_why() -> None:
     batch.submit(broken)
     for _ in range(3):
         batch.submit(_starter("plain-text", gate=gate, log=started))
-    await asyncio.sleep(0.01)
+    await _settled()
     assert started == ["plain-text"]
     batch.stop()
     results = await batch
