@@ -168,3 +168,37 @@ def test_to_dataframe_has_a_column_per_score() -> None:
     assert frame["score_completeness-scorer"].tolist()[0] == 1.0
     assert frame["score_mentions_paris"].tolist()[1] == 0.0
     assert frame["score_mentions_paris"].isna().tolist() == [True, False]  # a run without that score
+
+
+def test_a_badge_says_the_score_its_tone_and_reason() -> None:
+    from mastra_notebook.core.score import badge
+
+    mastra = mn.Score(scorer="answer-length", score=0.7, reason="14 words; score 0.7", source="mastra")
+    assert badge(mastra) == {
+        "text": "answer-length 0.7",
+        "tone": "neutral",
+        "title": "answer-length (Mastra scorer): 14 words; score 0.7",
+    }
+    assert badge(mn.Score(scorer="exact", score=1.0, passed=True, threshold=1)) == {
+        "text": "exact 1 ✓",
+        "tone": "ok",
+        "title": "exact (Python scorer)",
+    }
+    assert badge(mn.Score(scorer="exact", score=0.123456, passed=False))["text"] == "exact 0.123 ✗"
+    assert badge(mn.Score(scorer="judge", reason="ValueError: x"))["tone"] == "warn"
+
+
+def test_the_static_header_shows_scoring_then_the_badges() -> None:
+    from mastra_notebook.render.transcript import render_html
+
+    run = mn.Run()
+    run.feed({"type": "start", "runId": "r1", "payload": {}})
+    run.feed({"type": "finish", "runId": "r1", "payload": {"stepResult": {"reason": "stop"}}})
+    run.scoring(True)
+    assert "scoring…" in render_html(run.result)
+    run.add_scores([mn.Score(scorer="answer-length", score=0.7, source="mastra")])
+    run.scoring(False)
+    page = render_html(run.result)
+    assert "answer-length 0.7" in page
+    assert "scoring…" not in page
+    assert run.state.node.fields["score_badges"][0]["text"] == "answer-length 0.7"

@@ -71,6 +71,8 @@ export interface RunNode {
   scoring?: boolean | null;
   /** Its scores, Mastra's and the notebook's, in the order asked for. */
   scores?: Score[] | null;
+  /** Its scores as the header shows them, in the same order (core/score.py `badge`). */
+  score_badges?: ScoreBadge[] | null;
 }
 
 /** A text part of the model's answer (markdown). */
@@ -465,6 +467,16 @@ export interface Score {
   passed?: boolean | null;
   /** The scorer's threshold, when it has one. */
   threshold?: number | null;
+}
+
+/** A score as the header shows it: written by the kernel, drawn as given. */
+export interface ScoreBadge {
+  /** `answer-length 0.7`, `exact 1 ✓`, `judge failed`. */
+  text: string;
+  /** `ok` (passed), `error` (below its threshold), `warn` (the scorer failed), `neutral`. */
+  tone: string;
+  /** The scorer, where it ran, and its reason: shown on hover. */
+  title: string;
 }
 
 /** A guardrail that stopped the run: which one, and why. */

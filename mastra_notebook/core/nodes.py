@@ -104,6 +104,17 @@ class NodeBase(Shape):
     """Unique in its run's tree; the root is ``"root"``."""
 
 
+class ScoreBadge(Shape):
+    """A score as the header shows it: written by the kernel, drawn as given."""
+
+    text: str
+    """``answer-length 0.7``, ``exact 1 ✓``, ``judge failed``."""
+    tone: str
+    """``ok`` (passed), ``error`` (below its threshold), ``warn`` (the scorer failed), ``neutral``."""
+    title: str
+    """The scorer, where it ran, and its reason: shown on hover."""
+
+
 class RunNode(NodeBase):
     """A run: the root, or a sub-agent / workflow nested in a tool or workflow step.
     Children: its parts in arrival order."""
@@ -167,6 +178,8 @@ class RunNode(NodeBase):
     """Its scores are awaited (Mastra scores a run after its stream ends): the header says "scoring…"."""
     scores: list[Score] | None = None
     """Its scores, Mastra's and the notebook's, in the order asked for."""
+    score_badges: list[ScoreBadge] | None = None
+    """Its scores as the header shows them, in the same order (core/score.py ``badge``)."""
 
 
 class TextNode(NodeBase):

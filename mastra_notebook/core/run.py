@@ -17,7 +17,7 @@ from .handlers import fold
 from .request import ModelRequest
 from .result import RunResult, keep_view
 from .result_from_state import read_result
-from .score import Score
+from .score import Score, badge
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
@@ -188,6 +188,8 @@ class Run:
         self._version += 1
         kept = [*self.state.node.fields.get("scores", ()), *(score.model_dump() for score in scores)]
         self.tree.set(self.state.node, "scores", kept)
+        badges = [*self.state.node.fields.get("score_badges", ()), *(badge(score) for score in scores)]
+        self.tree.set(self.state.node, "score_badges", badges)
 
     def decide(
         self, action: str, by: str, *, tool_call_id: str | None = None, step: str | None = None

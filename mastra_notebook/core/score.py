@@ -113,6 +113,24 @@ class Scorer:
         )
 
 
+def badge(score: Score) -> dict[str, str]:
+    """How a view's header shows ``score`` (``answer-length 0.7``, ``exact 1 ✓``): its text, tone
+    (``ok`` passed, ``error`` failed its threshold, ``warn`` the scorer failed, else ``neutral``) and
+    title (its reason, on hover); written once here, drawn as given by both renderers."""
+    value = "failed" if score.score is None else f"{score.score:.3g}"
+    mark = "" if score.passed is None else " ✓" if score.passed else " ✗"
+    if score.score is None:
+        tone = "warn"
+    else:
+        tone = "neutral" if score.passed is None else "ok" if score.passed else "error"
+    about = f"{score.scorer} ({'Mastra' if score.source == 'mastra' else 'Python'} scorer)"
+    return {
+        "text": f"{score.scorer} {value}{mark}",
+        "tone": tone,
+        "title": f"{about}: {score.reason}" if score.reason else about,
+    }
+
+
 def _passed(score: float | None, threshold: float | None) -> bool | None:
     return None if score is None or threshold is None else score >= threshold
 

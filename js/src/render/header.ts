@@ -6,7 +6,7 @@
 import { h } from "../dom";
 import { num, runFigures, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
-import type { NodeData, Send } from "../types";
+import type { NodeData, ScoreBadge, Send } from "../types";
 import type { Traits } from "./context";
 
 /**
@@ -30,11 +30,18 @@ export class Header {
   readonly el = h("div", "mn-header");
   private readonly title = h("span", "mn-title");
   private readonly subtitle = h("span", "mn-subtitle");
+  /** Said when the run's request replaced the agent's instructions (the run node's `overrides`). */
+  private readonly overridden = h("span", "mn-badge mn-overridden", ["instructions overridden"], {
+    title: "This run's request replaced the agent's instructions (result.overrides)",
+    hidden: true,
+  });
   private readonly badge = h("span", "mn-badge mn-state");
   private readonly elapsed = h("span", "mn-head-stat", [], { "data-stat": "elapsed" });
   private readonly tokens = h("span", "mn-head-stat", [], { "data-stat": "tokens" });
   private readonly ttft = h("span", "mn-head-stat", [], { "data-stat": "ttft" });
   private readonly cost = h("span", "mn-head-stat", [], { "data-stat": "cost" });
+  private readonly scores = h("span", "mn-head-scores");
+  private scoresShown = "";
   private readonly controls = h("span", "mn-head-controls");
   private readonly stop = h("button", "mn-btn mn-stop", ["Stop"], { type: "button", title: "Stop the run" });
   private traits: Traits | null = null;
@@ -44,8 +51,15 @@ export class Header {
   private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(send: Send) {
-    const heading = h("span", "mn-heading", [this.title, this.subtitle]);
-    const stats = h("span", "mn-head-stats", [this.badge, this.elapsed, this.tokens, this.ttft, this.cost]);
+    const heading = h("span", "mn-heading", [this.title, this.subtitle, this.overridden]);
+    const stats = h("span", "mn-head-stats", [
+      this.badge,
+      this.elapsed,
+      this.tokens,
+      this.ttft,
+      this.cost,
+      this.scores,
+    ]);
     this.el.append(heading, stats, this.controls, this.stop);
     this.stop.addEventListener("click", () => {
       send({ t: "stop" });
@@ -94,6 +108,7 @@ export class Header {
     this.badge.hidden = !state;
     setText(this.badge, statusWord(state));
     this.badge.className = `mn-badge mn-state mn-tone-${statusTone(state)}`;
+    this.overridden.hidden = !(Array.isArray(run?.overrides) && run.overrides.includes("instructions"));
 
     const live = state === "streaming";
     if (live && this.seenRunning === null) this.seenRunning = Date.now();
@@ -109,6 +124,20 @@ export class Header {
     const cost = figures.cost;
     show(this.cost, cost === undefined || cost === "unknown" ? null : cost);
     this.cost.title = figures.cost_title ?? "";
+    this.showScores(run);
+  }
+
+  /** "scoring…" while the run's scores are awaited, then a badge per score (core/score.py writes each). */
+  private showScores(run: NodeData | undefined): void {
+    const scoring = run?.scoring === true;
+    const badges = (Array.isArray(run?.score_badges) ? run.score_badges : []) as ScoreBadge[];
+    const shown = JSON.stringify([scoring, badges]);
+    if (shown === this.scoresShown) return;
+    this.scoresShown = shown;
+    const drawn = badges.map((b) => h("span", `mn-badge mn-tone-${b.tone}`, [b.text], { title: b.title }));
+    if (scoring) drawn.unshift(h("span", "mn-badge mn-tone-active", ["scoring…"], { "data-state": "scoring" }));
+    this.scores.replaceChildren(...drawn);
+    this.scores.hidden = drawn.length === 0;
   }
 
   private showElapsed(): void {

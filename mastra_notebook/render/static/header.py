@@ -33,6 +33,8 @@ def render_header(tree: Tree, run: Node | None, title: str, subtitle: str) -> st
     run = run or {}
     bits = [tag("span", esc(title), style="font-weight:600") if title else ""]
     bits.append(tag("span", esc(subtitle), style=MUTED) if subtitle else "")  # the prompt's first line
+    if "instructions" in (run.get("overrides") or ()):  # header.ts: the request replaced them
+        bits.append(badge("instructions overridden", "neutral"))
     if state:
         bits.append(badge(status_word(state), status_tone(state)))  # header.ts: the one table's word
     shown = run_figures(run)  # the kernel's figures (core/figures.py): shown, never computed here
@@ -40,6 +42,9 @@ def render_header(tree: Tree, run: Node | None, title: str, subtitle: str) -> st
     stats = [label + known[key] for key, label in HEADER_STATS if key in known]  # known costs only
     if stats:
         bits += [tag("span", esc(stat), style=f"{MUTED};font-size:85%;margin-left:6px") for stat in stats]
+    if run.get("scoring"):  # header.ts: "scoring…" while the scores are awaited, then one badge each
+        bits.append(badge("scoring…", "active"))
+    bits += [badge(shown["text"], shown["tone"]) for shown in run.get("score_badges") or ()]
     line = " ".join(bit for bit in bits if bit)
     return (
         tag("div", line, style=f"border-bottom:1px solid {BORDER};padding-bottom:4px;margin-bottom:4px")
