@@ -200,6 +200,9 @@ def test_per_step_deltas_of_tokens_latency_and_cost() -> None:
     assert "90 ms (+60 ms)" in rows[1][2]
     assert re.search(r"\$[0-9.]+ \(\+\$[0-9.]+\)", rows[1][2])
     assert rows[2][1].startswith("getWeather")  # the call row, under its step
+    # no delta where the figures agree as written (no "+0 ms")
+    near = mn.compare(fast, run([PARIS], "Sunny.", output_tokens=5, gap_ms=10.01))._repr_html_()
+    assert "mn-compare-delta" not in near
 
 
 def test_the_request_diff_per_step() -> None:

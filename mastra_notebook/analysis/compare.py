@@ -365,9 +365,11 @@ class Comparison:
             if value is None:
                 continue
             text = escape(_figure(kind, value))
-            if base is not None and value != base:
-                delta = _signed(value - base, _figure(kind, abs(value - base), unit=False))
-                text += f' <span class="mn-compare-delta" style="{_MUTED}">({escape(delta)})</span>'
+            change = None if base is None else value - base
+            size = "" if change is None else _figure(kind, abs(change), unit=False)
+            if change is not None and size != _figure(kind, 0.0, unit=False):  # no "+0 ms"
+                delta = escape(_signed(change, size))
+                text += f' <span class="mn-compare-delta" style="{_MUTED}">({delta})</span>'
             bits.append(text)
         html = f'<div class="mn-compare-figures">{" · ".join(bits)}</div>'
         if not step.tool_calls:
