@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from ..core.chunks import coerce
+from ..core.recording import Recording
 from ..core.run import Run
 from ..core.score import Score, Scorer, as_scorer
 from .transport import MastraError, Transport
@@ -120,30 +122,33 @@ class Scoring:
         )
         return False
 
-    async def collect(self, run: Run) -> None:
+    async def collect(self, run: Run, recording: Recording | None = None) -> None:
         """After the run's last stream: Mastra's scores (polled) and the Python scorers' (run now),
         added to the run in the order asked for. The view says "scoring…" meanwhile. A suspended run
-        is scored once it is continued to its end."""
+        is scored once it is continued to its end. Mastra scores each request as a run of its own: a
+        run with client-tool rounds has its scores read from its last round (the one that answered),
+        found in its ``recording``."""
         if self.scored or run.status in ("running", "suspended"):
             return
         self.scored = True
         run.scoring(True)
         try:
             result = run.result
+            given = {"input": self.input, "expected": self.expected}
+            last = last_run_id(recording) if recording is not None else None
             mastra, python = await asyncio.gather(
-                self._mastra_scores(run),
-                asyncio.gather(
-                    *(s.ascore(result, input=self.input, expected=self.expected) for s in self.python)
-                ),
+                self._mastra_scores(run, last),
+                asyncio.gather(*(s.ascore(result, **given) for s in self.python)),
             )
             run.add_scores([*mastra, *python])
         finally:
             run.scoring(False)
 
-    async def _mastra_scores(self, run: Run) -> list[Score]:
-        """Mastra's scores of a finished run: ``GET /api/scores/run/:runId`` until every scorer asked
-        for has reported, or ``timeout`` (then a warning names those that did not)."""
-        run_id = run.result.run_id
+    async def _mastra_scores(self, run: Run, run_id: str | None) -> list[Score]:
+        """Mastra's scores of a finished run (of ``run_id``, its last request's, else its own):
+        ``GET /api/scores/run/:runId`` until every scorer asked for has reported, or ``timeout``
+        (then a warning names those that did not)."""
+        run_id = run_id or run.result.run_id
         if not self.mastra or run.status != "finished" or run_id is None:
             return []  # Mastra scores only a run that finished
         path = f"/api/scores/run/{quote(run_id, safe='')}"
@@ -167,6 +172,16 @@ class Scoring:
                 f"Mastra's scorer {', '.join(missing)} did not report within {self.timeout:g} s (GET {path})",
             )
         return [mastra_score(found[scorer_id]) for scorer_id in self.mastra if scorer_id in found]
+
+
+def last_run_id(recording: Recording) -> str | None:
+    """The run id of the last chunk that names one: the last request's run."""
+    for item in reversed(recording.items):
+        chunk = coerce(item)
+        run_id = chunk.get("runId") if isinstance(chunk, dict) else None
+        if isinstance(run_id, str):
+            return run_id
+    return None
 
 
 def rows_by_scorer(listed: Any, ids: list[str]) -> dict[str, Mapping[str, Any]]:

@@ -106,7 +106,7 @@ class RunSession:
             follow = await self.tools.next_request(self.view.run, self.view.feed) if self.tools else None
             if follow is None:
                 if self.scoring is not None:  # Mastra scores the run after its stream: read them
-                    await self.scoring.collect(self.view.run)
+                    await self.scoring.collect(self.view.run, self.view.recording)
                 return
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:

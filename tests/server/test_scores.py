@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.scores import KnownScorers, Scoring
+from mastra_notebook.client.scores import KnownScorers, Scoring, last_run_id
 
 pytestmark = pytest.mark.server
 
@@ -59,6 +59,29 @@ def test_mastra_scores_equal_mastras_own_rows_and_python_scores_the_function(
     )
     assert view.run.state.node.fields.get("scoring") is None  # the view no longer says "scoring…"
     assert [s["scorer"] for s in view.run.state.node.fields["scores"]] == [s.scorer for s in result.scores]
+
+
+def test_a_run_with_client_tool_rounds_is_scored_on_its_last_round(
+    client: mn.MastraClient, mastra_url: str
+) -> None:
+    """Mastra scores each request as a run of its own: the answer is the last round's."""
+
+    def lookup(city: str) -> str:
+        """Look up a city."""
+        return f"{city}: 18 C"
+
+    view = client.agent("toolUser").stream(
+        'call lookup with {"city": "Oslo"}', tools=[lookup], scorers=["answer-length"]
+    )
+    result = view.wait(60)
+    last = last_run_id(view.recording)
+    assert last is not None
+    assert last != result.run_id  # the continuation is a run of its own on the server
+    [row] = httpx.get(f"{mastra_url}/api/scores/run/{last}").json()["scores"]
+    assert result.scores == [
+        mn.Score(scorer="answer-length", score=row["score"], reason=row["reason"], source="mastra")
+    ]
+    assert row["score"] > 0  # the answer's words (the first round, a tool call, has none)
 
 
 def test_an_unknown_scorer_id_is_refused_before_posting_with_the_ids_there(client: mn.MastraClient) -> None:
