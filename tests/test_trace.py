@@ -278,3 +278,16 @@ def test_a_run_keeps_its_trace_id_and_overrides() -> None:
     assert result.overrides == {"instructions": "Be brief.", "model": "a/b"}
     assert run.state.node.fields["overrides"] == ["instructions", "model"]
     assert mn.RunResult.model_validate_json(result.model_dump_json()).trace_id == "cd" * 16
+
+
+def test_the_transcript_s_header_says_when_the_instructions_were_overridden() -> None:
+    def drawn(overrides: dict[str, Any]) -> str:
+        run = mn.Run()
+        run.describe(overrides=overrides)
+        run.feed({"type": "start", "runId": "r", "payload": {}})
+        run.feed({"type": "finish", "runId": "r", "payload": {"stepResult": {"reason": "stop"}}})
+        run.end()
+        return run.result._repr_html_()
+
+    assert "instructions overridden" in drawn({"instructions": "Be brief."})
+    assert "instructions overridden" not in drawn({"model_settings": {"temperature": 0}})

@@ -30,10 +30,11 @@ export class Header {
   readonly el = h("div", "mn-header");
   private readonly title = h("span", "mn-title");
   private readonly subtitle = h("span", "mn-subtitle");
-  /** Said when the run's request replaced the agent's instructions (the run node's `overrides`). */
+  private readonly heading = h("span", "mn-heading", [this.title, this.subtitle]);
+  /** Said when the run's request replaced the agent's instructions (the run node's `overrides`); in
+   * the page only then (a status badge is a status word: this one is no status). */
   private readonly overridden = h("span", "mn-badge mn-overridden", ["instructions overridden"], {
     title: "This run's request replaced the agent's instructions (result.overrides)",
-    hidden: true,
   });
   private readonly badge = h("span", "mn-badge mn-state");
   private readonly elapsed = h("span", "mn-head-stat", [], { "data-stat": "elapsed" });
@@ -51,7 +52,6 @@ export class Header {
   private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(send: Send) {
-    const heading = h("span", "mn-heading", [this.title, this.subtitle, this.overridden]);
     const stats = h("span", "mn-head-stats", [
       this.badge,
       this.elapsed,
@@ -60,7 +60,7 @@ export class Header {
       this.cost,
       this.scores,
     ]);
-    this.el.append(heading, stats, this.controls, this.stop);
+    this.el.append(this.heading, stats, this.controls, this.stop);
     this.stop.addEventListener("click", () => {
       send({ t: "stop" });
       this.stop.disabled = true;
@@ -108,7 +108,11 @@ export class Header {
     this.badge.hidden = !state;
     setText(this.badge, statusWord(state));
     this.badge.className = `mn-badge mn-state mn-tone-${statusTone(state)}`;
-    this.overridden.hidden = !(Array.isArray(run?.overrides) && run.overrides.includes("instructions"));
+    const overridden = Array.isArray(run?.overrides) && run.overrides.includes("instructions");
+    if (overridden !== (this.overridden.parentNode === this.heading)) {
+      if (overridden) this.heading.append(this.overridden);
+      else this.overridden.remove();
+    }
 
     const live = state === "streaming";
     if (live && this.seenRunning === null) this.seenRunning = Date.now();
