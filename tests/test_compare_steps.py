@@ -280,3 +280,15 @@ def test_a_run_that_fails_says_so_where_the_runs_part() -> None:
     parting = comparison.parting
     assert parting is not None
     assert parting.sentence == "runs part at step 1: ok calls getWeather, failed answers (error)"
+
+
+def test_many_arguments_and_calls_are_counted_not_drawn() -> None:
+    wide = {f"key{index:03}": index for index in range(200)}
+    changed = {**wide, "key150": "new"}
+    calls = [("search", {"n": index}) for index in range(100)]
+    html = mn.compare(run([("search", wide)], "a"), run([("search", changed)], "b"))._repr_html_()
+    assert "… 180 more arguments" in html
+    assert '<div class="mn-arg-changed">key150: ' in html  # what changed is drawn first
+    steps = mn.compare(run(calls, "a"), run(calls, "b")).steps_html()
+    assert "… 80 more tool calls in this step" in steps
+    assert len(steps) < 30_000  # (the timelines below draw every call: theirs to bound)

@@ -39,17 +39,18 @@ def step_key(step: Step) -> tuple[Key, ...]:
     return tuple(call_key(call) for call in step.tool_calls)
 
 
-def call_likeness(a: ToolCall, b: ToolCall) -> int:
-    if call_key(a) == call_key(b):
+def call_likeness(a: Key, b: Key) -> int:
+    """Two calls' keys: the same call, the same tool with other arguments, or unrelated."""
+    if a == b:
         return SAME
-    return NEAR if a.tool_name == b.tool_name else NONE
+    return NEAR if a[0] == b[0] else NONE
 
 
-def step_likeness(a: Step, b: Step) -> int:
-    key_a, key_b = step_key(a), step_key(b)
-    if key_a == key_b:
+def step_likeness(a: tuple[Key, ...], b: tuple[Key, ...]) -> int:
+    """Two steps' keys: the same calls, some tool in common (or both answer), or unrelated."""
+    if a == b:
         return SAME
-    return NEAR if {name for name, _ in key_a} & {name for name, _ in key_b} else NONE
+    return NEAR if {name for name, _ in a} & {name for name, _ in b} else NONE
 
 
 def pair(n: int, m: int, likeness: Callable[[int, int], int]) -> list[tuple[int | None, int | None]]:

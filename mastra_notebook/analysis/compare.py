@@ -23,6 +23,7 @@ from ..core.status_words import status_word
 from ..render import timeline
 from .align import (
     ArgChange,
+    Key,
     RequestDiff,
     Row,
     align,
@@ -103,6 +104,7 @@ _MARK = "background:rgba(210,153,34,0.22);border-left:3px solid rgba(210,153,34,
 _MUTED = "opacity:0.65"
 _CLIP = 400  # an argument or result longer than this is cut, with a note
 _MAX_STEP_ROWS = 60  # the step table's rows beyond this are counted, not drawn
+_MAX_LINES = 20  # a step's call rows, a call's arguments, a system prompt's changed lines: the rest counted
 
 
 def _clip_html(value: Any, limit: int = _CLIP) -> str:
@@ -111,6 +113,12 @@ def _clip_html(value: Any, limit: int = _CLIP) -> str:
     if len(text) <= limit:
         return escape(text)
     return f'{escape(text[:limit])}<span style="{_MUTED}">… {len(text) - limit:,} more characters</span>'
+
+
+def _more(count: int, what: str) -> str:
+    """A note of the ``count - _MAX_LINES`` items not drawn ("" when all are)."""
+    hidden = count - _MAX_LINES
+    return f'<div style="{_MUTED}">… {hidden:,} more {what}</div>' if hidden > 0 else ""
 
 
 def _signed(value: float, text: str) -> str:
@@ -262,16 +270,20 @@ class Comparison:
         return table
 
     @cached_property
+    def _keys(self) -> list[list[tuple[Key, ...]]]:
+        """Each run's steps' keys (their calls' names and canonical arguments), made once: JSON text."""
+        return [[step_key(step) for step in r.steps] for r in self.results]
+
+    @cached_property
     def alignment(self) -> list[StepRow]:
         """The runs' steps aligned (a longest common subsequence over their tool calls' names and
         canonical arguments; see analysis/align.py), and in each row the steps' tool calls aligned too."""
+        keys = self._keys
         rows = []
-        for steps in align([r.steps for r in self.results], step_likeness):
-            present = [
-                (run, self.results[run].steps[i].tool_calls) for run, i in enumerate(steps) if i is not None
-            ]
+        for steps in align(keys, step_likeness):
+            present = [(run, keys[run][i]) for run, i in enumerate(steps) if i is not None]
             calls: list[Row] = []
-            for call_row in align([tool_calls for _, tool_calls in present], call_likeness):
+            for call_row in align([step for _, step in present], call_likeness):
                 full: Row = [None] * len(self.results)
                 for (run, _), call_index in zip(present, call_row, strict=True):
                     full[run] = call_index
@@ -290,30 +302,28 @@ class Comparison:
     def parting(self) -> Parting | None:
         """The first row where the runs' steps differ (a run without a step there, other tool calls or
         other arguments), and what each run does there; ``None`` when they all take the same steps."""
+        runs = range(len(self.results))
         for at, row in enumerate(self.alignment):
-            steps = [self._step(run, index) for run, index in enumerate(row.steps)]
-            keys = {step_key(step) if step else None for step in steps}
+            keys = {None if index is None else self._keys[run][index] for run, index in enumerate(row.steps)}
             if len(keys) == 1 and None not in keys:
                 continue
             later = self.alignment[at:]
-            nexts = [
-                next((r.steps[run] for r in later if r.steps[run] is not None), None)
-                for run in range(len(steps))
-            ]
+            nexts = [next((r.steps[run] for r in later if r.steps[run] is not None), None) for run in runs]
             upcoming = [self._step(run, index) for run, index in enumerate(nexts)]
             does = [_does(step, result) for step, result in zip(upcoming, self.results, strict=True)]
-            lead, lead_step = next((run, step) for run, step in enumerate(upcoming) if step is not None)
-            lead_key = step_key(lead_step)
+            lead = next(run for run in runs if nexts[run] is not None)  # a row has one
+            lead_key = self._keys[lead][nexts[lead] or 0]
             doing = []
-            for run, (label, step) in enumerate(zip(self.labels, upcoming, strict=True)):
+            for run in runs:
+                index = nexts[run]
                 # the same tools as the lead run, other arguments: said, else the sentence reads alike
                 other = (
-                    step is not None
+                    index is not None
                     and run != lead
                     and does[run] == does[lead]
-                    and step_key(step) != lead_key
+                    and self._keys[run][index] != lead_key
                 )
-                doing.append(f"{label} {does[run]}" + (" with other arguments" if other else ""))
+                doing.append(f"{self.labels[run]} {does[run]}" + (" with other arguments" if other else ""))
             number = min((index + 1 for index in nexts if index is not None), default=at + 1)
             return Parting(row=at, step=number, sentence=f"runs part at step {number}: " + ", ".join(doing))
         return None
@@ -396,8 +406,9 @@ class Comparison:
                 f'<del style="{_DEL}">{_clip_html(line[1:], 200)}</del>'
                 if line.startswith("-")
                 else f'<ins style="{_INS}">{_clip_html(line[1:], 200)}</ins>'
-                for line in diff.system[:12]
+                for line in diff.system[:_MAX_LINES]
             ]
+            lines += filter(None, [_more(len(diff.system), "changed lines")])
         if diff.tools_added or diff.tools_removed:
             tools = [f'<ins style="{_INS}">+ {escape(name)}</ins>' for name in diff.tools_added]
             tools += [f'<del style="{_DEL}">{escape(name)}</del>' for name in diff.tools_removed]
@@ -418,10 +429,12 @@ class Comparison:
         status = f'<span style="{_MUTED}">{escape(status_word(call.status))}</span>'
         head = f"<code>{escape(call.tool_name)}</code> {status}"
         other = self._call(reference, row, call_row[reference])
-        if reference == run or other is None:
-            args = "".join(_arg_line(change, plain=True) for change in arg_diff(call.args, call.args))
-        else:
-            args = "".join(_arg_line(change) for change in arg_diff(other.args, call.args))
+        plain = reference == run or other is None
+        changes = arg_diff(call.args if plain or other is None else other.args, call.args)
+        if not plain:  # what changed first, when there are more than are drawn
+            changes.sort(key=lambda change: change.kind == "same")
+        args = "".join(_arg_line(change, plain=plain) for change in changes[:_MAX_LINES])
+        args += _more(len(changes), "arguments")
         outcome = (
             f'<del style="{_DEL}">{_clip_html(call.error.message)}</del>'
             if call.error
@@ -457,9 +470,11 @@ class Comparison:
             kind = "mn-compare-step mn-compare-parts" if parts else "mn-compare-step"
             out.append(f'<tr class="{kind}"><th style="{style}">{label}{marker}</th>{cells}</tr>')
             call_head = f'<th style="{_CELL};{_MUTED};font-weight:normal;white-space:nowrap">tool call</th>'
-            for call_row in row.calls:
+            for call_row in row.calls[:_MAX_LINES]:
                 cells = "".join(self._cell(self._call_html(run, row, call_row)) for run in runs)
                 out.append(f'<tr class="mn-compare-call-row">{call_head}{cells}</tr>')
+            if more := _more(len(row.calls), "tool calls in this step"):
+                out.append(f'<tr><td colspan="{len(runs) + 1}" style="{_CELL}">{more}</td></tr>')
         out.append("</table>")
         if len(self.alignment) > _MAX_STEP_ROWS:
             hidden = len(self.alignment) - _MAX_STEP_ROWS
