@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from mastra_notebook.client.memory import RecalledMessage, message_text, recalled
-from mastra_notebook.render.static.common import Tree
+from mastra_notebook.render.static.common import SnapshotTree
 from mastra_notebook.render.static.data import om_marker, render_data
 from mastra_notebook.widget.conversation import RECALLED_CHARS, memory_html, working_diff
 
@@ -134,7 +134,7 @@ def test_observational_memory_markers_say_what_they_are_in_the_static_renderer()
     assert om_marker("data-progress", {}) is None
     node = {"kind": "data", "type": "data-om-observation-end", "data": end}
     drawn = Tags()
-    drawn.feed(render_data(Tree(), node))
+    drawn.feed(render_data(SnapshotTree(), node))
     assert drawn.text.startswith("Observational memory observed 116 tokens into 65 in 119 ms")
     assert "<script>alert(1)</script>" in drawn.text  # the value, as text
     assert drawn.tags <= {"div", "span", "bdi", "pre"}

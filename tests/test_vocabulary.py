@@ -216,13 +216,13 @@ def _shown_statuses(html: str) -> list[str]:
     run's, a workflow's, a tool's, a step's, a task's) and the footer's status."""
     from html import unescape
 
-    from mastra_notebook.render.static.common import Tree
+    from mastra_notebook.render.static.common import SnapshotTree
     from mastra_notebook.render.static.footer import run_footer
     from mastra_notebook.render.static.html import TONES, badge
 
     marker = "\ue000"  # a character no status has
     shapes = [_between(badge(marker, tone), marker) for tone in TONES]
-    shapes.append(_between(run_footer(Tree(), {"id": "r", "kind": "run", "status": marker}), marker))
+    shapes.append(_between(run_footer(SnapshotTree(), {"id": "r", "kind": "run", "status": marker}), marker))
     words: list[str] = []
     for before, after in shapes:
         words += [

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Protocol
 
-Node = Mapping[str, Any]
+NodeFields = Mapping[str, Any]
 ROOT_ID = "root"
 MAX_BARS = 400
 OPEN_UP_TO = 40  # bars: a transcript's timeline with more starts folded
@@ -85,7 +85,7 @@ def _obj(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _run_label(run: Node) -> str:
+def _run_label(run: NodeFields) -> str:
     agent = _str(run.get("agent_id"))
     workflow = _str(_obj(run.get("workflow")).get("workflow_id"))
     name = agent or workflow or "run"
@@ -105,14 +105,16 @@ class _Placer:
         ms = _num(value)
         return None if ms is None else ms - self.t0
 
-    def bar(self, node: Node, kind: str, label: str, depth: int, span: tuple[Any, Any]) -> Bar:
+    def bar(self, node: NodeFields, kind: str, label: str, depth: int, span: tuple[Any, Any]) -> Bar:
         """A bar from ``span`` (its start and end fields); an unknown end is now."""
         begin, end = self.at(span[0]), self.at(span[1])
         begin = self.now if begin is None else begin
         stop = max(self.now if end is None else end, begin)
         return Bar(str(node["id"]), kind, label, depth, begin, stop, end is None, [], [str(node["id"])])
 
-    def tool_segments(self, node: Node, start: float, end: float, run_phase: str = "exec") -> list[Segment]:
+    def tool_segments(
+        self, node: NodeFields, start: float, end: float, run_phase: str = "exec"
+    ) -> list[Segment]:
         """Arguments until the call, then executing, apart from the time a person took to decide."""
         called = self.at(node.get("called_at"))
         exec_from = (
@@ -136,7 +138,7 @@ class _Placer:
 
 
 def layout(
-    nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]], now: float | None = None
+    nodes: Mapping[str, NodeFields], children: Mapping[str, Sequence[str]], now: float | None = None
 ) -> Layout:
     """The bars of the run at the root of a node tree (``nodes`` by id, ``children`` ids in order),
     in the tree's order (an explicit stack, no recursion). ``now``: where open bars end (default: the
@@ -157,7 +159,7 @@ def layout(
         bars.append(bar)
         return bar
 
-    def run_bar(run: Node, depth: int) -> Bar:
+    def run_bar(run: NodeFields, depth: int) -> Bar:
         bar = place.bar(run, "run", _run_label(run), depth, (run.get("started_at"), run.get("finished_at")))
         bar.segments = [Segment("run", bar.start, bar.end)]
         return bar
@@ -210,16 +212,16 @@ def layout(
     return Layout(bars, total, more)
 
 
-def latest_time(nodes: Mapping[str, Node]) -> float:
+def latest_time(nodes: Mapping[str, NodeFields]) -> float:
     """The latest time the tree knows: what is still open in a run no longer fed ends there."""
     keys = ("started_at", "ended_at", "finished_at", "called_at", "waiting_since", "first_token_at")
     times = [ms for node in nodes.values() for key in keys if (ms := _num(node.get(key))) is not None]
     return max(times, default=0.0)
 
 
-def index(ops: Iterable[Any]) -> tuple[dict[str, Node], dict[str, list[str]]]:
+def index(ops: Iterable[Any]) -> tuple[dict[str, NodeFields], dict[str, list[str]]]:
     """Nodes by id and children in order, from a view's snapshot ops (``add`` ops; others skipped)."""
-    nodes: dict[str, Node] = {}
+    nodes: dict[str, NodeFields] = {}
     children: dict[str, list[str]] = {}
     for op in ops:
         if not isinstance(op, (list, tuple)) or len(op) < 3 or op[0] != "add" or not isinstance(op[2], dict):
@@ -334,20 +336,20 @@ def layout_html(plan: Layout, span: float | None = None, heading: str = "Timelin
     )
 
 
-def timeline_html(nodes: Mapping[str, Node], children: Mapping[str, Sequence[str]]) -> str:
+def timeline_html(nodes: Mapping[str, NodeFields], children: Mapping[str, Sequence[str]]) -> str:
     """The timeline section of a transcript: the run at the tree's root, drawn on its own axis."""
     return layout_html(layout(nodes, children))
 
 
-class _Tree(Protocol):  # render/static's Tree
+class _Tree(Protocol):  # render/static's SnapshotTree
     @property
-    def nodes(self) -> Mapping[str, Node]: ...
+    def nodes(self) -> Mapping[str, NodeFields]: ...
 
     @property
     def children(self) -> Mapping[str, Sequence[str]]: ...
 
 
-def run_section(tree: _Tree, run: Node) -> str:
+def run_section(tree: _Tree, run: NodeFields) -> str:
     """The transcript's timeline section (render/static RUN_SECTIONS): below the root run only, whose
     timeline holds the nested runs' bars too."""
     return timeline_html(tree.nodes, tree.children) if run.get("id") == ROOT_ID else ""

@@ -18,7 +18,7 @@ from typing import Any
 from ..timeline import run_section as run_timeline
 from .background_task import render_background_task
 from .banner import render_banner
-from .common import ROOT_ID, Renderer, Tree
+from .common import ROOT_ID, Renderer, SnapshotTree
 from .data import render_data
 from .file import render_file
 from .goal import render_goal
@@ -34,7 +34,15 @@ from .tool import render_tool
 from .unknown import render_unknown
 from .workflow_step import render_workflow_step
 
-__all__ = ["RENDERERS", "RUN_SECTIONS", "VIEW_BARS", "VIEW_KEY", "Tree", "render_tree", "transcript_class"]
+__all__ = [
+    "RENDERERS",
+    "RUN_SECTIONS",
+    "VIEW_BARS",
+    "VIEW_KEY",
+    "SnapshotTree",
+    "render_tree",
+    "transcript_class",
+]
 
 RENDERERS: dict[str, Renderer] = {
     "run": render_run,
@@ -83,7 +91,7 @@ def render_tree(
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
     ``title`` and ``subtitle`` as the view's header shows them (its traits); ``view_keys``: the live
     views this transcript stands for (see ``transcript_class``)."""
-    tree = Tree.from_ops(ops, RENDERERS)
+    tree = SnapshotTree.from_ops(ops, RENDERERS)
     root = tree.nodes.get(ROOT_ID)
     if root is None:
         body = tag("div", "Waiting for the run…", style=MUTED)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from ...core.status_words import status_word
 from . import text as fmt
-from .common import Node, Tree, error_box, outputs_view, simple_card, status_badge, string
+from .common import NodeFields, SnapshotTree, error_box, outputs_view, simple_card, status_badge, string
 from .html import MUTED, bdi, esc, tag
 from .json_view import maybe_json
 
 
-def render_background_task(tree: Tree, node: Node) -> str:
+def render_background_task(tree: SnapshotTree, node: NodeFields) -> str:
     name = string(node.get("tool_name")) or string(node.get("task_id")) or "task"
     history = node.get("history")
     words = history if isinstance(history, list) else []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import text as fmt
-from .common import Node, Tree, string
+from .common import NodeFields, SnapshotTree, string
 from .html import PRE, details, esc, tag
 
 _BANNER_LEVELS = {"error", "abort", "tripwire", "suspended", "warning"}
@@ -24,7 +24,7 @@ def banner_box(level: str, content: str) -> str:
     return tag("div", content, style=style, data_kind="banner")
 
 
-def render_banner(tree: Tree, node: Node) -> str:
+def render_banner(tree: SnapshotTree, node: NodeFields) -> str:
     level = string(node.get("level")) or ""
     level = level if level in _BANNER_LEVELS else "warning"
     message = tag("div", esc(string(node.get("message")) or string(node.get("level")) or ""))

@@ -13,7 +13,7 @@ from . import text as fmt
 from .html import CARD, KIND, LABEL, badge, details, esc, tag
 from .json_view import json_pre
 
-Node = dict[str, Any]
+NodeFields = dict[str, Any]
 
 
 ROOT_ID = "root"
@@ -23,16 +23,16 @@ MAX_OUTPUTS = 200  # common.ts: the last outputs a tool wrote
 
 
 @dataclass(slots=True)
-class Tree:
+class SnapshotTree:
     """The nodes of a snapshot by id, each node's children in order, and the renderer of each kind
     (the registry in ``__init__``: handed in, so no renderer imports the registry that imports it)."""
 
-    nodes: dict[str, Node] = field(default_factory=dict)
+    nodes: dict[str, NodeFields] = field(default_factory=dict)
     children: dict[str, list[str]] = field(default_factory=dict)
     renderers: Mapping[str, Renderer] = field(default_factory=dict)
 
     @classmethod
-    def from_ops(cls, ops: Iterable[Any], renderers: Mapping[str, Renderer] | None = None) -> Tree:
+    def from_ops(cls, ops: Iterable[Any], renderers: Mapping[str, Renderer] | None = None) -> SnapshotTree:
         """The tree a store builds from ``add`` ops (a snapshot); malformed ops are skipped."""
         tree = cls(renderers=renderers or {})
         for op in ops:
@@ -53,28 +53,28 @@ class Tree:
                     tree.children[parent].append(node_id)
         return tree
 
-    def kids(self, node: Node) -> list[Node]:
+    def kids(self, node: NodeFields) -> list[NodeFields]:
         return [self.nodes[child] for child in self.children.get(node["id"], ())]
 
-    def has_run(self, node: Node) -> bool:
+    def has_run(self, node: NodeFields) -> bool:
         return any(child["kind"] == "run" for child in self.kids(node))
 
-    def draw(self, node: Node) -> str:
+    def draw(self, node: NodeFields) -> str:
         """The node drawn by its kind's renderer; a kind no renderer knows is drawn as "unknown"."""
         renderer = self.renderers.get(node["kind"]) or self.renderers.get("unknown")
         return renderer(self, node) if renderer else ""
 
-    def draw_children(self, node: Node) -> str:
+    def draw_children(self, node: NodeFields) -> str:
         return "".join(self.draw(child) for child in self.kids(node))
 
-    def parent_of(self, node_id: str) -> Node | None:
+    def parent_of(self, node_id: str) -> NodeFields | None:
         for parent, kids in self.children.items():
             if node_id in kids:
                 return self.nodes[parent]
         return None
 
 
-Renderer = Callable[[Tree, Node], str]
+Renderer = Callable[[SnapshotTree, NodeFields], str]
 
 
 def num(value: Any) -> float | None:
@@ -122,7 +122,7 @@ def error_box(error: Any) -> str:
     )
 
 
-def node_duration(node: Node) -> str:
+def node_duration(node: NodeFields) -> str:
     """How long it took, as the kernel wrote it (core/labels.py), or ""."""
     return string(node.get("duration")) or ""
 
@@ -143,7 +143,7 @@ def head(*parts: str) -> str:
     return " ".join(part for part in parts if part)
 
 
-def card(node: Node, head_html: str, body: str, *, opened: bool) -> str:
+def card(node: NodeFields, head_html: str, body: str, *, opened: bool) -> str:
     """A card the widget folds (common.ts ``Fold``): open or folded as the widget starts it."""
     attrs = {"data_kind": node["kind"]}
     if not body:
@@ -151,7 +151,7 @@ def card(node: Node, head_html: str, body: str, *, opened: bool) -> str:
     return details(head_html, tag("div", body, style="margin-top:4px"), opened=opened, style=CARD, **attrs)
 
 
-def simple_card(node: Node, kind_label: str, *head_parts: str, body: str = "") -> str:
+def simple_card(node: NodeFields, kind_label: str, *head_parts: str, body: str = "") -> str:
     """A card the widget never folds: its kind's label, the head's pieces, then the body."""
     head_html = tag("div", head(tag("span", esc(kind_label), style=KIND), *head_parts))
     return tag("div", head_html, body, style=CARD, data_kind=node["kind"])

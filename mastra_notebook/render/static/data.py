@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import Node, Tree, obj, simple_card, string
+from .common import NodeFields, SnapshotTree, obj, simple_card, string
 from .html import bdi
 from .json_view import maybe_json
 
 
-def render_data(tree: Tree, node: Node) -> str:
+def render_data(tree: SnapshotTree, node: NodeFields) -> str:
     marker = om_marker(string(node.get("type")) or "", node.get("data"))
     kind = "Data" if marker is None else "Observational memory"
     name = marker if marker is not None else string(node.get("type")) or ""

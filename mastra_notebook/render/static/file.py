@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import Node, Tree, simple_card, string
+from .common import NodeFields, SnapshotTree, simple_card, string
 from .html import MUTED, PRE, bdi, esc, tag
 
 
-def render_file(tree: Tree, node: Node) -> str:
+def render_file(tree: SnapshotTree, node: NodeFields) -> str:
     name = string(node.get("name")) or "file"
     media_type = string(node.get("media_type")) or "application/octet-stream"
     size = string(node.get("size_label"))  # the kernel wrote it (core/labels.py)

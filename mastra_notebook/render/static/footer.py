@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.status_words import status_word
-from .common import Node, Tree, obj, string
+from .common import NodeFields, SnapshotTree, obj, string
 from .html import BORDER, MUTED, esc, tag
 
 # The footer's stats in order (footer.ts STATS): the label, and the key of the figure the kernel
@@ -22,13 +22,13 @@ FOOTER_STATS: list[tuple[str, str]] = [
 ]
 
 
-def run_figures(run: Node) -> dict[str, str]:
+def run_figures(run: NodeFields) -> dict[str, str]:
     """The run's figures as the kernel shipped them (strings), or none."""
     shipped = obj(run.get("figures")) or {}
     return {key: value for key, value in shipped.items() if isinstance(value, str)}
 
 
-def footer_stats(run: Node) -> list[tuple[str, str]]:
+def footer_stats(run: NodeFields) -> list[tuple[str, str]]:
     """(label, value) of each footer stat the run has: its status, then its figures."""
     shown = run_figures(run)
     status = string(run.get("status"))
@@ -40,7 +40,7 @@ def footer_stats(run: Node) -> list[tuple[str, str]]:
     return stats
 
 
-def run_footer(tree: Tree, run: Node) -> str:
+def run_footer(tree: SnapshotTree, run: NodeFields) -> str:
     stats = []
     for name, shown in footer_stats(run):
         stat = f"{esc(name)} {tag('b', esc(shown), style='font-weight:600')}" if name else esc(shown)

@@ -4,7 +4,7 @@ figures the kernel formatted (core/figures.py): shown, never computed here."""
 from __future__ import annotations
 
 from ...core.status_words import status_tone, status_word
-from .common import Node, Tree, string
+from .common import NodeFields, SnapshotTree, string
 from .footer import run_figures
 from .html import BORDER, MUTED, badge, esc, tag
 
@@ -12,7 +12,7 @@ from .html import BORDER, MUTED, badge, esc, tag
 HEADER_STATS = (("duration", ""), ("tokens", ""), ("first_token", "first token "), ("cost", ""))
 
 
-def _awaiting_approval(tree: Tree, run: Node) -> bool:
+def _awaiting_approval(tree: SnapshotTree, run: NodeFields) -> bool:
     if run.get("status") != "suspended":
         return False
     return any(
@@ -20,7 +20,7 @@ def _awaiting_approval(tree: Tree, run: Node) -> bool:
     )
 
 
-def render_header(tree: Tree, run: Node | None, title: str, subtitle: str) -> str:
+def render_header(tree: SnapshotTree, run: NodeFields | None, title: str, subtitle: str) -> str:
     """header.ts for a view that no longer streams: title, status, elapsed, tokens, first token, cost."""
     status = string((run or {}).get("status"))
     state = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.status_words import decision_word
-from .common import Node, obj, string
+from .common import NodeFields, obj, string
 from .html import LABEL, MUTED, TINT, esc, tag
 
 _BY = {"view": "in the view", "python": "from Python"}
@@ -12,7 +12,7 @@ _BY = {"view": "in the view", "python": "from Python"}
 _WAITING = {"awaiting-approval", "suspended"}
 
 
-def decision_text(node: Node) -> str | None:
+def decision_text(node: NodeFields) -> str | None:
     decision = obj(node.get("decision"))
     action = string((decision or {}).get("action"))
     if not decision or not action:
@@ -24,7 +24,7 @@ def decision_text(node: Node) -> str | None:
     return " · ".join(bits)
 
 
-def decision_summary(node: Node) -> str | None:
+def decision_summary(node: NodeFields) -> str | None:
     """A folded head's "approved in the view after 8.7 s"."""
     decision = obj(node.get("decision"))
     action = string((decision or {}).get("action"))
@@ -36,7 +36,7 @@ def decision_summary(node: Node) -> str | None:
     return " ".join(bit for bit in bits if bit)
 
 
-def human_view(node: Node) -> str:
+def human_view(node: NodeFields) -> str:
     waiting = string(node.get("status")) in _WAITING and obj(node.get("decision")) is None
     call = string(node.get("continue_with")) if waiting else None
     out = ""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .common import Node, Tree, num, string
+from .common import NodeFields, SnapshotTree, num, string
 from .html import MUTED, details, esc, markdown, tag
 
 
-def render_reasoning(tree: Tree, node: Node) -> str:
+def render_reasoning(tree: SnapshotTree, node: NodeFields) -> str:
     done = node.get("done") is True or num(node.get("ended_at")) is not None  # older snapshots: no done
     body = string(node.get("text")) or ""
     if node.get("redacted") is True:

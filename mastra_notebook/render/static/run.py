@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from ...core.status_words import BANNERS
 from .banner import banner_box
-from .common import ROOT_ID, Node, Renderer, Tree, error_message, head, obj, status_badge, string
+from .common import (
+    ROOT_ID,
+    NodeFields,
+    Renderer,
+    SnapshotTree,
+    error_message,
+    head,
+    obj,
+    status_badge,
+    string,
+)
 from .footer import run_footer
 from .html import BORDER, LABEL, bdi, details, esc, label, tag
 from .json_view import json_pre, json_tree, maybe_json
@@ -21,7 +31,7 @@ _BANNER_LEVEL = {
 }
 
 
-def status_banner(tree: Tree, run: Node) -> str:
+def status_banner(tree: SnapshotTree, run: NodeFields) -> str:
     """The run's status banner, unless a ``banner`` node of that level already says it."""
     status = string(run.get("status")) or ""
     level, words = _BANNER_LEVEL.get(status), BANNERS.get(status)
@@ -35,7 +45,7 @@ def status_banner(tree: Tree, run: Node) -> str:
     return banner_box(level, esc(f"{words}: {detail}" if detail else words))
 
 
-def run_parts(tree: Tree, run: Node) -> str:
+def run_parts(tree: SnapshotTree, run: NodeFields) -> str:
     structured = run.get("object") is not None
     out = []
     for child in tree.kids(run):
@@ -46,7 +56,7 @@ def run_parts(tree: Tree, run: Node) -> str:
     return "".join(out)
 
 
-def run_workflow(tree: Tree, run: Node) -> str:
+def run_workflow(tree: SnapshotTree, run: NodeFields) -> str:
     workflow = obj(run.get("workflow"))
     if workflow is None:
         return ""
@@ -60,7 +70,7 @@ def run_workflow(tree: Tree, run: Node) -> str:
     )
 
 
-def run_object(tree: Tree, run: Node) -> str:
+def run_object(tree: SnapshotTree, run: NodeFields) -> str:
     value = run.get("object")
     if value is None:
         return ""
@@ -69,7 +79,7 @@ def run_object(tree: Tree, run: Node) -> str:
     return tag("div", label(name), json_tree(value), raw, style="margin:6px 0")
 
 
-def run_banner(tree: Tree, run: Node) -> str:
+def run_banner(tree: SnapshotTree, run: NodeFields) -> str:
     return status_banner(tree, run)
 
 
@@ -77,12 +87,12 @@ def run_banner(tree: Tree, run: Node) -> str:
 RUN_SECTIONS: list[Renderer] = [run_parts, run_workflow, run_object, run_banner, run_footer]
 
 
-def _run_label(run: Node) -> str:
+def _run_label(run: NodeFields) -> str:
     workflow = obj(run.get("workflow")) or {}
     return string(run.get("agent_id")) or string(workflow.get("workflow_id")) or "sub-run"
 
 
-def render_run(tree: Tree, node: Node) -> str:
+def render_run(tree: SnapshotTree, node: NodeFields) -> str:
     body = "".join(section(tree, node) for section in RUN_SECTIONS)
     if node["id"] == ROOT_ID and node.get("nested") is not True:
         return tag("div", body, data_kind="run")

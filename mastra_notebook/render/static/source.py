@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .common import Node, Tree, head, string
+from .common import NodeFields, SnapshotTree, head, string
 from .html import KIND, MUTED, bdi, esc, safe_href, tag
 
 
-def render_source(tree: Tree, node: Node) -> str:
+def render_source(tree: SnapshotTree, node: NodeFields) -> str:
     url = string(node.get("url"))
     name = (
         string(node.get("title"))

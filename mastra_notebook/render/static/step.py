@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ...core.labels import js_number
 from ...core.numbers import format_int
-from .common import Node, Tree, num, obj, string
+from .common import NodeFields, SnapshotTree, num, obj, string
 from .html import BORDER, MUTED, esc, tag
 
 
-def render_step(tree: Tree, node: Node) -> str:
+def render_step(tree: SnapshotTree, node: NodeFields) -> str:
     usage = obj(node.get("usage")) or {}
     index, tokens_in, tokens_out = (
         num(node.get("index")),

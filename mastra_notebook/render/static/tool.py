@@ -6,8 +6,8 @@ from __future__ import annotations
 from ...core.labels import js_number
 from ...core.status_words import status_word
 from .common import (
-    Node,
-    Tree,
+    NodeFields,
+    SnapshotTree,
     card,
     error_box,
     head,
@@ -24,13 +24,13 @@ from .json_view import json_block, json_pre, maybe_json
 _TOOL_LIVE = {"streaming-args", "running", "awaiting-approval", "suspended", "pending"}
 
 
-def _args_summary(node: Node) -> str:
+def _args_summary(node: NodeFields) -> str:
     """The folded line's ``(city="Paris")`` as the kernel wrote it; ``(…)`` while the arguments stream."""
     summary = string(node.get("args_summary"))
     return f"({'…' if summary is None else summary})"
 
 
-def render_tool(tree: Tree, node: Node) -> str:
+def render_tool(tree: SnapshotTree, node: NodeFields) -> str:
     status = string(node.get("status")) or "running"
     levels = num(node.get("hidden_levels")) or 0
     nested = tree.has_run(node) or levels > 0

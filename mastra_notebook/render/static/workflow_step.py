@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from . import text as fmt
 from .common import (
-    Node,
-    Tree,
+    NodeFields,
+    SnapshotTree,
     card,
     error_box,
     head,
@@ -22,7 +22,7 @@ from .json_view import json_pre, maybe_json
 _STEP_LIVE = {"running", "waiting", "suspended", "pending", "paused", ""}
 
 
-def _previous_step(tree: Tree, node: Node) -> Node | None:
+def _previous_step(tree: SnapshotTree, node: NodeFields) -> NodeFields | None:
     parent = tree.parent_of(node["id"])
     if parent is None:
         return None
@@ -33,7 +33,7 @@ def _previous_step(tree: Tree, node: Node) -> Node | None:
     return None
 
 
-def render_workflow_step(tree: Tree, node: Node) -> str:
+def render_workflow_step(tree: SnapshotTree, node: NodeFields) -> str:
     status = string(node.get("status")) or ""
     nested = tree.has_run(node)
     opened = status in _STEP_LIVE or nested
