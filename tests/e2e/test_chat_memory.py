@@ -1,9 +1,11 @@
 """A chat's memory, turn by turn, in a real JupyterLab against the bundled server: under each answer
 of the ``workingMemory`` agent, the messages recalled (folded) and the working memory's diff.
-Screenshots of a turn with its memory, in light and dark themes."""
+The ``observer`` agent's observational-memory markers say what they are. Screenshots of a turn with
+its memory, and of an observation, in light and dark themes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -23,6 +25,10 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
         'for prompt in ("Hi, my name is Ada.", "I live in Lyon. I like <b>jazz</b>.", "What do you know about me?"):\n'
         "    chat.send(prompt).wait(30)\n"
         "chat",
+        'observed = client.agent("observer").chat(resource=f"e2e-{uuid.uuid4().hex[:8]}")\n'
+        'observed.send("Hello, I am planning a long trip to Japan next spring with my family of four.").wait(30)\n'
+        'observed.send("We want to see Kyoto, Osaka and Tokyo, and we like temples and food markets.").wait(30)\n'
+        "observed",
     ]
     e2e.open_and_run(page, lab.notebook("chat-memory", cells), 0, 1)
     conversation = e2e.cell(page, 1).locator(".mn-conversation")
@@ -45,6 +51,20 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
     assert answer is not None
     assert memory is not None
     assert answer["y"] + answer["height"] <= memory["y"] + 1
+
+    # observational memory's markers, each said as what it is
+    e2e.run_cells(page, 2)
+    observed = e2e.cell(page, 2).locator(".mn-conversation")
+    assert e2e.wait_status(e2e.view_root(page, 2, 1), "finished", "error", "aborted") == "finished"
+    markers = observed.locator(".mn-root").nth(1).locator(".mn-data")  # the second turn observes the first
+    expect(markers.locator(".mn-kind-label").first).to_have_text("Observational memory")
+    expect(markers.locator(".mn-name")).to_have_text(
+        [
+            re.compile(r"^observing \d+ tokens$"),
+            re.compile(r"^observed \d+ tokens into \d+ in \d+ ms$"),
+            re.compile(r"^status: messages \d+ of 60 tokens before observing$"),
+        ]
+    )
     e2e.assert_no_rate_limit(page)
     assert not page_events.errors
 
@@ -64,4 +84,5 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
             "height": bottom["y"] + bottom["height"] - top["y"] + 16,
         }
         page.screenshot(path=str(e2e.ARTIFACTS / f"chat-memory-{theme}.png"), clip=clip)
+        e2e.screenshot(markers.nth(1), f"chat-memory-observed-{theme}")
     e2e.set_theme(page, "light")
