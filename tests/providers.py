@@ -25,6 +25,7 @@ USAGE_KEYS = {
     "total_tokens": "totalTokens",
     "reasoning_tokens": "reasoningTokens",
     "cached_input_tokens": "cachedInputTokens",
+    "cache_creation_input_tokens": "cacheCreationInputTokens",
 }
 
 

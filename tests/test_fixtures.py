@@ -56,6 +56,7 @@ def test_tool_call(result: RunResult) -> None:
         "total_tokens": 112,
         "reasoning_tokens": 0,
         "cached_input_tokens": 0,
+        "cache_creation_input_tokens": 0,
     }
     kinds = [part.kind for part in result.parts]
     assert kinds == ["step", "text", "tool_call", "step", "text"]

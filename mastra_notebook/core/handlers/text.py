@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 
 from .. import values
 from ..state import RunState
+from ..tree import Node
 from .registry import Next, as_dict, on, payload_of
 
 _RASTER = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"}
@@ -72,12 +74,16 @@ def _details(payload: dict[str, Any]) -> dict[str, Any]:
     return {"signature": payload.get("signature"), "provider_metadata": payload.get("providerMetadata")}
 
 
+def _with_details(state: RunState, chunk: dict[str, Any], block: Callable[[str], Node]) -> Next:
+    """The reasoning block a start or an end names (``block`` finds or closes it), with its details."""
+    payload = payload_of(chunk)
+    state.keep_reasoning_details(block(str(payload.get("id", ""))), _details(payload))
+    return None
+
+
 @on("reasoning-start")
 def reasoning_start(state: RunState, chunk: dict[str, Any]) -> Next:
-    payload = payload_of(chunk)
-    node = state.reasoning_part(str(payload.get("id", "")))
-    state.keep_reasoning_details(node, _details(payload))
-    return None
+    return _with_details(state, chunk, state.reasoning_part)
 
 
 @on("reasoning-delta")
@@ -94,10 +100,7 @@ def reasoning_delta(state: RunState, chunk: dict[str, Any]) -> Next:
 
 @on("reasoning-end")
 def reasoning_end(state: RunState, chunk: dict[str, Any]) -> Next:
-    payload = payload_of(chunk)
-    node = state.close_reasoning(str(payload.get("id", "")))
-    state.keep_reasoning_details(node, _details(payload))
-    return None
+    return _with_details(state, chunk, state.close_reasoning)
 
 
 @on("reasoning-signature")

@@ -79,12 +79,19 @@ def tool_error(state: RunState, chunk: dict[str, Any]) -> Next:
     return None
 
 
+def _call_with_args(state: RunState, payload: dict[str, Any], status: str) -> Node:
+    """The call a decision chunk (approval asked, output denied) is about, with where it ran and the
+    arguments it repeats."""
+    node = state.call_for(payload, status)
+    _ran_in(state, node, payload)
+    state.fill_args(node, payload.get("args"))
+    return node
+
+
 @on("tool-call-approval")
 def approval(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
-    node = state.call_for(payload, "awaiting-approval")
-    _ran_in(state, node, payload)
-    state.fill_args(node, payload.get("args"))
+    node = _call_with_args(state, payload, "awaiting-approval")
     state.set(node, "approval", {"resume_schema": payload.get("resumeSchema")})
     state.call_status(node, "awaiting-approval")
     state.wait_for_human(node)
@@ -104,9 +111,7 @@ def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
 @on("tool-output-denied")
 def denied(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
-    node = state.call_for(payload, "denied")
-    _ran_in(state, node, payload)
-    state.fill_args(node, payload.get("args"))
+    node = _call_with_args(state, payload, "denied")
     reason = as_dict(payload.get("approval")).get("reason")
     state.set(node, "denied_reason", reason if isinstance(reason, str) else None)
     state.call_status(node, "denied")
