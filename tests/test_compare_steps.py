@@ -9,6 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import orjson
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mastra_notebook as mn
 from mastra_notebook.analysis.align import (
@@ -20,6 +22,7 @@ from mastra_notebook.analysis.align import (
     arg_diff,
     canonical,
     pair,
+    pair_table,
     request_diff,
 )
 from mastra_notebook.core.request import ModelRequest, OfferedTool, RequestSettings
@@ -57,6 +60,23 @@ def test_pair_prefers_exact_matches_then_near_ones() -> None:
     # one exact match outweighs two near ones: "ab" lines up with the last "ab", not two near "a"s
     a, b = ["a1", "a2", "ab"], ["ab"]
     assert pair(3, 1, lambda i, j: _letters(a[i], b[j])) == [(0, None), (1, None), (2, 0)]
+
+
+@given(
+    st.lists(st.sampled_from(["a1", "a2", "b1", "c1"]), max_size=8),
+    st.lists(st.sampled_from(["a1", "a2", "b1", "c1"]), max_size=8),
+)
+def test_pair_matching_equal_ends_first_loses_nothing(a: list[str], b: list[str]) -> None:
+    def weight(pairs: list[tuple[int | None, int | None]]) -> tuple[int, int]:
+        matched = [_letters(a[i], b[j]) for i, j in pairs if i is not None and j is not None]
+        return matched.count(SAME), matched.count(NEAR)
+
+    fast = pair(len(a), len(b), lambda i, j: _letters(a[i], b[j]))
+    whole = pair_table(len(a), len(b), lambda i, j: _letters(a[i], b[j]))
+    assert weight(fast) == weight(whole)
+    assert [i for i, _ in fast if i is not None] == list(range(len(a)))  # every item once, in order
+    assert [j for _, j in fast if j is not None] == list(range(len(b)))
+    assert all(_letters(a[i], b[j]) != NONE for i, j in fast if i is not None and j is not None)
 
 
 def test_align_n_sequences_progressively() -> None:

@@ -57,6 +57,21 @@ def pair(n: int, m: int, likeness: Callable[[int, int], int]) -> list[tuple[int 
     """Align ``n`` items with ``m`` items, order kept: the common subsequence with the most exact
     (``SAME``) matches, then the most ``NEAR`` ones. Unmatched items come as ``(i, None)`` / ``(None, j)``,
     the first sequence's before the second's in a gap."""
+    # equal ends are matched as they are (an optimal alignment can always match them): the table is only
+    # for the middle, where runs differ (usually a few steps of many)
+    head = 0
+    while head < min(n, m) and likeness(head, head) == SAME:
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and likeness(n - 1 - tail, m - 1 - tail) == SAME:
+        tail += 1
+    middle = pair_table(n - head - tail, m - head - tail, lambda i, j: likeness(head + i, head + j))
+    shifted = [(None if i is None else head + i, None if j is None else head + j) for i, j in middle]
+    return [(k, k) for k in range(head)] + shifted + [(n - tail + k, m - tail + k) for k in range(tail)]
+
+
+def pair_table(n: int, m: int, likeness: Callable[[int, int], int]) -> list[tuple[int | None, int | None]]:
+    """``pair`` by dynamic programming over the whole table."""
     heavy = min(n, m) + 1  # one exact match outweighs every near one together
     weights = [[0] * m for _ in range(n)]
     for i in range(n):
