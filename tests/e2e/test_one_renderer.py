@@ -28,7 +28,14 @@ from tests.e2e import helpers as e2e
 
 pytestmark = pytest.mark.e2e
 
-ALL = sorted([*e2e.FIXTURES.glob("*.jsonl"), *(e2e.FIXTURES / "providers").glob("*.jsonl")])
+# Every fixture's unfolded text is compared without a browser (tests/test_parity.py and
+# js/test/parity.test.ts, over the same golden files); here, in Chromium, the scripted server's
+# fixtures and one recording per provider shape: what only a real page does (CSS, the folded first
+# look, the export page's bundle).
+PROVIDERS = ["anthropic-web-search", "openai-responses-reasoning", "google-tools", "router-openai-tools"]
+ALL = sorted(
+    [*e2e.FIXTURES.glob("*.jsonl"), *(e2e.FIXTURES / "providers" / f"{name}.jsonl" for name in PROVIDERS)]
+)
 
 CONTROLS = "[data-mn-control]"  # the one definition of what is not content, in both renderers
 FOLD_ONLY = ".mn-fold-only"
