@@ -35,7 +35,9 @@ Api = Literal["anthropic.messages", "openai.chat", "openai.responses", "google.g
 NO_BODY_REASON = (
     "The stream carried no request for this step (step-start's `request` was `{}`, or had no body). "
     "Mastra's server redacts it by default: to keep it, serve the agent with "
-    "`new MastraServer({..., streamOptions: {redact: false}})`. "
+    "`new MastraServer({..., streamOptions: {redact: false}})`; or, with observability on the server "
+    "(`new Observability({configs: {default: {serviceName, exporters: [new MastraStorageExporter()]}}})`), "
+    "`view.trace()` fills it from Mastra's trace. "
     "A step whose model call failed before the provider answered carries none either."
 )
 NO_STEP_START_REASON = (
