@@ -285,7 +285,7 @@ class Scorers(Catalogue):
     ``agent.stream(..., scorers=[...])`` takes."""
 
     noun = "scorers"
-    heads = ("id", "name", "type", "agents", "description")
+    heads = ("id", "name", "agents", "description")
 
     def _rows(self) -> list[list[str]]:
         rows = []
@@ -297,7 +297,6 @@ class Scorers(Catalogue):
                 [
                     _code(scorer_id),
                     _label(config.get("name", scorer_id)),
-                    _shown(" ".join(str(v) for v in (entry.get("source"), config.get("type")) if v)),
                     _listed(agents) if agents else _empty(),
                     _shown(excerpt(str(config.get("description") or ""))),
                 ]

@@ -96,7 +96,7 @@ class MastraClient:
 
     def scorers(self) -> catalogue.Scorers:
         """The server's scorers, by id (the ids ``agent.stream(..., scorers=[...])`` takes); shown as a
-        table (id, name, type, the agents they are attached to, description)."""
+        table (id, name, the agents they are attached to, description)."""
         listed = self.get("/api/scores/scorers")
         self.known_scorers.remember(listed)
         return catalogue.Scorers(listed, self.base_url)
