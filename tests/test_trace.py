@@ -14,7 +14,7 @@ import mastra_notebook as mn
 from mastra_notebook.client.bodies import body_options, chosen_trace_id
 from mastra_notebook.client.trace import TraceUnavailable, fetch_trace, new_trace_id, traced_body
 from mastra_notebook.client.transport import Transport
-from mastra_notebook.core.trace import Trace, read_trace, settled, step_requests
+from mastra_notebook.core.trace import Trace, read_trace, settled, step_requests, with_trace
 
 TRACE = json.loads((Path(__file__).parent / "fixtures" / "traces" / "weather_memory.json").read_text())
 TRACE_ID = TRACE["traceId"]
@@ -291,3 +291,19 @@ def test_the_transcript_s_header_says_when_the_instructions_were_overridden() ->
 
     assert "instructions overridden" in drawn({"instructions": "Be brief."})
     assert "instructions overridden" not in drawn({"model_settings": {"temperature": 0}})
+
+
+def test_a_result_read_back_takes_its_requests_from_a_trace() -> None:
+    run = mn.Run()
+    for chunk in [
+        {"type": "step-start", "runId": "r", "payload": {"request": {}}},
+        {"type": "step-finish", "runId": "r", "payload": {"stepResult": {"reason": "tool-calls"}}},
+        {"type": "step-start", "runId": "r", "payload": {"request": {}}},
+        {"type": "finish", "runId": "r", "payload": {"stepResult": {"reason": "stop"}}},
+    ]:
+        run.feed(chunk)
+    stored = mn.RunResult.model_validate_json(run.result.model_dump_json())
+    filled = with_trace(stored, read_trace(TRACE, TRACE_ID))
+    assert [step.request.system if step.request else None for step in filled.steps] == ["Be brief."] * 2
+    assert [step.request_reason for step in filled.steps] == [None, None]
+    assert stored.steps[0].request is None  # a copy: the result read back is left as it was

@@ -36,6 +36,7 @@ from .request import (
     ToolCallPart,
     ToolResultPart,
 )
+from .result import RunResult
 
 # What to turn on, on the server, for a trace to exist (DESIGN.md, "Evaluation, tracing and memory").
 OBSERVABILITY_HINT = (
@@ -368,6 +369,20 @@ def step_requests(trace: Trace) -> list[ModelRequest]:
         # a resumed run's first step finishes the one that waited (its tool runs): no request of its own
         found += steps[1:] if run.parent is not None else steps
     return found
+
+
+def with_trace(result: RunResult, trace: Trace) -> RunResult:
+    """A copy of ``result`` whose steps without a request (their stream body redacted) take it from
+    ``trace``, in order (``view.trace()`` does this for a live view's run; this serves a result read
+    back from JSON, say). Steps that have one keep it."""
+    traced = step_requests(trace)
+    steps = [
+        step.model_copy(update={"request": traced[i], "request_reason": None})
+        if step.request is None and i < len(traced)
+        else step
+        for i, step in enumerate(result.steps)
+    ]
+    return result.model_copy(update={"steps": steps})
 
 
 def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:
