@@ -13,6 +13,10 @@ Read a recording
 Iterate on prompts and tools
     ``mn.tool(fn)`` makes a Python function a tool the agent can call; ``agent.stream_many(prompts)``
     runs a batch; ``mn.compare(a, b)`` sets runs side by side; ``mn.to_dataframe(runs)`` gives rows.
+Score runs
+    ``agent.stream(prompt, scorers=["completeness-scorer", fn])`` scores a run with Mastra's scorers
+    (by id: ``client.scorers()``) and Python ones (``mn.scorer(fn, threshold=...)``):
+    ``result.scores``, ``result.score(name)``, a :class:`Score` each.
 What a run holds
     :class:`RunResult` with its :class:`Step`, :class:`ToolCall`, :class:`Usage`, :class:`Timing`,
     :class:`Cost` and :class:`ErrorInfo`.
