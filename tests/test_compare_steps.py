@@ -241,17 +241,20 @@ def test_the_request_diff_per_step() -> None:
 
 
 def test_score_diffs_when_results_carry_scores() -> None:
-    first, second = mn.collect(run([PARIS], "Sunny.")), mn.collect(run([PARIS], "Rainy."))
-
-    def score(name: str, value: float, passed: bool | None = None) -> SimpleNamespace:
-        return SimpleNamespace(scorer=name, score=value, reason="", source="notebook", passed=passed)
-
-    # results carry scores once RunResult.scores lands; compare reads them with getattr
-    object.__setattr__(first, "scores", [score("completeness", 0.5, False), score("tone", 1.0)])
-    object.__setattr__(second, "scores", [score("completeness", 0.75, True)])
-    rows = dict(mn.compare(first, second).rows())
-    assert rows["score: completeness"] == ["0.5 (failed)", "0.75 (passed) (+0.25)"]
-    assert rows["score: tone"] == ["1", "—"]
+    completeness = [
+        mn.Score(scorer="completeness", score=0.5, passed=False),
+        mn.Score(scorer="tone", score=1.0),
+    ]
+    first = mn.collect(run([PARIS], "Sunny.")).model_copy(update={"scores": completeness})
+    second = mn.collect(run([PARIS], "Rainy.")).model_copy(
+        update={"scores": [mn.Score(scorer="completeness", score=0.75, passed=True)]}
+    )
+    failed = mn.collect(run([PARIS], "Snowy.")).model_copy(
+        update={"scores": [mn.Score(scorer="completeness", score=None, reason="boom")]}
+    )
+    rows = dict(mn.compare(first, second, failed).rows())
+    assert rows["score: completeness"] == ["0.5 (failed)", "0.75 (passed) (+0.25)", "no score"]
+    assert rows["score: tone"] == ["1", "—", "—"]
     assert "score:" not in "".join(dict(mn.compare(run("a"), run("b")).rows()))
 
 

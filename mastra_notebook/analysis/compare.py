@@ -165,7 +165,9 @@ def _scores(result: RunResult) -> list[Any]:
 
 def _score_text(score: Any) -> str:
     value = getattr(score, "score", None)
-    text = NONE if value is None else (str(value).lower() if isinstance(value, bool) else f"{value:.3g}")
+    if value is None:  # the scorer failed: its reason says why
+        return "no score"
+    text = str(value).lower() if isinstance(value, bool) else f"{value:.3g}"
     passed = getattr(score, "passed", None)
     return text if passed is None else f"{text} ({'passed' if passed else 'failed'})"
 
@@ -201,7 +203,8 @@ def _arg_line(change: ArgChange, *, plain: bool = False) -> str:
 
 @dataclass
 class Comparison:
-    """Runs side by side. Shown as an HTML table; ``text_diff()`` gives a unified diff to print."""
+    """Runs side by side. Shown as HTML: the facts (``rows()``), the runs step by step (``alignment``,
+    ``parting``, ``steps_html()``), their timelines and text diffs; ``text_diff()`` gives a unified diff."""
 
     results: list[RunResult]
     labels: list[str]

@@ -25,7 +25,11 @@ b = run([PARIS], [("searchWeb", {"query": "Paris weather this week", "limit": 3}
 c = run([PARIS], [("searchWeb", {"query": "Paris forecast <b>week</b>", "lang": "fr"})],
         "Paris: sunny and 18 °C today; a mild week ahead, says the forecast.", request=chatty,
         output_tokens=20, gap_ms=25)
-mn.compare(a, b, c, labels=["v1 terse", "v2 search", "v3 warm"])"""
+def scored(chunks, correct, tone):
+    scores = [mn.Score(scorer="correct", score=correct, passed=correct >= 0.5), mn.Score(scorer="tone", score=tone)]
+    return mn.collect(chunks).model_copy(update={"scores": scores})
+
+mn.compare(scored(a, 0.4, 0.6), scored(b, 0.9, 0.7), scored(c, 0.9, 0.95), labels=["v1 terse", "v2 search", "v3 warm"])"""
 
 
 def test_three_runs_compared_step_by_step(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents) -> None:
@@ -50,6 +54,8 @@ def test_three_runs_compared_step_by_step(lab: e2e.Lab, page: Any, page_events: 
     # a gap is an empty cell, in the same column as the runs' cells
     gap = steps.locator("tr.mn-compare-parts td").first
     assert gap.evaluate("el => el.classList.contains('mn-compare-gap') && el.textContent === ''")
+    facts = output.locator("table").first
+    expect(facts.locator("tr", has_text="score: correct")).to_contain_text("0.9 (passed) (+0.5)")
     for theme in e2e.THEMES:
         e2e.set_theme(page, theme)
         e2e.screenshot(output, f"compare-steps-{theme}", max_height=3000)
