@@ -43,9 +43,11 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .analysis.dataframe import to_dataframe
     from .client.mastra import MastraClient
     from .client.tools import tool
+    from .client.trace import TraceUnavailable
     from .client.transport import MastraError
     from .core.recording import Recording
     from .core.score import Score, scorer
+    from .core.trace import Span, Trace
     from .widget.replay import ReplayView, replay
     from .widget.streamview import StreamView, view
 
@@ -78,6 +80,9 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "Recording": "core.recording",
     "Score": "core.score",
     "scorer": "core.score",
+    "Span": "core.trace",
+    "Trace": "core.trace",
+    "TraceUnavailable": "client.trace",
 }
 # Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
 _MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
@@ -110,11 +115,14 @@ __all__ = [
     "Run",
     "RunResult",
     "Score",
+    "Span",
     "Step",
     "StepTiming",
     "StreamView",
     "Timing",
     "ToolCall",
+    "Trace",
+    "TraceUnavailable",
     "Tripwire",
     "Usage",
     "collect",

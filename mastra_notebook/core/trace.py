@@ -88,15 +88,16 @@ class Span(Documented):
 class Trace(Documented):
     """Mastra's trace of a run (``view.trace()``): its spans, in the order they started.
 
-    ``complete`` is False when the trace was read before every root span had ended (the timeout
-    came first): ``message`` then says so, and ``spans`` holds what was stored by then."""
+    ``complete`` is False when the time was up before the span of each request of the run was stored
+    and ended: ``message`` then says so, and ``spans`` holds what was stored by then (``view.trace()``
+    again reads the rest)."""
 
     trace_id: str
     """The trace's id (the ``tracingOptions.traceId`` the client sent)."""
     spans: list[Span] = Field(default_factory=list)
     """Every span, in the order they started."""
     complete: bool = True
-    """Every root span had ended when the trace was read."""
+    """The span of each request of the run (``requests``) was stored and had ended when it was read."""
     message: str | None = None
     """Why the trace is not complete, when it is not."""
 
