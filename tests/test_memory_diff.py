@@ -52,6 +52,17 @@ def test_recalled_is_all_minus_this_turns_input_and_output_matched_by_value() ->
     assert message_text(result) == "updateWorkingMemory returned 1"
 
 
+def test_a_turn_of_several_requests_recalls_what_its_first_request_recalled() -> None:
+    earlier, prompt = text("user", "earlier"), text("user", "call lookup")
+    call = {"role": "assistant", "content": [{"type": "tool-call", "toolName": "lookup", "input": {}}]}
+    answer = text("assistant", "done")
+    chunks = [  # a client tool's round: the second request recalls the turn's own first messages too
+        finish([earlier, prompt, call], [prompt], [call]),
+        finish([earlier, prompt, call, call, answer], [], [call, answer]),
+    ]
+    assert recalled(chunks) == [RecalledMessage(role="user", text="earlier")]
+
+
 def test_no_finish_or_a_finish_without_messages_recalls_nothing() -> None:
     assert recalled([]) == []
     assert recalled([{"type": "finish", "payload": {"stepResult": {"reason": "stop"}}}]) == []

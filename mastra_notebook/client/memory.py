@@ -7,7 +7,7 @@ Whether an agent has memory: ``GET /api/agents/:id`` says ``supportsMemory: true
 so this asks ``GET /api/memory/status?agentId=...``, whose ``result`` is true only for an agent
 configured with memory.
 
-A turn's memory (:class:`TurnMemory`): the messages recalled come from the turn's ``finish`` chunk,
+A turn's memory (:class:`TurnMemory`): the messages recalled come from the turn's first ``finish`` chunk,
 whose ``payload.messages`` has ``all`` (what the model was given), ``user`` (this turn's input) and
 ``nonUser`` (its output): recalled = all - user - nonUser. Mastra gives those messages no ids, so
 they are matched by value.
@@ -76,14 +76,12 @@ def working_memory(
 
 
 def recalled(chunks: Iterable[Any]) -> list[RecalledMessage]:
-    """The messages recalled from memory into a turn, from its last ``finish`` chunk (none without)."""
-    finish = None
-    for chunk in chunks:
-        if isinstance(chunk, dict) and chunk.get("type") == "finish":
-            finish = chunk
-    payload = finish.get("payload") if finish is not None else None
-    given = payload.get("messages") if isinstance(payload, dict) else None
-    if not isinstance(given, dict):
+    """The messages recalled from memory into a turn, from its first ``finish`` chunk that lists
+    them (none without). A turn's later requests (a client tool's round, an approval) recall the
+    thread again, this turn's own first messages included: the first request's recall is the turn's.
+    """
+    given = next((found for chunk in chunks if (found := _finish_messages(chunk)) is not None), None)
+    if given is None:
         return []
     own = Counter(_key(m) for part in ("user", "nonUser") for m in _listed(given.get(part)))
     out: list[RecalledMessage] = []
@@ -94,6 +92,14 @@ def recalled(chunks: Iterable[Any]) -> list[RecalledMessage]:
         elif isinstance(message, dict):
             out.append(RecalledMessage(role=str(message.get("role", "")), text=message_text(message)))
     return out
+
+
+def _finish_messages(chunk: Any) -> dict[str, Any] | None:
+    if not isinstance(chunk, dict) or chunk.get("type") != "finish":
+        return None
+    payload = chunk.get("payload")
+    messages = payload.get("messages") if isinstance(payload, dict) else None
+    return messages if isinstance(messages, dict) else None
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -117,7 +123,7 @@ def message_text(message: dict[str, Any]) -> str:
             lines.append(f"{part.get('toolName')} returned {_json(output)}")
         else:
             lines.append(f"[{kind}]")
-    return "\n".join(lines)
+    return "\n".join(lines) if lines else "(no content)"
 
 
 def _json(value: Any) -> str:

@@ -81,9 +81,14 @@ def test_a_fork_keeps_what_memory_did_in_the_turns_it_shares(client: mn.MastraCl
     assert "Recalled 2 messages" in branch.widget.memories[1]
 
 
+def lookup(city: str) -> dict[str, object]:
+    """The temperature in a city."""
+    return {"city": city, "temperature": 7}
+
+
 def test_memory_without_working_memory_recalls_and_says_what_to_turn_on(client: mn.MastraClient) -> None:
     chat = client.agent("memoryChat").chat(resource=f"user-{uuid.uuid4().hex[:8]}")
-    chat.send("one").wait(30)
+    chat.send('call lookup with {"city": "Oslo"}', tools=[lookup]).wait(30)  # two requests, one turn
     chat.send("two").wait(30)
     first, second = (turn.memory for turn in chat.turns)
     assert first is not None
@@ -96,11 +101,20 @@ def test_memory_without_working_memory_recalls_and_says_what_to_turn_on(client: 
             "(new Memory({options: {workingMemory: {enabled: true}}}))"
         )
     )
-    assert [message.role for message in second.recalled] == ["user", "assistant"]
+    assert first.recalled == []  # the tool round's request recalls the turn's own messages: not memory's
+    # as Mastra stores a client tool's turn: the call before its round, with no result, then again
+    assert [(message.role, message.text) for message in second.recalled] == [
+        ("user", 'call lookup with {"city": "Oslo"}'),
+        ("assistant", 'called lookup({"city":"Oslo"})'),
+        ("tool", "(no content)"),
+        ("assistant", 'called lookup({"city":"Oslo"})'),
+        ("tool", 'lookup returned {"city":"Oslo","temperature":7}'),
+        ("assistant", chat.turns[0].result.text),
+    ]
     assert chat.working_memory is None
     assert "keeps no working memory" in chat.widget.memories[0]
     assert "keeps no working memory" not in chat.widget.memories[1]  # said once, not every turn
-    assert "Recalled 2 messages" in chat.widget.memories[1]
+    assert "Recalled 6 messages" in chat.widget.memories[1]
 
 
 def test_an_agent_without_memory_says_so_instead_of_an_empty_panel(client: mn.MastraClient) -> None:
