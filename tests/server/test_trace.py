@@ -114,16 +114,27 @@ def test_a_client_tool_round_trip_keeps_one_trace_id(mastra_url: str) -> None:
     assert len(trace.spans_of("model_generation")) == 2
 
 
-def test_an_approval_continues_in_the_same_trace(client: mn.MastraClient) -> None:
+def test_an_approval_continues_in_the_same_trace(mastra_url: str) -> None:
+    bodies: list[dict[str, Any]] = []
+    client = mn.MastraClient(mastra_url, wire=recording_wire(mastra_url, bodies))
     view = client.agent("weather").stream("What is the weather in Paris?", require_tool_approval=True)
     waiting = view.wait(60)
     assert waiting.status == "suspended"
     view.approve()
     result = view.wait(60)
     assert result.status == "finished"
+    assert len(bodies) == 2  # the stream, and the approval
+    assert "toolCallId" in bodies[1]
+    assert [body["tracingOptions"]["traceId"] for body in bodies] == [result.trace_id] * 2
     trace = view.trace(timeout=30)
     assert {span.type for span in trace.spans} >= {"agent_run", "model_generation", "tool_call"}
     assert trace.trace_id == result.trace_id
+    # Mastra nests the approved continuation under the step that waited, as a resumed run
+    assert [span.name for span in trace.requests] == [
+        "agent run: 'weather'",
+        "agent run: 'weather' (resumed)",
+    ]
+    assert [step.request is not None for step in view.result.steps] == [True] * len(view.result.steps)
 
 
 def test_a_workflow_run_is_traced_and_an_observed_one_names_no_trace(client: mn.MastraClient) -> None:
