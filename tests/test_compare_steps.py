@@ -315,3 +315,11 @@ def test_many_arguments_and_calls_are_counted_not_drawn() -> None:
     steps = mn.compare(run(calls, "a"), run(calls, "b")).steps_html()
     assert "… 80 more tool calls in this step" in steps
     assert len(steps) < 30_000  # (the timelines below draw every call: theirs to bound)
+
+
+def test_a_failed_call_shows_its_error_beside_the_other_runs_result() -> None:
+    html = mn.compare(fixture_path("tool-call"), fixture_path("tool-error"))._repr_html_()
+    errors = re.findall(r'<span class="mn-compare-error"[^>]*>(.*?)</span>', html)
+    assert errors == ["error: Stock service unavailable for ACME: upstream timeout after 5000ms"]
+    assert not re.search(r"<del[^>]*>[^<]*Stock service", html)  # tinted, not struck out as removed
+    assert "→ {&quot;city&quot;: &quot;Paris&quot;" in html  # the other run's result, side by side

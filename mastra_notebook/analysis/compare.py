@@ -102,6 +102,7 @@ def _short(value: Any, limit: int = 300) -> str:
 
 _MARK = "background:rgba(210,153,34,0.22);border-left:3px solid rgba(210,153,34,0.95)"  # where runs part
 _MUTED = "opacity:0.65"
+_ERROR = "background:rgba(248,81,73,0.16);border-radius:2px"  # a failed call: tinted, not struck out
 _CLIP = 400  # an argument or result longer than this is cut, with a note
 _MAX_STEP_ROWS = 60  # the step table's rows beyond this are counted, not drawn
 _MAX_LINES = 20  # a step's call rows, a call's arguments, a system prompt's changed lines: the rest counted
@@ -439,7 +440,7 @@ class Comparison:
         args = "".join(_arg_line(change, plain=plain) for change in changes[:_MAX_LINES])
         args += _more(len(changes), "arguments")
         outcome = (
-            f'<del style="{_DEL}">{_clip_html(call.error.message)}</del>'
+            f'<span class="mn-compare-error" style="{_ERROR}">error: {_clip_html(call.error.message)}</span>'
             if call.error
             else _clip_html(call.result)
         )
