@@ -93,6 +93,8 @@ class FakeMastra:
                 "/api/memory/threads": {"threads": [{"id": "t1"}]},
                 "/api/memory/threads/t1/messages": {"messages": [{"role": "user", "content": "hi"}]},
             }
+            if path.endswith("/working-memory"):  # a chat's turn reads it when it ends
+                return httpx.Response(200, json={"workingMemory": "# User", "workingMemoryTemplate": None})
             return httpx.Response(200, json=listed[path])
         if path.endswith(("/cancel", "/clone")):
             return httpx.Response(200, json={"message": "ok"})
