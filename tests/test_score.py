@@ -178,11 +178,17 @@ def test_a_badge_says_the_score_its_tone_and_reason() -> None:
         "text": "answer-length 0.7",
         "tone": "neutral",
         "title": "answer-length (Mastra scorer): 14 words; score 0.7",
+        "scorer": "answer-length",  # the footer's scores row: scorer, value and mark, reason
+        "value": "0.7",
+        "reason": "14 words; score 0.7",
     }
     assert badge(mn.Score(scorer="exact", score=1.0, passed=True, threshold=1)) == {
         "text": "exact 1 ✓",
         "tone": "ok",
         "title": "exact (Python scorer)",
+        "scorer": "exact",
+        "value": "1 ✓",
+        "reason": "",
     }
     assert badge(mn.Score(scorer="exact", score=0.123456, passed=False))["text"] == "exact 0.123 ✗"
     assert badge(mn.Score(scorer="judge", reason="ValueError: x"))["tone"] == "warn"

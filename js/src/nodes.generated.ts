@@ -71,7 +71,10 @@ export interface RunNode {
   scoring?: boolean | null;
   /** Its scores, Mastra's and the notebook's, in the order asked for. */
   scores?: Score[] | null;
-  /** Its scores as the header shows them, in the same order (core/score.py `badge`). */
+  /**
+   * Its scores as the header's badges and the footer's scores row show them, in the same order
+   * (core/score.py `badge`).
+   */
   score_badges?: ScoreBadge[] | null;
 }
 
@@ -469,7 +472,10 @@ export interface Score {
   threshold?: number | null;
 }
 
-/** A score as the header shows it: written by the kernel, drawn as given. */
+/**
+ * A score as the header's badge and the footer's scores row show it: written by the kernel
+ * (core/score.py `badge`), drawn as given.
+ */
 export interface ScoreBadge {
   /** `answer-length 0.7`, `exact 1 ✓`, `judge failed`. */
   text: string;
@@ -477,6 +483,12 @@ export interface ScoreBadge {
   tone: string;
   /** The scorer, where it ran, and its reason: shown on hover. */
   title: string;
+  /** The scorer's name (a Mastra id or a Python scorer's name): the footer row's label. */
+  scorer?: string | null;
+  /** `0.7`, `1 ✓`, `0 ✗`, `failed`: the footer row's value and mark. */
+  value?: string | null;
+  /** The scorer's reason (or its error), `""` when it gave none: folded in the footer row. */
+  reason?: string | null;
 }
 
 /** A guardrail that stopped the run: which one, and why. */

@@ -105,7 +105,8 @@ class NodeBase(Shape):
 
 
 class ScoreBadge(Shape):
-    """A score as the header shows it: written by the kernel, drawn as given."""
+    """A score as the header's badge and the footer's scores row show it: written by the kernel
+    (core/score.py ``badge``), drawn as given."""
 
     text: str
     """``answer-length 0.7``, ``exact 1 ✓``, ``judge failed``."""
@@ -113,6 +114,12 @@ class ScoreBadge(Shape):
     """``ok`` (passed), ``error`` (below its threshold), ``warn`` (the scorer failed), ``neutral``."""
     title: str
     """The scorer, where it ran, and its reason: shown on hover."""
+    scorer: str | None = None
+    """The scorer's name (a Mastra id or a Python scorer's name): the footer row's label."""
+    value: str | None = None
+    """``0.7``, ``1 ✓``, ``0 ✗``, ``failed``: the footer row's value and mark."""
+    reason: str | None = None
+    """The scorer's reason (or its error), ``""`` when it gave none: folded in the footer row."""
 
 
 class RunNode(NodeBase):
@@ -179,7 +186,8 @@ class RunNode(NodeBase):
     scores: list[Score] | None = None
     """Its scores, Mastra's and the notebook's, in the order asked for."""
     score_badges: list[ScoreBadge] | None = None
-    """Its scores as the header shows them, in the same order (core/score.py ``badge``)."""
+    """Its scores as the header's badges and the footer's scores row show them, in the same order
+    (core/score.py ``badge``)."""
 
 
 class TextNode(NodeBase):

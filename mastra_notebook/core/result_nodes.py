@@ -9,6 +9,7 @@ from typing import Any
 
 from . import figures, labels
 from .result import RunResult, ToolCall, WorkflowStep, view_snapshot
+from .score import badge
 from .state import VIEW_DEPTH
 from .values import capped
 
@@ -123,6 +124,10 @@ def _run_fields(result: RunResult, nested: bool) -> dict[str, Any]:
         "nested_usage": {key: everything[key] - usage[key] for key in usage},
         "streaming_ms": sum((step.streaming or 0.0) * 1000 for step in streamed) if streamed else None,
         "streamed_tokens": sum(step.output_tokens or 0 for step in streamed) if streamed else None,
+        # its scores as a live run's node has them (core/run.py add_scores): the header's badges and
+        # the footer's row draw them from a result read back from JSON too
+        "scores": [score.model_dump() for score in result.scores] or None,
+        "score_badges": [badge(score) for score in result.scores] or None,
     }
 
 

@@ -114,9 +114,10 @@ class Scorer:
 
 
 def badge(score: Score) -> dict[str, str]:
-    """How a view's header shows ``score`` (``answer-length 0.7``, ``exact 1 ✓``): its text, tone
-    (``ok`` passed, ``error`` failed its threshold, ``warn`` the scorer failed, else ``neutral``) and
-    title (its reason, on hover); written once here, drawn as given by both renderers."""
+    """How a view shows ``score``: the header's badge (``answer-length 0.7``, ``exact 1 ✓``) with its
+    tone (``ok`` passed, ``error`` failed its threshold, ``warn`` the scorer failed, else ``neutral``)
+    and title (its reason, on hover), and the footer's row (``scorer``, ``value``, ``reason``); written
+    once here, drawn as given by both renderers."""
     value = "failed" if score.score is None else f"{score.score:.3g}"
     mark = "" if score.passed is None else " ✓" if score.passed else " ✗"
     if score.score is None:
@@ -128,6 +129,9 @@ def badge(score: Score) -> dict[str, str]:
         "text": f"{score.scorer} {value}{mark}",
         "tone": tone,
         "title": f"{about}: {score.reason}" if score.reason else about,
+        "scorer": score.scorer,
+        "value": f"{value}{mark}",
+        "reason": score.reason or "",
     }
 
 

@@ -1,12 +1,13 @@
 /**
- * The run footer: status, tokens, time to first token, tokens/s, duration, steps, cost. Every figure
- * is the kernel's (the run node's `figures`, formatted in Python: core/figures.py); the footer shows
- * them and computes none.
+ * The run footer: status, tokens, time to first token, tokens/s, duration, steps, cost, then a row of
+ * the run's scores. Every figure is the kernel's (the run node's `figures`, formatted in Python:
+ * core/figures.py; each score's `score_badges` entry: core/score.py); the footer shows them and
+ * computes none.
  */
 import { h } from "../dom";
 import { runFigures } from "../format";
 import { statusWord } from "../status-words";
-import type { NodeData } from "../types";
+import type { NodeData, ScoreBadge } from "../types";
 
 /** The stats in order: `data-stat`, the label, and the key of the figure shown. */
 const STATS: [key: string, label: string, figure: string][] = [
@@ -25,6 +26,9 @@ const STATS: [key: string, label: string, figure: string][] = [
 export class Footer {
   readonly el = h("div", "mn-footer");
   private readonly values = new Map<string, [HTMLElement, HTMLElement]>();
+  /** The scores row: each score's scorer, value with its passed/failed mark, and reason (folded). */
+  private readonly scores = h("div", "mn-score-row");
+  private scoresShown = "";
 
   constructor() {
     for (const [key, label] of [["status", ""] as const, ...STATS]) {
@@ -36,6 +40,8 @@ export class Footer {
       this.values.set(key, [item, value]);
       this.el.append(item);
     }
+    this.scores.hidden = true;
+    this.el.append(this.scores);
   }
 
   update(run: NodeData): void {
@@ -46,6 +52,29 @@ export class Footer {
     if (cost) cost[0].title = figures.cost_title ?? "";
     const tokens = this.values.get("tokens_with_nested");
     if (tokens) tokens[0].title = figures.tokens_title ?? "";
+    this.showScores(run);
+  }
+
+  private showScores(run: NodeData): void {
+    const badges = (Array.isArray(run.score_badges) ? run.score_badges : []) as ScoreBadge[];
+    const shown = JSON.stringify(badges);
+    if (shown === this.scoresShown) return;
+    this.scoresShown = shown;
+    this.scores.replaceChildren(
+      ...badges.map((b) =>
+        h(
+          "span",
+          "mn-score",
+          [
+            h("span", "mn-stat-label", [b.scorer ?? b.text]),
+            b.value ? h("span", "mn-stat-value", [b.value]) : null,
+            b.reason ? h("span", "mn-score-reason", [b.reason], { title: b.reason }) : null,
+          ],
+          { "data-score": b.scorer ?? b.text, "data-tone": b.tone, title: b.title },
+        ),
+      ),
+    );
+    this.scores.hidden = badges.length === 0;
   }
 
   private show(key: string, text: string | null): void {

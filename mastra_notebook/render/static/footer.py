@@ -1,10 +1,11 @@
-"""The run footer (footer.ts): status, then the figures the kernel formatted (core/figures.py)."""
+"""The run footer (footer.ts): status, then the figures the kernel formatted (core/figures.py), then
+a row of the run's scores as the kernel wrote them (core/score.py ``badge``)."""
 
 from __future__ import annotations
 
 from ...core.status_words import status_word
 from .common import NodeFields, SnapshotTree, obj, string
-from .html import BORDER, MUTED, esc, tag
+from .html import BORDER, MUTED, TONES, esc, tag
 
 # The footer's stats in order (footer.ts STATS): the label, and the key of the figure the kernel
 # computed (the run node's ``figures``, core/figures.py); renderers compute none.
@@ -48,6 +49,39 @@ def run_footer(tree: SnapshotTree, run: NodeFields) -> str:
     line = " ".join(stats)
     return tag(
         "div",
-        line,
+        line + score_row(run),
         style=f"{MUTED};font-size:85%;border-top:1px solid {BORDER};margin-top:8px;padding-top:4px",
     )
+
+
+def score_row(run: NodeFields) -> str:
+    """footer.ts's scores row: each score's scorer, value with its mark (tinted by its tone) and reason
+    (cut to one line, whole on hover); nothing for a run without scores."""
+    shown = []
+    for score in run.get("score_badges") or ():
+        if not isinstance(score, dict):
+            continue
+        scorer = string(score.get("scorer")) or string(score.get("text")) or ""
+        value = string(score.get("value"))
+        reason = string(score.get("reason"))
+        tone = string(score.get("tone"))
+        colour = TONES[tone] if tone in TONES and tone != "neutral" else ""  # footer.ts: data-tone
+        bits = [esc(scorer)]
+        if value:
+            bits.append(tag("b", esc(value), style=f"font-weight:600{f';color:{colour}' if colour else ''}"))
+        if reason:
+            reason_style = (
+                "display:inline-block;max-width:40ch;overflow:hidden;text-overflow:ellipsis;"
+                "white-space:nowrap;vertical-align:bottom;margin-left:2px"
+            )
+            bits.append(tag("span", esc(reason), style=reason_style, title=reason))
+        shown.append(
+            tag(
+                "span",
+                " ".join(bits),
+                style="margin-right:14px;white-space:nowrap",
+                title=string(score.get("title")),
+                data_score=scorer,
+            )
+        )
+    return tag("div", " ".join(shown), style="margin-top:2px") if shown else ""
