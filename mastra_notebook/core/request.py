@@ -37,7 +37,7 @@ NO_BODY_REASON = (
     "Mastra's server redacts it by default: to keep it, serve the agent with "
     "`new MastraServer({..., streamOptions: {redact: false}})`; or, with observability on the server "
     "(`new Observability({configs: {default: {serviceName, exporters: [new MastraStorageExporter()]}}})`), "
-    "`view.trace()` fills it from Mastra's trace. "
+    "the run's trace holds it: fetching the trace fills it in. "
     "A step whose model call failed before the provider answered carries none either."
 )
 NO_STEP_START_REASON = (
