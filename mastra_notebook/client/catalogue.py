@@ -197,6 +197,10 @@ class Catalogue(dict[str, Any]):
         self.source = source
 
     def _rows(self) -> list[list[str]]:
+        return [self._row(entry_id, _mapping(listed)) for entry_id, listed in self.items()]
+
+    def _row(self, entry_id: str, entry: Mapping[str, Any]) -> list[str]:
+        """One entry's cells, in the order of ``heads`` (HTML, escaped)."""
         raise NotImplementedError
 
     heads: tuple[str, ...] = ()
@@ -221,25 +225,19 @@ class Agents(Catalogue):
     noun = "agents"
     heads = ("id", "name", "model", "tools", "instructions")
 
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        for agent_id, listed in self.items():
-            agent = _mapping(listed)
-            tools = [_tool_line(*tool) for tool in tools_of(agent)]
-            name = _label(agent.get("name", agent_id))
-            if agent.get("description"):
-                name += "<br>" + _muted(_label(excerpt(str(agent["description"]), 90)))
-            instructions = excerpt(_text(agent.get("instructions")))
-            rows.append(
-                [
-                    _code(agent_id),
-                    name,
-                    _shown(model_of(agent)),
-                    _listed(tools) if tools else _empty(),
-                    _shown(instructions),
-                ]
-            )
-        return rows
+    def _row(self, agent_id: str, agent: Mapping[str, Any]) -> list[str]:
+        tools = [_tool_line(*tool) for tool in tools_of(agent)]
+        name = _label(agent.get("name", agent_id))
+        if agent.get("description"):
+            name += "<br>" + _muted(_label(excerpt(str(agent["description"]), 90)))
+        instructions = excerpt(_text(agent.get("instructions")))
+        return [
+            _code(agent_id),
+            name,
+            _shown(model_of(agent)),
+            _listed(tools) if tools else _empty(),
+            _shown(instructions),
+        ]
 
     def _lines(self) -> list[str]:
         lines = []
@@ -256,22 +254,16 @@ class Workflows(Catalogue):
     noun = "workflows"
     heads = ("id", "name", "steps", "input", "description")
 
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        for workflow_id, listed in self.items():
-            workflow = _mapping(listed)
-            steps = [_label(step) for step in steps_of(workflow.get("stepGraph"))]
-            described = excerpt(str(workflow.get("description") or ""))
-            rows.append(
-                [
-                    _code(workflow_id),
-                    _label(workflow.get("name", workflow_id)),
-                    " → ".join(steps) if steps else _empty(),
-                    _shown(fields(workflow.get("inputSchema"))),
-                    _shown(described),
-                ]
-            )
-        return rows
+    def _row(self, workflow_id: str, workflow: Mapping[str, Any]) -> list[str]:
+        steps = [_label(step) for step in steps_of(workflow.get("stepGraph"))]
+        described = excerpt(str(workflow.get("description") or ""))
+        return [
+            _code(workflow_id),
+            _label(workflow.get("name", workflow_id)),
+            " → ".join(steps) if steps else _empty(),
+            _shown(fields(workflow.get("inputSchema"))),
+            _shown(described),
+        ]
 
     def _lines(self) -> list[str]:
         return [
@@ -287,21 +279,15 @@ class Scorers(Catalogue):
     noun = "scorers"
     heads = ("id", "name", "agents", "description")
 
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        for scorer_id, listed in self.items():
-            entry = _mapping(listed)
-            config = _mapping(_mapping(entry.get("scorer")).get("config"))
-            agents = [_code(agent) for agent in entry.get("agentIds") or ()]
-            rows.append(
-                [
-                    _code(scorer_id),
-                    _label(config.get("name", scorer_id)),
-                    _listed(agents) if agents else _empty(),
-                    _shown(excerpt(str(config.get("description") or ""))),
-                ]
-            )
-        return rows
+    def _row(self, scorer_id: str, entry: Mapping[str, Any]) -> list[str]:
+        config = _mapping(_mapping(entry.get("scorer")).get("config"))
+        agents = [_code(agent) for agent in entry.get("agentIds") or ()]
+        return [
+            _code(scorer_id),
+            _label(config.get("name", scorer_id)),
+            _listed(agents) if agents else _empty(),
+            _shown(excerpt(str(config.get("description") or ""))),
+        ]
 
     def _lines(self) -> list[str]:
         return [
@@ -439,22 +425,16 @@ class WorkflowRuns(Catalogue):
         super().__init__(entries, source)
         self.total = len(self) if total is None else total
 
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        for run_id, listed in self.items():
-            run = _mapping(listed)
-            steps = [f"{_label(step)} {_muted(_label(status))}" for step, status in run_steps(run)]
-            rows.append(
-                [
-                    _code(run_id),
-                    _label(run_status(run)),
-                    _listed(steps) if steps else _empty(),
-                    _shown(_when(run.get("createdAt"))),
-                    _shown(_when(run.get("updatedAt"))),
-                    _shown(run.get("resourceId")),
-                ]
-            )
-        return rows
+    def _row(self, run_id: str, run: Mapping[str, Any]) -> list[str]:
+        steps = [f"{_label(step)} {_muted(_label(status))}" for step, status in run_steps(run)]
+        return [
+            _code(run_id),
+            _label(run_status(run)),
+            _listed(steps) if steps else _empty(),
+            _shown(_when(run.get("createdAt"))),
+            _shown(_when(run.get("updatedAt"))),
+            _shown(run.get("resourceId")),
+        ]
 
     def _lines(self) -> list[str]:
         return [f"  {run_id}  {run_status(run)}" for run_id, run in self.items() if isinstance(run, Mapping)]

@@ -82,29 +82,22 @@ def _usage(value: Any) -> Usage | None:
 def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
     get = node.get
     return ToolCall(
-        tool_call_id=get("tool_call_id"),
-        tool_name=get("tool_name"),
-        args=get("args"),
+        **_same(node, "tool_call_id", "tool_name", "args", "result", "approval", "denied_reason", "ran_in"),
         args_text=node.text("args_text"),
-        result=get("result"),
-        approval=get("approval"),
-        denied_reason=get("denied_reason"),
         provider_executed=bool(get("provider_executed")),
-        ran_in=get("ran_in"),
         orphan=bool(get("orphan")),
         called_at=_time(get("called_at")),
         **_waiting_work(node, nested),
     )
 
 
+def _same(node: Node, *names: str) -> dict[str, Any]:
+    """Fields the result keeps as the node has them, by the same names."""
+    return {name: node.get(name) for name in names}
+
+
 def _workflow_step(node: Node, nested: dict[str, RunResult]) -> WorkflowStep:
-    get = node.get
-    return WorkflowStep(
-        step_name=get("step_name"),
-        input=get("input"),
-        output=get("output"),
-        **_waiting_work(node, nested),
-    )
+    return WorkflowStep(**_same(node, "step_name", "input", "output"), **_waiting_work(node, nested))
 
 
 def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:

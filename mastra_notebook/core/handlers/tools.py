@@ -88,14 +88,19 @@ def _call_with_args(state: RunState, payload: dict[str, Any], status: str) -> No
     return node
 
 
+def _waits(state: RunState, node: Node, status: str, resume_schema: Any = None) -> Next:
+    """The call now waits for a person (to approve it, or to resume it with data)."""
+    state.call_status(node, status)
+    state.wait_for_human(node, resume_schema)
+    return None
+
+
 @on("tool-call-approval")
 def approval(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = _call_with_args(state, payload, "awaiting-approval")
     state.set(node, "approval", {"resume_schema": payload.get("resumeSchema")})
-    state.call_status(node, "awaiting-approval")
-    state.wait_for_human(node)
-    return None
+    return _waits(state, node, "awaiting-approval")
 
 
 @on("tool-call-suspended")
@@ -103,9 +108,7 @@ def suspended(state: RunState, chunk: dict[str, Any]) -> Next:
     payload = payload_of(chunk)
     node = state.call_for(payload, "suspended")
     state.set(node, "suspend_payload", payload.get("suspendPayload"))
-    state.call_status(node, "suspended")
-    state.wait_for_human(node, payload.get("resumeSchema"))
-    return None
+    return _waits(state, node, "suspended", payload.get("resumeSchema"))
 
 
 @on("tool-output-denied")
