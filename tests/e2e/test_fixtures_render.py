@@ -316,10 +316,22 @@ def long_text(root: Any, result: dict[str, Any]) -> None:
     assert shown.startswith(f"Section 1 {first_words}"), shown[:200]
 
 
+def data_parts(root: Any) -> None:
+    """Mastra's own data-* parts say what they are (the widget's data.ts; tests/e2e/test_data_parts.py looks)."""
+    cards = root.locator(".mn-data")
+    expect(cards.locator(":scope > .mn-card-head .mn-kind-label")).to_have_text(
+        ["Sandbox", "Sandbox", "Sandbox", "Signal", "Tripwire", "Structured output", "Token limit"]
+    )
+    expect(root.locator("pre.mn-term-stderr")).to_have_text("warning: <b>deprecated</b> flag\n")
+    expect(root.locator(".mn-data-exit .mn-badge")).to_have_text("exit 1")
+    expect_text(root, "Running the command.")
+
+
 CHECKS: dict[str, Callable[..., None]] = {
     "abort": abort,
     "agent-as-tool": agent_as_tool,
     "background-task": background_task,
+    "data-parts": data_parts,
     "error": error,
     "long-text": long_text,
     "parallel-tools": parallel_tools,
