@@ -1,6 +1,7 @@
 """Scores in a real JupyterLab with the real Mastra server: the view's header says "scoring…" while the
 scores are awaited (a Python scorer held by an event the next cell sets), then a badge per score,
-Mastra's and the notebook's; client.scorers() is a table. Screenshots in light and dark."""
+Mastra's and the notebook's, and a row in the footer (scorer, value and mark, reason folded);
+client.scorers() is a table. Screenshots in light and dark."""
 
 from __future__ import annotations
 
@@ -51,9 +52,16 @@ def test_scores_show_in_the_header_after_scoring(
     expect(page.locator(".jp-Notebook .jp-Cell").nth(3).locator("table.mn-catalogue")).to_contain_text(
         "judge-answers-question"
     )
+    row = root.locator(".mn-footer .mn-score-row .mn-score")
+    expect(row.locator(".mn-stat-label")).to_have_text(
+        ["answer-length", "completeness-scorer", "judge-answers-question", "mentions Paris"]
+    )
+    expect(row.last.locator(".mn-stat-value")).to_have_text("1 ✓")
+    expect(row.first.locator(".mn-score-reason")).to_have_attribute("title", "14 words; score 0.7")
     for theme in e2e.THEMES:
         e2e.set_theme(page, theme)
         e2e.screenshot(root, f"scores-view-{theme}")
+        e2e.screenshot(root.locator(".mn-footer"), f"scores-footer-{theme}")
         e2e.screenshot(e2e.cell(page, 3).locator(".jp-OutputArea-output").first, f"scores-scorers-{theme}")
     e2e.set_theme(page, "light")
     assert not page_events.errors

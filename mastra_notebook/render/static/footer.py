@@ -72,7 +72,7 @@ def score_row(run: NodeFields) -> str:
         if reason:
             reason_style = (
                 "display:inline-block;max-width:40ch;overflow:hidden;text-overflow:ellipsis;"
-                "white-space:nowrap;vertical-align:bottom;margin-left:2px"
+                "white-space:nowrap;vertical-align:bottom;margin-left:2px;font-style:italic"
             )
             bits.append(tag("span", esc(reason), style=reason_style, title=reason))
         shown.append(
