@@ -38,8 +38,8 @@ def render_data(tree: SnapshotTree, node: NodeFields) -> str:
     else:
         body = maybe_json("Value", data)
     head = [bdi(part.name if part is not None else type_)]
-    if part is not None and part.exit is not None:
-        head.append(badge(*part.exit))
+    if part is not None and part.exit is not None:  # an exit code, not a status word: set in monospace
+        head.append(badge(*part.exit).replace('style="', 'style="font-family:monospace;', 1))
     return simple_card(node, part.kind if part is not None else "Data", *head, body=body)
 
 
