@@ -23,6 +23,17 @@ const END_SLACK_PX = 24;
 const USER_SCROLL_EVENTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
 const USER_SCROLL_MS = 1000;
 
+const UP_KEYS = new Set(["ArrowUp", "PageUp", "Home"]);
+
+/** A wheel turned up, or a key that scrolls up (not typed into a field). */
+function readsUp(event: Event): boolean {
+  if (event.type === "wheel") return (event as WheelEvent).deltaY < 0;
+  if (event.type !== "keydown") return false;
+  const target = event.target as HTMLElement | null;
+  const typing = target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  return !typing && UP_KEYS.has((event as KeyboardEvent).key);
+}
+
 export class View {
   readonly root: HTMLElement;
   private readonly header: Header;
@@ -222,9 +233,12 @@ export class View {
     return this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight <= END_SLACK_PX;
   }
 
-  private readonly onUserInput = (): void => {
+  private readonly onUserInput = (event: Event): void => {
     this.userInputAt = performance.now();
     this.settling = false;
+    // The input itself says "up": stop following now. Its scroll events come later, and a frame
+    // that follows the tail in between would take the reader back down (seen on a busy page).
+    if (readsUp(event) && this.root.scrollTop > 0) this.following = false;
   };
 
   /**

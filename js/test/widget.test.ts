@@ -342,6 +342,35 @@ describe("bounded height", () => {
     expect(jumpBar.hidden).toBe(true);
   });
 
+  it("a wheel turned up stops following at once, though a frame comes before its scroll event", () => {
+    const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
+    const size = { content: 400, client: 400 };
+    fakeScrollBox(rootEl, size);
+    model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
+    frame();
+    let seq = 1;
+    const grow = () => {
+      size.content += 300;
+      seq += 1;
+      model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
+      frame();
+    };
+    grow();
+    grow();
+    expect(rootEl.scrollTop).toBe(600);
+    vi.advanceTimersByTime(2000);
+    rootEl.dispatchEvent(new WheelEvent("wheel", { deltaY: -800 }));
+    rootEl.scrollTop = 200; // the browser scrolls...
+    grow(); // ...a frame follows before the scroll event is dispatched
+    rootEl.dispatchEvent(new Event("scroll"));
+    grow();
+    expect(rootEl.scrollTop).toBe(200); // left where the reader went
+
+    rootEl.dispatchEvent(new WheelEvent("wheel", { deltaY: 800 })); // down: no change by itself
+    grow();
+    expect(rootEl.scrollTop).toBe(200);
+  });
+
   it("off screen, reads no height while it streams; follows the tail once it shows", () => {
     const observers: { callback: IntersectionObserverCallback; target?: Element; disconnected?: boolean }[] = [];
     vi.stubGlobal(
