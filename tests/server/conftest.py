@@ -34,6 +34,19 @@ def mastra_url() -> Iterator[str]:
         launch.stop_server(process)
 
 
+@pytest.fixture(scope="session")
+def unredacted_url(mastra_url: str) -> Iterator[str]:
+    """A second server, started with MASTRA_REDACT=0 (once per session): step-start carries the
+    provider request. Started after the first: two servers do not start at once on a busy machine."""
+    del mastra_url
+    launch = launcher()
+    process, url = launch.start_server(port=0, timeout=120, env={"MASTRA_REDACT": "0"})
+    try:
+        yield url
+    finally:
+        launch.stop_server(process)
+
+
 @pytest.fixture
 def client(mastra_url: str) -> mn.MastraClient:
     return mn.MastraClient(mastra_url)

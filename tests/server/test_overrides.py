@@ -6,29 +6,20 @@ redaction off, from the trace with the server's default redaction."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 
 import mastra_notebook as mn
-
-from .conftest import launcher
 
 pytestmark = pytest.mark.server
 
 PROMPT = "What is the weather in Paris?"
 
 
-@pytest.fixture(scope="module")
-def unredacted(mastra_url: str) -> Iterator[mn.MastraClient]:
-    """A second server, started with MASTRA_REDACT=0: step-start carries the provider request."""
-    del mastra_url  # started first: the two servers do not start at once on a busy machine
-    launch = launcher()
-    process, url = launch.start_server(port=0, timeout=120, env={"MASTRA_REDACT": "0"})
-    try:
-        yield mn.MastraClient(url)
-    finally:
-        launch.stop_server(process)
+@pytest.fixture
+def unredacted(unredacted_url: str) -> mn.MastraClient:
+    """A client of the server started with MASTRA_REDACT=0 (conftest)."""
+    return mn.MastraClient(unredacted_url)
 
 
 def test_instructions_show_in_the_request_from_the_stream_with_redaction_off(

@@ -14,22 +14,9 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
-from .conftest import launcher
-
 pytestmark = pytest.mark.server
 
 T = TypeVar("T")
-
-
-@pytest.fixture(scope="module")
-def unredacted_url() -> Iterator[str]:
-    """A second server, started with MASTRA_REDACT=0: step-start carries the provider request."""
-    launch = launcher()
-    process, url = launch.start_server(port=0, timeout=120, env={"MASTRA_REDACT": "0"})
-    try:
-        yield url
-    finally:
-        launch.stop_server(process)
 
 
 @pytest.fixture
