@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
+from ..core.values import json_object
+
 EXCERPT = 160  # characters of instructions or a description shown in a table cell
 MAX_LISTED = 12  # tools or steps listed in one cell; the rest counted
 
@@ -52,14 +54,9 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 def schema(value: Any) -> dict[str, Any] | None:
     """A JSON schema as Mastra lists it: a string of ``{"json": schema}`` (superjson), or the schema."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None
-    if isinstance(value, Mapping) and isinstance(value.get("json"), Mapping):
-        value = value["json"]
-    return dict(value) if isinstance(value, Mapping) else None
+    found = json_object(value)
+    inner = found.get("json") if found is not None else None
+    return dict(inner) if isinstance(inner, dict) else found
 
 
 def fields(value: Any) -> str:

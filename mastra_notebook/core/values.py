@@ -38,6 +38,16 @@ def add_usage(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
 ZERO_USAGE = usage(None)
 
 
+def json_object(value: Any) -> dict[str, Any] | None:
+    """A JSON object Mastra sends as an object or as its JSON text; anything else is none."""
+    if isinstance(value, (str, bytes)):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+    return dict(value) if isinstance(value, dict) else None
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

@@ -10,10 +10,11 @@ its own.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from .values import json_object
 
 WaitKind = Literal["approval", "suspension", "step"]
 
@@ -36,12 +37,7 @@ Suggest = Callable[[Wait], "str | None"]
 
 def schema_object(value: Any) -> dict[str, Any] | None:
     """Mastra sends a resume schema as an object or as its JSON text; anything else is no schema."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None
-    return value if isinstance(value, dict) else None
+    return json_object(value)
 
 
 def no_suggestion(wait: Wait) -> None:
