@@ -124,7 +124,10 @@ def _request(
     ``traced``), or why it is not known."""
     body = step.request.get("body") if step.request is not None else None
     if body is not None and body != {}:
-        return normalise_request(body, provider if isinstance(provider, str) else None), None
+        hint = provider if isinstance(provider, str) else None
+        if step.request_read is None or step.request_read[0] != hint:
+            step.request_read = (hint, normalise_request(body, hint))
+        return step.request_read[1], None
     if traced is not None:  # redacted (or not seen): the trace's model_generation span has it
         return traced, None
     return None, NO_STEP_START_REASON if step.request is None else NO_BODY_REASON

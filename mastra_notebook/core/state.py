@@ -73,6 +73,9 @@ class StepState:
     calls: list[Node] = field(default_factory=list)
     reported_text: str | None = None  # the step's text as its step-finish tells it
     request: dict[str, Any] | None = None  # step-start's {body}; None: no step-start (state only)
+    # The body normalised, for the provider it was read for: a body never changes once its step
+    # started, and a run's result is read again at every change (a 200 kB body costs ~8 ms).
+    request_read: tuple[str | None, Any] | None = None
 
     def spans(self, end: Any) -> list[Interval]:
         """When each part streamed: text and reasoning from their start to their end chunk (which comes
