@@ -279,6 +279,23 @@ function fakeScrollBox(el: HTMLElement, size: { content: number; client: number 
   };
 }
 
+/** A streaming view in a 400 px box, one text part; `grow()` adds 300 px of text and draws a frame. */
+function streamingInABox() {
+  const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
+  const size = { content: 400, client: 400 };
+  const box = fakeScrollBox(rootEl, size);
+  model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
+  frame();
+  let seq = 1;
+  const grow = () => {
+    size.content += 300;
+    seq += 1;
+    model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
+    frame();
+  };
+  return { model, rootEl, size, box, grow };
+}
+
 describe("bounded height", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -296,19 +313,8 @@ describe("bounded height", () => {
   });
 
   it("follows the newest content while streaming, stops when the reader scrolls up, jumps back", () => {
-    const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
-    const size = { content: 400, client: 400 };
-    const box = fakeScrollBox(rootEl, size);
+    const { model, rootEl, size, box, grow } = streamingInABox();
     const jumpBar = rootEl.querySelector<HTMLElement>(".mn-jump-bar") as HTMLElement;
-    model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
-    frame();
-    let seq = 1;
-    const grow = () => {
-      size.content += 300;
-      seq += 1;
-      model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
-      frame();
-    };
     grow();
     expect(rootEl.scrollTop).toBe(300); // at the end
     grow();
@@ -343,18 +349,7 @@ describe("bounded height", () => {
   });
 
   it("a wheel turned up stops following at once, though a frame comes before its scroll event", () => {
-    const { model, rootEl, frame } = fakeSetup({ max_height: "400px", streaming: true });
-    const size = { content: 400, client: 400 };
-    fakeScrollBox(rootEl, size);
-    model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
-    frame();
-    let seq = 1;
-    const grow = () => {
-      size.content += 300;
-      seq += 1;
-      model.receive(opsMsg(seq, [append("t1", "text", "more ")]));
-      frame();
-    };
+    const { rootEl, grow } = streamingInABox();
     grow();
     grow();
     expect(rootEl.scrollTop).toBe(600);
