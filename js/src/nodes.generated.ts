@@ -172,6 +172,10 @@ export interface ToolNode {
    * counts them); null while they stream. Written by the kernel (core/labels.py).
    */
   args_summary?: string | null;
+  /** The result drawn as data (a table, a chart, an image), when the kernel has one. */
+  display?: RichDisplay | null;
+  /** How its arguments are drawn as they stream, when a renderer asks. */
+  args_display?: ArgsDisplay | null;
 }
 
 /**
@@ -382,6 +386,16 @@ export interface Approval {
   resume_schema?: unknown;
 }
 
+/** How a tool's arguments are drawn while they stream (`mn.renderer(name, args=...)`). */
+export interface ArgsDisplay {
+  /** The argument drawn as code (`query`). */
+  field?: string | null;
+  /** Its language: `sql python json markdown`. */
+  language?: string | null;
+  /** `args=fn`'s display of the partial arguments, throttled like the rest of the view. */
+  display?: RichDisplay | null;
+}
+
 /**
  * USD: `total_usd` (this run's steps and the runs nested in it) and `steps_usd` (one figure per
  * step, `None` where unknown). `reason` says why `total_usd` is `None`.
@@ -421,6 +435,27 @@ export interface ErrorInfo {
   status_code?: number | null;
   /** Anything else the error carried (the cause, the provider's response body), as sent. */
   details?: unknown;
+}
+
+/**
+ * A value drawn as data rather than JSON (a tool's result, or its arguments as they stream): a
+ * MIME bundle made in the kernel from a Python object or a renderer's return, bounded on the wire.
+ * Untrusted: sanitised wherever it is drawn (DOMPurify in the widget, the static renderer's
+ * sanitiser in transcripts).
+ */
+export interface RichDisplay {
+  /**
+   * MIME type to payload: `text/html`, `image/svg+xml`, `text/markdown`, `text/plain` (text);
+   * `image/png`, `image/jpeg`, `image/gif`, `image/webp` (base64 text); `application/json`
+   * (any JSON). The richest type the renderer can draw safely wins.
+   */
+  data?: Record<string, unknown> | null;
+  /** Where it came from: `value` (a Python tool's return), `renderer` (`mn.renderer`). */
+  source?: string | null;
+  /** What stayed in the kernel when the whole was too large, e.g. `first 50 of 1,000,000 rows`. */
+  preview?: string | null;
+  /** The renderer raised: its message. The JSON result stays one click away. */
+  error?: string | null;
 }
 
 /**

@@ -248,6 +248,35 @@ class HumanStep(NodeBase):
     """How long it took without the person's wait (``1.3 s``); null until it ended."""
 
 
+class RichDisplay(Shape):
+    """A value drawn as data rather than JSON (a tool's result, or its arguments as they stream): a
+    MIME bundle made in the kernel from a Python object or a renderer's return, bounded on the wire.
+    Untrusted: sanitised wherever it is drawn (DOMPurify in the widget, the static renderer's
+    sanitiser in transcripts)."""
+
+    data: dict[str, Any] | None = None
+    """MIME type to payload: ``text/html``, ``image/svg+xml``, ``text/markdown``, ``text/plain`` (text);
+    ``image/png``, ``image/jpeg``, ``image/gif``, ``image/webp`` (base64 text); ``application/json``
+    (any JSON). The richest type the renderer can draw safely wins."""
+    source: str | None = None
+    """Where it came from: ``value`` (a Python tool's return), ``renderer`` (``mn.renderer``)."""
+    preview: str | None = None
+    """What stayed in the kernel when the whole was too large, e.g. ``first 50 of 1,000,000 rows``."""
+    error: str | None = None
+    """The renderer raised: its message. The JSON result stays one click away."""
+
+
+class ArgsDisplay(Shape):
+    """How a tool's arguments are drawn while they stream (``mn.renderer(name, args=...)``)."""
+
+    field: str | None = None
+    """The argument drawn as code (``query``)."""
+    language: str | None = None
+    """Its language: ``sql python json markdown``."""
+    display: RichDisplay | None = None
+    """``args=fn``'s display of the partial arguments, throttled like the rest of the view."""
+
+
 class ToolNode(HumanStep):
     """A tool call (or a primitive a network runs). Children: at most one ``run``, the sub-agent or
     workflow it ran."""
@@ -280,6 +309,10 @@ class ToolNode(HumanStep):
     args_summary: str | None = None
     """The folded head's arguments (``city="Paris", days=3``, at most 48 characters as JavaScript
     counts them); null while they stream. Written by the kernel (core/labels.py)."""
+    display: RichDisplay | None = None
+    """The result drawn as data (a table, a chart, an image), when the kernel has one."""
+    args_display: ArgsDisplay | None = None
+    """How its arguments are drawn as they stream, when a renderer asks."""
 
 
 class WorkflowStepNode(HumanStep):
@@ -520,6 +553,8 @@ def _ts_type(annotation: Any, shapes: dict[str, type[BaseModel]]) -> str:
         return f"({item})[]" if " | " in item else f"{item}[]"
     if origin is tuple:
         return "[" + ", ".join(_ts_type(arg, shapes) for arg in args) + "]"
+    if origin is dict:
+        return f"Record<{_ts_type(args[0], shapes)}, {_ts_type(args[1], shapes)}>"
     raise TypeError(f"no TypeScript for {annotation!r}")
 
 
