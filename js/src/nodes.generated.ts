@@ -296,6 +296,13 @@ export interface StepNode {
   cost_reason?: string | null;
   /** The union of its parts' streaming spans. */
   streaming_ms?: number | null;
+  /**
+   * The folded "Request" toggle's label (`system · 6 messages (4 history) · 2 tools`): what the
+   * model was given in this step. The request itself is not a node field: it is sent on demand.
+   */
+  request_summary?: string | null;
+  /** Why this step has no request, and what to turn on, on the server. */
+  request_reason?: string | null;
 }
 
 /** A tool that runs on after its step. */

@@ -406,6 +406,11 @@ class StepNode(NodeBase):
     """Why it has no price."""
     streaming_ms: float | None = None
     """The union of its parts' streaming spans."""
+    request_summary: str | None = None
+    """The folded "Request" toggle's label (``system · 6 messages (4 history) · 2 tools``): what the
+    model was given in this step. The request itself is not a node field: it is sent on demand."""
+    request_reason: str | None = None
+    """Why this step has no request, and what to turn on, on the server."""
 
 
 class BackgroundTaskNode(NodeBase):
