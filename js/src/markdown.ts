@@ -22,7 +22,8 @@ export const MAX_HIGHLIGHT = 20_000;
 const highlighted = new Map<string, string>();
 const CACHED = 32;
 
-function highlightCode(code: string, lang: string): string {
+/** highlight.js's HTML of `code` (escaped text in spans), or "" when it is not highlighted. */
+export function highlightCode(code: string, lang: string): string {
   const name = lang.trim().toLowerCase();
   if (!name || code.length > MAX_HIGHLIGHT || !hljs.getLanguage(name)) return ""; // markdown-it escapes it
   const key = `${name}\n${code}`;
