@@ -16,17 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import mastra_notebook as mn
+from mastra_notebook.core.values import USAGE_KEYS
 
 PROVIDER_FIXTURES = Path(__file__).parent / "fixtures" / "providers"
-
-USAGE_KEYS = {
-    "input_tokens": "inputTokens",
-    "output_tokens": "outputTokens",
-    "total_tokens": "totalTokens",
-    "reasoning_tokens": "reasoningTokens",
-    "cached_input_tokens": "cachedInputTokens",
-    "cache_creation_input_tokens": "cacheCreationInputTokens",
-}
 
 
 def scenarios(directory: Path = PROVIDER_FIXTURES) -> list[str]:

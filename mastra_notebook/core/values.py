@@ -9,7 +9,7 @@ from typing import Any
 import jiter
 import orjson
 
-_USAGE_KEYS = {
+USAGE_KEYS = {  # our snake_case count: Mastra's camelCase key
     "input_tokens": "inputTokens",
     "output_tokens": "outputTokens",
     "total_tokens": "totalTokens",
@@ -23,7 +23,7 @@ def usage(value: Any) -> dict[str, int]:
     """Mastra's camelCase usage as our snake_case counts (missing or null counts are 0)."""
     source = value if isinstance(value, dict) else {}
     counts = {}
-    for ours, theirs in _USAGE_KEYS.items():
+    for ours, theirs in USAGE_KEYS.items():
         count = source.get(theirs, source.get(ours))
         counts[ours] = count if isinstance(count, int) and not isinstance(count, bool) else 0
     if not counts["total_tokens"]:
@@ -32,7 +32,7 @@ def usage(value: Any) -> dict[str, int]:
 
 
 def add_usage(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    return {key: a.get(key, 0) + b.get(key, 0) for key in _USAGE_KEYS}
+    return {key: a.get(key, 0) + b.get(key, 0) for key in USAGE_KEYS}
 
 
 ZERO_USAGE = usage(None)
