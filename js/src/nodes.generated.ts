@@ -76,6 +76,10 @@ export interface RunNode {
    * (core/score.py `badge`).
    */
   score_badges?: ScoreBadge[] | null;
+  /** A person's label of the run (`view.label(...)` or the footer's control). */
+  feedback?: Label | null;
+  /** The label's state as the footer says it: "sent to Mastra", or kept in the notebook and why. */
+  feedback_note?: string | null;
 }
 
 /** A text part of the model's answer (markdown). */
@@ -442,6 +446,22 @@ export interface ErrorInfo {
   status_code?: number | null;
   /** Anything else the error carried (the cause, the provider's response body), as sent. */
   details?: unknown;
+}
+
+/** A person's label of a run, as the footer shows it (core/feedback.py `Feedback`, as JSON). */
+export interface Label {
+  /** `up`, `down` or null. */
+  thumbs?: "up" | "down" | null;
+  /** The score the person gave, or null. */
+  score?: number | null;
+  /** What the person wrote, or null. */
+  comment?: string | null;
+  /** When it was given (ISO 8601, UTC). */
+  at?: string | null;
+  /** Mastra's server stored it (true), it is kept in the notebook only (false), or it is being sent. */
+  sent_to_mastra?: boolean | null;
+  /** Why it is kept in the notebook only, and what to turn on to send it. */
+  reason?: string | null;
 }
 
 /**

@@ -122,6 +122,23 @@ class ScoreBadge(Shape):
     """The scorer's reason (or its error), ``""`` when it gave none: folded in the footer row."""
 
 
+class Label(Shape):
+    """A person's label of a run, as the footer shows it (core/feedback.py ``Feedback``, as JSON)."""
+
+    thumbs: Literal["up", "down"] | None = None
+    """``up``, ``down`` or null."""
+    score: float | None = None
+    """The score the person gave, or null."""
+    comment: str | None = None
+    """What the person wrote, or null."""
+    at: str | None = None
+    """When it was given (ISO 8601, UTC)."""
+    sent_to_mastra: bool | None = None
+    """Mastra's server stored it (true), it is kept in the notebook only (false), or it is being sent."""
+    reason: str | None = None
+    """Why it is kept in the notebook only, and what to turn on to send it."""
+
+
 class RunNode(NodeBase):
     """A run: the root, or a sub-agent / workflow nested in a tool or workflow step.
     Children: its parts in arrival order."""
@@ -188,6 +205,10 @@ class RunNode(NodeBase):
     score_badges: list[ScoreBadge] | None = None
     """Its scores as the header's badges and the footer's scores row show them, in the same order
     (core/score.py ``badge``)."""
+    feedback: Label | None = None
+    """A person's label of the run (``view.label(...)`` or the footer's control)."""
+    feedback_note: str | None = None
+    """The label's state as the footer says it: "sent to Mastra", or kept in the notebook and why."""
 
 
 class TextNode(NodeBase):

@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandl
 
 from .cost import Cost
 from .documented import Documented
+from .feedback import Feedback
 from .request import ModelRequest
 from .score import Score, named
 from .timing import Timing
@@ -125,7 +126,10 @@ class ToolCall(_Result):
     """Where the call is: ``running``, ``done``, ``error``, ``awaiting-approval``, ``suspended`` or
     ``denied``."""
     result: Value = None
-    """What the tool returned."""
+    """What the tool returned, as JSON: for a client tool, what the model was sent."""
+    value: Any = Field(default=None, exclude=True, repr=False)
+    """A client tool's own return, the Python object (a DataFrame, a figure...), kept in this kernel
+    only: not written, not saved (``result`` is its JSON form). None for other tools."""
     error: ErrorInfo | None = None
     """Why the tool failed, when its status is ``error``."""
     outputs: list[Value] = Field(default_factory=list)
@@ -426,6 +430,9 @@ class RunResult(_Result):
     scores: list[Score] = Field(default_factory=list)
     """The run's scores: Mastra's scorers' (``source="mastra"``) and Python scorers' (``"notebook"``),
     in the order they were asked for (``agent.stream(..., scorers=[...])``)."""
+    feedback: Feedback | None = None
+    """A person's label of the run (``view.label(thumbs=..., score=..., comment=...)`` or the
+    view's footer): thumbs, score, comment, and whether Mastra's server has it (``sent_to_mastra``)."""
 
     @property
     def duration(self) -> float | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import figures
 from .cost import Cost, combine, step_price
+from .feedback import Feedback
 from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
 from .result import (
     BackgroundTask,
@@ -79,9 +80,10 @@ def _usage(value: Any) -> Usage | None:
     return Usage(**value) if value else None
 
 
-def _tool_call(node: Node, nested: dict[str, RunResult]) -> ToolCall:
+def _tool_call(node: Node, nested: dict[str, RunResult], value: Any = None) -> ToolCall:
     get = node.get
     return ToolCall(
+        value=value,
         **_same(node, "tool_call_id", "tool_name", "args", "result", "approval", "denied_reason", "ran_in"),
         args_text=node.text("args_text"),
         provider_executed=bool(get("provider_executed")),
@@ -190,7 +192,7 @@ def _read_run(  # one branch per node kind
             details = {"redacted": bool(get("redacted")), **state.reasoning_details.get(node.id, {})}
             parts.append(Part(kind=kind, text=node.text("text"), value=details))
         elif kind == "tool":
-            call = calls[node.id] = _tool_call(node, nested)
+            call = calls[node.id] = _tool_call(node, nested, state.kept.get(node.id))
             parts.append(Part(kind="tool_call", tool_call_id=call.tool_call_id, value=len(calls) - 1))
         elif kind == "step":
             parts.append(Part(kind="step", value=get("index")))
@@ -269,6 +271,8 @@ def _read_run(  # one branch per node kind
     result.cost = run_cost(result)
     result.figures = dict(state.node.fields.get("figures") or {})
     result.scores = [Score.model_validate(score) for score in get("scores") or ()]
+    labelled = get("feedback")
+    result.feedback = Feedback.model_validate(labelled) if labelled else None
     return result
 
 

@@ -11,8 +11,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import values
+from . import feedback, values
 from .chunks import InvalidChunk, coerce, raw_of
+from .display import Drawer, wired_drawer
+from .feedback import Feedback
 from .handlers import fold
 from .request import ModelRequest
 from .result import RunResult, keep_view
@@ -33,14 +35,21 @@ class Run:
     was sent, or its source started being read."""
 
     def __init__(
-        self, *, on_op: Sink | None = None, epoch_ms: float | None = None, suggest: Suggest | None = None
+        self,
+        *,
+        on_op: Sink | None = None,
+        epoch_ms: float | None = None,
+        suggest: Suggest | None = None,
+        draw: Drawer | None = None,
     ) -> None:
         """``suggest`` words the call that answers a wait (a node's ``continue_with``): by default
-        the one the package wired in (core/waiting.py ``suggest_with``)."""
+        the one the package wired in (core/waiting.py ``suggest_with``). ``draw`` draws tool calls
+        as data (their ``display`` and ``args_display``): by default the one wired in
+        (core/display.py ``draw_with``: ``mn.renderer``'s registry)."""
         self.tree = Tree()
         self.tree.sink = on_op
         self.clock = Clock()
-        self.state = RunState.root(self.tree, self.clock, suggest or wired_suggester())
+        self.state = RunState.root(self.tree, self.clock, suggest or wired_suggester(), draw or wired_drawer())
         # Recorded times (ms since the run started) are placed after ``epoch_ms``: by default the
         # start, else the moment the first timed chunk is fed. ``_last_ms``: the latest arrival.
         self.epoch_ms = epoch_ms
@@ -89,6 +98,10 @@ class Run:
         ``mnReceivedMs`` serves when it has one); else it arrives now."""
         self._version += 1
         chunk = coerce(item)
+        label = feedback.read(chunk)
+        if label is not None:  # a person's label, saved with the recording: no chunk of the stream
+            self.label(label)
+            return
         recorded = chunk.get(TIME_KEY) if received_ms is None and type(chunk) is dict else received_ms
         self.clock.moment = self._arrival(recorded)
         if type(chunk) is not dict or "type" not in chunk:
@@ -191,6 +204,13 @@ class Run:
         badges = [*self.state.node.fields.get("score_badges", ()), *(badge(score) for score in scores)]
         self.tree.set(self.state.node, "score_badges", badges)
 
+    def label(self, label: Feedback) -> None:
+        """A person's label of the run (thumbs, score, comment, and whether Mastra has it): on its
+        result (``result.feedback``) and its view's footer; a later label replaces it."""
+        self._version += 1
+        self.tree.set(self.state.node, "feedback", label.model_dump(mode="json"))
+        self.tree.set(self.state.node, "feedback_note", feedback.note(label))
+
     def decide(
         self, action: str, by: str, *, tool_call_id: str | None = None, step: str | None = None
     ) -> None:
@@ -217,6 +237,14 @@ class Run:
                 self.state.set(node, "ran_in", "notebook")
         self.state.resume()
 
+    def keep_value(self, tool_call_id: str, value: Any) -> None:
+        """The Python object a client tool returned, kept in the kernel as its call's ``value`` (the
+        view and the model have its JSON form): never sent, never saved."""
+        node = self.state.calls.get(tool_call_id)
+        if node is not None:
+            self._version += 1
+            self.state.kept[node.id] = value
+
     def adopt_run_id(self, run_id: str) -> None:
         """The run id is known before any chunk (a workflow run the client created)."""
         if self.state.node.fields.get("run_id") is None:
@@ -232,6 +260,11 @@ class Run:
         if overrides:
             self._overrides = dict(overrides)
             self.tree.set(self.state.node, "overrides", list(overrides))
+
+    def show_trace(self, lane: Mapping[str, Any]) -> None:
+        """Mastra's trace of the run as its timeline's lane (core/trace.py ``lane``), or why there is none."""
+        self._version += 1
+        self.tree.set(self.state.node, "trace", dict(lane))
 
     def fill_requests(self, requests: Sequence[ModelRequest]) -> None:
         """What each of the run's steps was given, in order, from Mastra's trace (core/trace.py
