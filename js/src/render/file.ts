@@ -1,6 +1,6 @@
 import { h } from "../dom";
 import { str } from "../format";
-import type { NodeRenderer } from "./context";
+import { redrawn } from "./whole";
 
 /** Raster types shown inline; the data: URL is built here, never taken from the payload. */
 const RASTER = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -15,25 +15,19 @@ export function imageDataUrl(mediaType: unknown, base64: unknown): string | null
 }
 
 /** A generated file: raster images inline, anything else by name, type, size and text preview. */
-export const renderFile: NodeRenderer = () => {
-  const el = h("div", "mn-card mn-file");
-  return {
-    el,
-    update(node) {
-      const name = str(node.name) ?? "file";
-      const type = str(node.media_type) ?? "application/octet-stream";
-      const size = str(node.size_label); // the kernel's (core/labels.py)
-      const src = imageDataUrl(type, node.base64);
-      const preview = str(node.text_preview);
-      el.replaceChildren(
-        h("div", "mn-card-head", [
-          h("span", "mn-kind-label", ["File"]),
-          h("span", "mn-name", [name]),
-          h("span", "mn-muted", [[type, size].filter(Boolean).join(" · ")]),
-        ]),
-      );
-      if (src) el.append(h("img", "mn-image", [], { src, alt: name }));
-      if (preview) el.append(h("pre", "mn-preview", [preview]));
-    },
-  };
-};
+export const renderFile = redrawn("mn-card mn-file", (node) => {
+  const name = str(node.name) ?? "file";
+  const type = str(node.media_type) ?? "application/octet-stream";
+  const size = str(node.size_label); // the kernel's (core/labels.py)
+  const src = imageDataUrl(type, node.base64);
+  const preview = str(node.text_preview);
+  return [
+    h("div", "mn-card-head", [
+      h("span", "mn-kind-label", ["File"]),
+      h("span", "mn-name", [name]),
+      h("span", "mn-muted", [[type, size].filter(Boolean).join(" · ")]),
+    ]),
+    src ? h("img", "mn-image", [], { src, alt: name }) : null,
+    preview ? h("pre", "mn-preview", [preview]) : null,
+  ];
+});

@@ -1,18 +1,8 @@
-import { h } from "../dom";
 import { prettyJson, str } from "../format";
-import type { NodeRenderer } from "./context";
+import { foldedRaw } from "./whole";
 
 /** A chunk the Python side did not know (or a node kind this view does not know): folded JSON. */
-export const renderUnknown: NodeRenderer = () => {
-  const summary = h("summary", "mn-muted");
-  const pre = h("pre", "mn-json");
-  const el = h("details", "mn-unknown", [summary, pre]);
-  return {
-    el,
-    update(node) {
-      const isUnknown = node.kind === "unknown";
-      summary.textContent = `Unknown ${isUnknown ? "chunk" : "part"}: ${str(node.type) ?? node.kind}`;
-      pre.textContent = prettyJson(isUnknown ? node.chunk : node);
-    },
-  };
-};
+export const renderUnknown = foldedRaw("mn-unknown", (node) => {
+  const isUnknown = node.kind === "unknown";
+  return [`Unknown ${isUnknown ? "chunk" : "part"}: ${str(node.type) ?? node.kind}`, prettyJson(isUnknown ? node.chunk : node)];
+});
