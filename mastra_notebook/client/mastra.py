@@ -18,6 +18,7 @@ from urllib.parse import quote, urlencode
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, StreamView, first_line
 from . import catalogue, memory
 from .bodies import body_options, camel, chosen_trace_id, messages
+from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
 from .scores import KnownScorers, Scoring
 from .session import Kind, RunSession
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
@@ -100,6 +101,20 @@ class MastraClient:
         listed = self.get("/api/scores/scorers")
         self.known_scorers.remember(listed)
         return catalogue.Scorers(listed, self.base_url)
+
+    def datasets(self) -> Datasets:
+        """The server's datasets, by id; shown as a table (``.to_dataframe()``)."""
+        return list_datasets(self.transport)
+
+    def create_dataset(self, name: str, items: Any = None, description: str | None = None) -> Dataset:
+        """A new Mastra dataset with ``items``: a DataFrame (``input``, and ``expected``: Mastra's
+        ground truth) or a list of inputs or of ``{"input", "expected"}``."""
+        return create_dataset(self.transport, self.known_scorers, name, items, description)
+
+    def dataset(self, name_or_id: str) -> Dataset:
+        """The dataset with this id or name: ``items``, ``add(items)``, ``experiment(agent=...,
+        scorers=[...])`` run on the server, ``compare(a, b)``."""
+        return open_dataset(self.transport, self.known_scorers, name_or_id)
 
     def agent(self, agent_id: str) -> Agent:
         """The agent ``agent_id`` of this server: ``stream(prompt)``, ``stream_many(prompts)``, ``chat()``."""

@@ -50,6 +50,28 @@ class KnownScorers:
         assert self.ids is not None
         return [scorer_id for scorer_id in wanted if scorer_id not in self.ids]
 
+    def refuse_unknown(self, ids: Iterable[str]) -> None:
+        """Before something is started on the server (a dataset's experiment): ValueError, naming the
+        ids the server has, when one of ``ids`` is not among them (raises MastraError when the server
+        cannot list them)."""
+        wanted = list(ids)
+        if self.ids is None or not set(wanted) <= self.ids:
+            self.remember(self.transport.call("GET", "/api/scores/scorers"))
+        unknown = [scorer_id for scorer_id in wanted if scorer_id not in (self.ids or ())]
+        if unknown:
+            raise ValueError(
+                self.refusal(unknown, "Mastra would fail the experiment and say why only in its log")
+            )
+
+    def refusal(self, unknown: list[str], consequence: str) -> str:
+        """What an unknown id is told: the ids this server has, and what Mastra would have done."""
+        there = ", ".join(sorted(self.ids or ())) or "none"
+        names = ", ".join(repr(scorer_id) for scorer_id in unknown)
+        return (
+            f"unknown Mastra scorer {names}: this server's scorers are {there} "
+            f"(GET /api/scores/scorers; {consequence})"
+        )
+
 
 def split(scorers: Iterable[Any]) -> tuple[list[str], list[Scorer]]:
     """Mastra's scorer ids (strings, each once, in order) and Python scorers (functions or
@@ -114,12 +136,7 @@ class Scoring:
             return True
         if not unknown:
             return True
-        there = ", ".join(sorted(self.known.ids or ())) or "none"
-        names = ", ".join(repr(scorer_id) for scorer_id in unknown)
-        run.mark_error(
-            f"unknown Mastra scorer {names}: this server's scorers are {there} (GET /api/scores/scorers; "
-            "Mastra would score nothing and say nothing)"
-        )
+        run.mark_error(self.known.refusal(unknown, "Mastra would score nothing and say nothing"))
         return False
 
     async def collect(self, run: Run, recording: Recording | None = None) -> None:
