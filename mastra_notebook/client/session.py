@@ -29,6 +29,7 @@ from ..core.trace import Trace, step_requests
 from ..widget.loops import Work, schedule
 from ..widget.streamview import Breather, StreamView
 from . import catalogue
+from .feedback import MastraFeedback
 from .scores import Scoring
 from .tools import ToolSession
 from .trace import fetch_trace, new_trace_id, traced_body
@@ -81,7 +82,9 @@ class RunSession:
         self.trace_id = None if kind == "observed" else (trace_id or new_trace_id())
         self.requests = 0  # requests posted: each one is a span of the trace (a root or a resumed run)
         view.run.describe(trace_id=self.trace_id, overrides=overrides)
-        view.attach(self)
+        # a label is sent with the run's trace id (an observed run names no trace: its labels stay here)
+        labels = MastraFeedback(transport, self.trace_id, self._known_run_id) if self.trace_id else None
+        view.attach(self, labels)
 
     def __repr__(self) -> str:
         return f"<RunSession {self.kind} {self.base_path}>"
@@ -259,6 +262,9 @@ class RunSession:
             f"{decision_word(decided.decision.action)} {_BY[decided.decision.by]}: nothing sent"
         )
         return None
+
+    def _known_run_id(self) -> str | None:
+        return self.view.result.run_id
 
     def _run_id(self) -> str:
         run_id = self.view.result.run_id

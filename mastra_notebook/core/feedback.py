@@ -10,7 +10,7 @@ traced on a Mastra server that keeps observability, in Mastra's feedback store
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any, Literal
 
 from .documented import Documented
@@ -45,8 +45,10 @@ class Feedback(Documented):
         return self.thumbs is None and self.score is None and not self.comment
 
 
-def make(thumbs: Any = None, score: Any = None, comment: Any = None, *, at: datetime | None = None) -> Feedback:
-    """A label from what a person gave (the view's footer or ``view.label``); ValueError says what is wrong."""
+def make(
+    thumbs: Any = None, score: Any = None, comment: Any = None, *, at: datetime | None = None
+) -> Feedback:
+    """A label from what a person gave (``view.label`` or the footer); ValueError says what is wrong."""
     if thumbs is True or thumbs is False:  # label(thumbs=True) reads as up
         thumbs = "up" if thumbs else "down"
     if thumbs is not None and thumbs not in THUMB_VALUES:
@@ -58,12 +60,16 @@ def make(thumbs: Any = None, score: Any = None, comment: Any = None, *, at: date
     if comment is not None and not isinstance(comment, str):
         raise ValueError(f"comment is a string or None, not {type(comment).__name__}")
     comment = (comment or "").strip()[:COMMENT_LIMIT] or None
-    return Feedback(thumbs=thumbs, score=score, comment=comment, at=at or datetime.now(UTC))
+    return Feedback(thumbs=thumbs, score=score, comment=comment, at=at or datetime.now(timezone.utc))
 
 
 def line(feedback: Feedback, run_id: str | None = None) -> dict[str, Any]:
     """The recording's line of ``feedback`` (shaped as a Mastra chunk, so a recording stays JSONL)."""
-    chunk: dict[str, Any] = {"type": FEEDBACK_TYPE, "from": "USER", "payload": feedback.model_dump(mode="json")}
+    chunk: dict[str, Any] = {
+        "type": FEEDBACK_TYPE,
+        "from": "USER",
+        "payload": feedback.model_dump(mode="json"),
+    }
     if run_id is not None:
         chunk["runId"] = run_id
     return chunk

@@ -28,6 +28,9 @@ import traitlets
 
 from ..core.chunks import InvalidChunk
 from ..core.cost import warm as warm_prices
+from ..core.feedback import NO_TRACE, Feedback
+from ..core.feedback import line as label_line
+from ..core.feedback import make as make_label
 from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
@@ -37,7 +40,7 @@ from ..core.tree import Op
 from ..core.values import capped
 from ..render.transcript import render_html
 from .bundle import packaged
-from .loops import private_loop, run_nested, running_loop, schedule
+from .loops import Work, private_loop, run_nested, running_loop, schedule
 from .suggest import suggest_call
 from .wire import FlushPolicy, OpBatch, message
 
@@ -63,6 +66,16 @@ def opened_when_shown() -> Iterator[None]:
         _OPEN_WHEN_SHOWN.reset(token)
 
 
+class LabelSender(Protocol):
+    """Where a view's labels go besides the run: Mastra's feedback route (client/feedback.py)."""
+
+    def send(self, label: Feedback) -> Feedback:
+        """Send ``label`` (blocking); it as it stands then (sent, or kept and why)."""
+
+    async def asend(self, label: Feedback) -> Feedback:
+        """``send`` on the running loop."""
+
+
 @dataclass(frozen=True, slots=True)
 class KeptRun:
     """What a view's run keeps once the view is closed (``StreamView.kept``), to be shown again in
@@ -71,6 +84,7 @@ class KeptRun:
     run: Run
     recording: Recording
     touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
+    labels: LabelSender | None = None  # where the run's labels are sent (its trace on a server)
 
 
 class RunControls(Protocol):
@@ -125,6 +139,7 @@ class StreamView(anywidget.AnyWidget):
     _final = traitlets.Unicode("").tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
     can_approve = traitlets.Bool(False).tag(sync=True)
+    can_label = traitlets.Bool(True).tag(sync=True)  # the footer's label control (a live view's)
     title = traitlets.Unicode("").tag(sync=True)
     subtitle = traitlets.Unicode("").tag(sync=True)  # a line under the title: what was asked
     queued = traitlets.Bool(False).tag(sync=True)  # waiting for its turn (a gallery tile not started)
@@ -164,6 +179,8 @@ class StreamView(anywidget.AnyWidget):
         self._inspected: int | None = None  # chunks already listed to an open inspector
         self._run = Run(on_op=self._on_op, suggest=suggest_call)
         self._controls: RunControls | None = None  # what approve(), decline(), resume() and Stop drive
+        self._labels: LabelSender | None = None  # where labels are sent (attach), else kept here only
+        self._labelling: Work | None = None  # a label the view's control sends (kept: not collected)
         self.prompt = prompt  # what was asked, if anyone did (kept for batches and DataFrames)
         warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
@@ -325,7 +342,7 @@ class StreamView(anywidget.AnyWidget):
     def kept(self) -> KeptRun:
         """What this view's run keeps when the view is closed: its Run, recording and the inspector's
         links, for ``show_kept`` in another view."""
-        return KeptRun(self._run, self._recording, self._touched)
+        return KeptRun(self._run, self._recording, self._touched, self._labels)
 
     def show_kept(self, kept: KeptRun, *, title: str = "", subtitle: str = "") -> None:
         """Show ``kept`` here at once, in place of this view's own run: one state update, no new
@@ -337,6 +354,7 @@ class StreamView(anywidget.AnyWidget):
                 self._run.tree.sink = None
             self._batch.take()  # ops of the run shown before: the kept run's snapshot replaces them
             self._run, self._recording, self._touched = kept.run, kept.recording, kept.touched
+            self._labels = kept.labels
             self._fed = len(kept.recording)
             kept.run.tree.sink = self._on_op
             self._ended.set()
@@ -352,10 +370,12 @@ class StreamView(anywidget.AnyWidget):
 
     # ---- continuing a run (through the controls a client attached) ---------------------------------
 
-    def attach(self, controls: RunControls) -> None:
+    def attach(self, controls: RunControls, labels: LabelSender | None = None) -> None:
         """Let ``controls`` drive this view's run: ``approve()``, ``decline()``, ``resume()``, the
-        view's buttons and Stop go to them (a client's session of a run on a Mastra server)."""
+        view's buttons and Stop go to them (a client's session of a run on a Mastra server);
+        ``labels``: where ``label()`` sends a person's label (Mastra's feedback route)."""
         self._controls = controls
+        self._labels = labels
         self.can_approve = True
 
     @property
@@ -400,6 +420,51 @@ class StreamView(anywidget.AnyWidget):
         ``message``. Raises ``TraceUnavailable`` when the server keeps no traces (its message says
         what to turn on) or has none for this run by then."""
         return self._controlled("read a trace of").trace(timeout)
+
+    # ---- a person's label ----------------------------------------------------------------------------
+
+    def label(
+        self, thumbs: str | None = None, score: float | None = None, comment: str | None = None
+    ) -> Feedback:
+        """Label this run: ``thumbs`` ``"up"``, ``"down"`` or None, a ``score`` (any number), a
+        ``comment``; the footer's control sets the same. A later label replaces it; one with
+        nothing clears it. Returns the label as it stands (``result.feedback``).
+
+        It is kept on the run (``result.feedback``, ``to_dataframe``'s ``feedback_*`` columns) and
+        in its recording (``save()``; ``mn.view(path)`` reads it back). A run streamed by a
+        MastraClient sends it to Mastra's feedback route with the run's trace id (blocking, as
+        ``trace()``); a server that keeps no observability, or a view of a recording, keeps it in
+        the notebook, and its ``reason`` (and the footer) says what to turn on."""
+        given = make_label(thumbs, score, comment)
+        kept = self._labels.send(given) if self._labels is not None else _unsent(given)
+        self._keep_label(kept)
+        return kept
+
+    def _label_from_view(self, content: dict[str, Any]) -> None:
+        """The footer's control labelled the run: shown at once as being sent, then as sent or kept."""
+        given = make_label(content.get("thumbs"), content.get("score"), content.get("comment"))
+        if self._labels is None or given.empty:  # nothing to send (an empty label sends no request)
+            self._keep_label(self._labels.send(given) if self._labels is not None else _unsent(given))
+            return
+        self._run.label(given)  # "sending to Mastra…"
+        self._flush()
+        self._labelling = schedule(self._send_label(self._labels, given), self._loop or running_loop())
+
+    async def _send_label(self, labels: LabelSender, given: Feedback) -> None:
+        self._keep_label(await labels.asend(given))
+
+    def _keep_label(self, label: Feedback) -> None:
+        """The run's label, in its recording (a line of its own, untimed) and on the run; an ended
+        view's saved state and transcript too."""
+        self._recording.add(label_line(label, self.result.run_id), math.nan)
+        if self._fed == len(self._recording) - 1:
+            self._fold_recorded()
+        else:  # a replay held short of its end: the line is folded in when the replay reaches it
+            self._run.label(label)
+        if self._ended.is_set():
+            self._finalize()
+        else:
+            self._flush()
 
     # ---- consuming a source in the background ------------------------------------------------------
 
@@ -535,6 +600,8 @@ class StreamView(anywidget.AnyWidget):
             self._controlled("approve").approve(content.get("tool_call_id"), "view")
         elif kind == "decline":
             self._controlled("decline").decline(content.get("tool_call_id"), content.get("reason"), "view")
+        elif kind == "label":  # the footer's label control
+            self._label_from_view(content)
         elif kind == "inspect":
             self._inspected = None
             if content.get("open"):
@@ -682,6 +749,11 @@ def first_line(prompt: Any, limit: int = 200) -> str:
         text = content if isinstance(content, str) else ""
     line = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _unsent(label: Feedback) -> Feedback:
+    """A label of a view no client streamed: kept in the notebook only."""
+    return label.model_copy(update={"sent_to_mastra": False, "reason": NO_TRACE})
 
 
 def _ms(value: float) -> float | None:
