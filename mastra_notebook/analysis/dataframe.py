@@ -35,15 +35,29 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "finish_reason": result.finish_reason,
         "error": result.error.message if result.error else None,
         "run_id": result.run_id,
+        **feedback_columns(result),
     }
     for score in result.scores:  # Mastra's (by scorer id) and Python scorers' (by name)
         facts[f"score_{score.scorer}"] = score.score
     return facts
 
 
+def feedback_columns(result: RunResult) -> dict[str, Any]:
+    """A person's label of the run (``result.feedback``), as columns: always there (None when the run
+    has no label), so ``df[df.feedback_thumbs == "down"]`` works on any frame."""
+    label = result.feedback
+    return {
+        "feedback_thumbs": label.thumbs if label else None,
+        "feedback_score": label.score if label else None,
+        "feedback_comment": label.comment if label else None,
+        "feedback_sent": label.sent_to_mastra if label else None,  # Mastra's server has it
+    }
+
+
 def to_dataframe(runs: Any) -> Any:
-    """One row per run (prompt, status, text, tool calls, tokens, timing, cost, a ``score_<name>``
-    column per score) from a batch, or a list of views, RunResults or recordings.
+    """One row per run (prompt, status, text, tool calls, tokens, timing, cost, the person's label as
+    ``feedback_*`` columns, a ``score_<name>`` column per score) from a batch, or a list of views,
+    RunResults or recordings.
 
     A batch gives the rows so far, at once: one per prompt, in prompt order, each as far as its run
     got (status ``queued`` or ``running`` until it ends). Call it again for more."""
