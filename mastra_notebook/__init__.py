@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .core.recording import Recording
     from .core.score import Score, scorer
     from .core.trace import Span, Trace
+    from .widget.experiment import Experiment, load_experiment
     from .widget.replay import ReplayView, replay
     from .widget.streamview import StreamView, view
 
@@ -83,6 +84,8 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "Span": "core.trace",
     "Trace": "core.trace",
     "TraceUnavailable": "client.trace",
+    "Experiment": "widget.experiment",
+    "load_experiment": "widget.experiment",
 }
 # Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
 _MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
@@ -108,6 +111,7 @@ __all__ = [
     "Cost",
     "Decision",
     "ErrorInfo",
+    "Experiment",
     "MastraClient",
     "MastraError",
     "Recording",
@@ -127,6 +131,7 @@ __all__ = [
     "Usage",
     "collect",
     "compare",
+    "load_experiment",
     "read_chunks",
     "replay",
     "scorer",

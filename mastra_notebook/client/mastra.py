@@ -26,6 +26,7 @@ from .transport import DEFAULT_TIMEOUT, Retry, Timeout, Transport, Wire
 
 if TYPE_CHECKING:
     from ..widget.conversation import Conversation
+    from ..widget.experiment import Experiment
     from ..widget.gallery import Gallery
     from .chat import Chat
 
@@ -222,6 +223,54 @@ class Agent:
             batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
         return batch
 
+    def experiment(
+        self,
+        inputs: Any,
+        variants: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        scorers: Iterable[Any] = (),
+        repeats: int = 1,
+        concurrency: int = 8,
+        name: str | None = None,
+    ) -> Experiment:
+        """Run every input with every variant, ``repeats`` times, ``concurrency`` runs at a time,
+        scored by ``scorers`` (as for :meth:`stream`; Python scorers get ``input=`` and
+        ``expected=``). Shown, a live grid (inputs are rows, variants columns) with the summary.
+
+        ``inputs``: a list of prompts, a DataFrame (``input``, and ``expected`` when present), or a
+        dataset (``.items`` with ``.input`` and ``.expected``). ``variants``: a name for each
+        variant's :meth:`stream` options (``instructions``, ``model_settings``, ``model``,
+        ``request_context``, ``tools``, ``scorers``, ...), plus ``agent=`` another agent's id and
+        ``prompt=`` a template with ``{input}`` or a function of the input; None is one variant,
+        ``baseline``. See :class:`~mastra_notebook.widget.experiment.Experiment`."""
+        from .experiment import run_experiment
+
+        return run_experiment(
+            self, inputs, variants, scorers=scorers, repeats=repeats, concurrency=concurrency, name=name
+        )
+
+    def prepare(
+        self,
+        prompt_or_messages: Any,
+        *,
+        input: Any = None,
+        expected: Any = None,
+        tools: Iterable[Any] | Mapping[str, Any] | None = None,
+        tool_timeout: float | None = None,
+        max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
+        scorers: Iterable[Any] = (),
+        **options: Any,
+    ) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
+        """A run made, not started: its view and the work that streams into it (a batch starts it
+        when its turn comes). Options as for :meth:`stream`; the Python scorers get ``input`` (the
+        prompt when None) and ``expected``."""
+        session, path, body = self._session(
+            prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
+            max_tool_rounds=max_tool_rounds, scorers=scorers,
+            scored=(prompt_or_messages if input is None else input, expected),
+        )  # fmt: skip
+        return session.view, session.request(path, body)
+
     def network(self, prompt_or_messages: Any, **options: Any) -> StreamView:
         """Run the agent as a network (``/network``), streamed into a new view; its approvals are
         answered with ``view.approve()`` and ``view.decline()`` (a network cannot be resumed)."""
@@ -268,13 +317,18 @@ class Agent:
         max_tool_rounds: int,
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
         scorers: Iterable[Any] = (),
+        scored: tuple[Any, Any] | None = None,
     ) -> tuple[RunSession, str, dict[str, Any]]:
-        """A new view of one prompt's run, its session, and what to post."""
+        """A new view of one prompt's run, its session, and what to post (``scored``: the input and
+        expected answer the Python scorers get, when not the prompt and None)."""
         view = StreamView(
             title=f"agent {self.id}", subtitle=first_line(prompt), prompt=prompt, max_height=max_height
         )
         path, body = f"{self.path}/stream", self._body(prompt, options)
-        scoring = Scoring.make(self.transport, self.client.known_scorers, scorers, input=prompt)
+        given, expected = scored if scored is not None else (prompt, None)
+        scoring = Scoring.make(
+            self.transport, self.client.known_scorers, scorers, input=given, expected=expected
+        )
         if scoring is not None:
             body = scoring.body(body)
         client_tools = None

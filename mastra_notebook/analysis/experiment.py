@@ -1,0 +1,390 @@
+"""An experiment's numbers: its inputs, its runs as rows, the summary per variant, where the variants
+differ, and the folder it is saved in. Pure functions over finished or running results: no widget,
+no HTTP (the live experiment is widget/experiment.py; what starts its runs, client/experiment.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.recording import Recording
+from ..core.result import RunResult
+from .align import call_key
+from .compare import Comparison, compare
+from .dataframe import row
+
+LEVEL = 0.95  # the confidence of the summary's intervals
+FORMAT = "mastra-notebook experiment 1"  # experiment.json's "format": what load() reads
+BASELINE = "baseline"  # the one variant of an experiment given none
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One input of an experiment: what is asked, and the answer expected (None when not given)."""
+
+    input: Any
+    expected: Any = None
+
+
+def items_of(inputs: Any) -> list[Item]:
+    """An experiment's inputs as items: a list of prompts; a DataFrame with an ``input`` column (and
+    ``expected`` when present); or any object with ``.items`` whose elements have ``.input`` and
+    ``.expected`` (a Mastra dataset). A mapping element gives its ``input`` and ``expected`` (or
+    ``groundTruth``, Mastra's name) keys."""
+    columns = getattr(inputs, "columns", None)
+    if columns is not None and callable(getattr(inputs, "to_dict", None)):  # a DataFrame
+        if "input" not in columns:
+            raise ValueError(f"a DataFrame of inputs needs an 'input' column (it has {list(columns)})")
+        records = inputs.to_dict("records")
+        return [Item(record["input"], record.get("expected")) for record in records]
+    listed = getattr(inputs, "items", None)
+    if listed is not None and not callable(listed):  # a dataset (a dict's items is a method)
+        inputs = listed
+    if isinstance(inputs, (str, bytes)) or not isinstance(inputs, Iterable):
+        raise TypeError(
+            f"inputs are a list of prompts, a DataFrame or a dataset, not {type(inputs).__name__}"
+        )
+    return [_item(element) for element in inputs]
+
+
+def _item(element: Any) -> Item:
+    if isinstance(element, Item):
+        return element
+    if isinstance(element, Mapping) and "input" in element:
+        return Item(element["input"], element.get("expected", element.get("groundTruth")))
+    if hasattr(element, "input") and not isinstance(element, str):
+        expected = getattr(element, "expected", None)
+        return Item(
+            element.input, expected if expected is not None else getattr(element, "ground_truth", None)
+        )
+    return Item(element)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One run of an experiment as far as it got: which input, variant and repeat, its status
+    (``queued``, ``running``, or the run's own) and its RunResult."""
+
+    item: int
+    variant: str
+    repeat: int
+    status: str
+    result: RunResult
+
+    @property
+    def ended(self) -> bool:
+        """Neither queued nor running (a run waiting for a person has not ended either)."""
+        return self.status not in ("queued", "running", "suspended")
+
+
+# ---- rows -----------------------------------------------------------------------------------------
+
+
+def rows(outcomes: Sequence[Outcome], items: Sequence[Item]) -> list[dict[str, Any]]:
+    """One row per run: the input's index, input, expected answer, variant and repeat, then
+    ``to_dataframe``'s facts of the run (a ``score_<name>`` column per score)."""
+    listed = []
+    for outcome in outcomes:
+        item = items[outcome.item]
+        facts = row(outcome.result, item.input)
+        facts["status"] = outcome.status
+        where = {"input_index": outcome.item, "input": item.input, "expected": item.expected,
+                 "variant": outcome.variant, "repeat": outcome.repeat}  # fmt: skip
+        facts.pop("prompt", None)
+        listed.append({**where, **facts})
+    return listed
+
+
+def scorer_names(outcomes: Iterable[Outcome]) -> list[str]:
+    """The scorers the runs have scores of, in the order first seen."""
+    names: dict[str, None] = {}
+    for outcome in outcomes:
+        for score in outcome.result.scores:
+            names.setdefault(score.scorer, None)
+    return list(names)
+
+
+# ---- the summary ----------------------------------------------------------------------------------
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t distribution's quantile ``p`` (0.5 < p < 1) with ``df`` degrees of freedom: the
+    ``t`` whose CDF is ``p``, found by bisection of the CDF (the regularized incomplete beta
+    function, by its continued fraction), to 1e-12."""
+    if df < 1 or not 0.5 < p < 1:
+        raise ValueError("t_quantile takes df >= 1 and 0.5 < p < 1")
+    low, high = 0.0, 1.0
+    while _t_cdf(high, df) < p:
+        high *= 2
+    while high - low > 1e-12 * max(1.0, high):
+        middle = (low + high) / 2
+        low, high = (middle, high) if _t_cdf(middle, df) < p else (low, middle)
+    return (low + high) / 2
+
+
+def _t_cdf(t: float, df: int) -> float:
+    """P(T <= t) for t >= 0: 1 - I_x(df/2, 1/2) / 2 with x = df / (df + t²)."""
+    return 1 - _beta_regularized(df / (df + t * t), df / 2, 0.5) / 2
+
+
+def _beta_regularized(x: float, a: float, b: float) -> float:
+    """I_x(a, b) by Lentz's continued fraction (Numerical Recipes' betacf), using the symmetry
+    I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x > (a + 1) / (a + b + 2):
+        return 1 - _beta_regularized(1 - x, b, a)
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    fraction = d
+    for m in range(1, 300):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            fraction *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return front * fraction / a
+
+
+def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float, float]:
+    """The mean of ``values`` and its ``level`` confidence interval, by Student's t:
+    ``mean ± t(1 - (1 - level) / 2, n - 1) · s / √n``, with ``s`` the sample standard deviation
+    (n - 1 in its denominator). NaN for no values; the interval is NaN for one value."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = statistics.fmean(values)
+    if n == 1:
+        return mean, math.nan, math.nan
+    half = t_quantile(1 - (1 - level) / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile by linear interpolation between the closest ranks (numpy's default)."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    at = (len(ordered) - 1) * q
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
+
+
+def summary_rows(outcomes: Sequence[Outcome], variants: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per variant (see ``Experiment.summary``)."""
+    scorers = scorer_names(outcomes)
+    table = []
+    for variant in variants:
+        runs = [outcome for outcome in outcomes if outcome.variant == variant]
+        ended = [outcome for outcome in runs if outcome.ended]
+        facts: dict[str, Any] = {
+            "variant": variant,
+            "n": len(runs),
+            "ended": len(ended),
+            "errors": sum(outcome.status != "finished" for outcome in ended),
+        }
+        for name in scorers:
+            scores = [s for o in ended for s in o.result.scores if s.scorer == name]
+            mean, low, high = mean_interval([s.score for s in scores if s.score is not None])
+            facts[f"{name}_mean"], facts[f"{name}_ci_low"], facts[f"{name}_ci_high"] = mean, low, high
+            judged = [s.passed for s in scores if s.passed is not None]
+            facts[f"{name}_pass_rate"] = sum(judged) / len(judged) if judged else math.nan
+        costs = [o.result.cost.total_usd for o in ended if o.result.cost.total_usd is not None]
+        latencies = [o.result.timing.total for o in ended if o.result.timing.total is not None]
+        facts["tokens"] = sum(outcome.result.usage.total_tokens for outcome in runs)
+        facts["cost_usd"] = sum(costs) if costs else math.nan
+        facts["latency_p50_s"] = _percentile(latencies, 0.5)
+        facts["latency_p95_s"] = _percentile(latencies, 0.95)
+        table.append(facts)
+    return table
+
+
+# ---- where the variants differ --------------------------------------------------------------------
+
+
+def trajectory(result: RunResult) -> tuple[tuple[str, str], ...]:
+    """The run's tool calls in order, each its tool's name and canonical arguments (align.call_key)."""
+    return tuple(call_key(call) for call in result.tool_calls)
+
+
+def _signature(runs: Sequence[Outcome], scorers: Sequence[str]) -> tuple[Any, ...]:
+    """What a variant did with one input: each scorer's mean score over its repeats (rounded: sums of
+    floats), and the set of its repeats' trajectories."""
+    means = []
+    for name in scorers:
+        values = [s.score for o in runs for s in o.result.scores if s.scorer == name and s.score is not None]
+        means.append(round(statistics.fmean(values), 9) if values else None)
+    return tuple(means), frozenset(trajectory(outcome.result) for outcome in runs)
+
+
+def differing(outcomes: Sequence[Outcome], variants: Sequence[str] | None = None) -> list[int]:
+    """The inputs (their indices) where the variants disagree: on a scorer's mean score over their
+    repeats (a scorer one variant has a score of and another has not counts), or on the set of
+    trajectories their repeats took (tool names and canonical arguments, in order). Only ended runs
+    count, and only ``variants`` (all by default)."""
+    chosen = set(variants) if variants is not None else None
+    ended = [o for o in outcomes if o.ended and (chosen is None or o.variant in chosen)]
+    scorers = scorer_names(ended)
+    by_item: dict[int, dict[str, list[Outcome]]] = {}
+    for outcome in ended:
+        by_item.setdefault(outcome.item, {}).setdefault(outcome.variant, []).append(outcome)
+    found = []
+    for item, by_variant in sorted(by_item.items()):
+        signatures = {_signature(runs, scorers) for runs in by_variant.values()}
+        if len(signatures) > 1:
+            found.append(item)
+    return found
+
+
+class Comparisons(dict[int, Comparison]):
+    """``exp.compare(a, b)``: for each input where the two variants differ (by its index), the runs
+    compared step by step (``mn.compare``); shown one after the other under their inputs."""
+
+    def __init__(self, comparisons: Mapping[int, Comparison], items: Sequence[Item], labels: tuple[str, str]):
+        super().__init__(comparisons)
+        self.inputs = items
+        self.labels = labels
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        if not self:
+            return f"<p>{escape(self.labels[0])} and {escape(self.labels[1])} differ on no input.</p>"
+        parts = [
+            f"<h4>#{index} · {escape(str(self.inputs[index].input))}</h4>{comparison._repr_html_()}"
+            for index, comparison in self.items_in_order()
+        ]
+        return "".join(parts)
+
+    def items_in_order(self) -> list[tuple[int, Comparison]]:
+        """The comparisons in input order."""
+        return sorted(super().items())
+
+    def __repr__(self) -> str:
+        return f"<Comparisons of {self.labels[0]!r} and {self.labels[1]!r} on inputs {sorted(self)}>"
+
+
+def comparisons(outcomes: Sequence[Outcome], items: Sequence[Item], a: str, b: str) -> Comparisons:
+    """For each input where variants ``a`` and ``b`` differ (``differing``), their first repeats
+    compared step by step, labelled by the variants' names."""
+    known = {outcome.variant for outcome in outcomes}
+    for name in (a, b):
+        if name not in known:
+            raise KeyError(f"no variant {name!r} (variants: {', '.join(sorted(known))})")
+    first: dict[tuple[int, str], RunResult] = {}
+    for outcome in outcomes:
+        if outcome.ended:
+            first.setdefault((outcome.item, outcome.variant), outcome.result)
+    found = {
+        item: compare(first[item, a], first[item, b], labels=[a, b])
+        for item in differing(outcomes, [a, b])
+        if (item, a) in first and (item, b) in first
+    }
+    return Comparisons(found, items, (a, b))
+
+
+# ---- saved ----------------------------------------------------------------------------------------
+
+
+def described(value: Any) -> Any:
+    """``value`` as JSON can keep it: a function or a tool by its name, anything else unknown to JSON
+    by its repr (a saved experiment says what its variants were; it cannot run them again)."""
+    if isinstance(value, Mapping):
+        return {str(key): described(part) for key, part in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [described(part) for part in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    name = getattr(value, "name", None) or getattr(value, "__name__", None)
+    if isinstance(name, str):
+        return f"<{type(value).__name__} {name}>"
+    return repr(value)
+
+
+@dataclass
+class Saved:
+    """What an experiment's folder holds: ``experiment.json`` (name, agent, inputs, variants as
+    described, repeats, and per run its place, status, result and recording's file) and ``runs/``
+    (each run's recording as JSONL, a valid Mastra stream)."""
+
+    name: str | None
+    agent: str | None
+    items: list[Item]
+    variants: dict[str, Any]
+    repeats: int
+    outcomes: list[Outcome]
+    recordings: list[Recording]
+
+
+def save(folder: str | Path, saved: Saved) -> Path:
+    """Write ``saved`` into ``folder`` (made if missing): ``experiment.json`` and ``runs/NNNN.jsonl``.
+    Each run's result is kept whole (its scores included: Mastra's come after the stream, so its
+    recording alone does not have them) beside its recording."""
+    folder = Path(folder)
+    (folder / "runs").mkdir(parents=True, exist_ok=True)
+    runs = []
+    width = max(4, len(str(len(saved.outcomes))))
+    for index, (outcome, recording) in enumerate(zip(saved.outcomes, saved.recordings, strict=True)):
+        name = f"runs/{index:0{width}d}.jsonl"
+        recording.save(folder / name)
+        runs.append({
+            "item": outcome.item, "variant": outcome.variant, "repeat": outcome.repeat,
+            "status": outcome.status, "recording": name,
+            "scores": [score.model_dump(mode="json") for score in outcome.result.scores],
+            "result": json.loads(outcome.result.model_dump_json()),
+        })  # fmt: skip
+    document = {
+        "format": FORMAT,
+        "name": saved.name,
+        "agent": saved.agent,
+        "inputs": [{"input": described(i.input), "expected": described(i.expected)} for i in saved.items],
+        "variants": described(saved.variants),
+        "repeats": saved.repeats,
+        "runs": runs,
+    }
+    path = folder / "experiment.json"
+    path.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+    return folder
+
+
+def load(folder: str | Path) -> Saved:
+    """Read an experiment saved by :func:`save`: no server needed."""
+    folder = Path(folder)
+    document = json.loads((folder / "experiment.json").read_text(encoding="utf-8"))
+    if document.get("format") != FORMAT:
+        raise ValueError(
+            f"{folder} holds no experiment this version reads (format {document.get('format')!r})"
+        )
+    outcomes, recordings = [], []
+    for run in document["runs"]:
+        result = RunResult.model_validate(run["result"])
+        outcomes.append(Outcome(run["item"], run["variant"], run["repeat"], run["status"], result))
+        recordings.append(Recording.load(folder / run["recording"]))
+    return Saved(
+        name=document.get("name"),
+        agent=document.get("agent"),
+        items=[Item(i["input"], i.get("expected")) for i in document["inputs"]],
+        variants=document["variants"],
+        repeats=document["repeats"],
+        outcomes=outcomes,
+        recordings=recordings,
+    )

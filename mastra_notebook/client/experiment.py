@@ -1,0 +1,84 @@
+"""``agent.experiment(...)``: each variant's stream options turned into runs of an agent on its server.
+
+The experiment itself (its batch, grid, numbers and folder) is widget/experiment.py's; this module
+only knows how a variant runs one input: which agent, which prompt, which options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+from ..analysis.experiment import BASELINE, Item, items_of
+from ..widget.experiment import Experiment
+from ..widget.streamview import StreamView
+
+
+class Agent(Protocol):
+    """What an experiment runs on (a client's Agent; named here by its shape: mastra.py imports this
+    module)."""
+
+    id: str
+    client: Any
+
+    def prepare(
+        self, prompt_or_messages: Any, **options: Any
+    ) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
+        """A run made, not started: its view and the work that streams into it."""
+
+
+# a variant's own options, not stream()'s
+VARIANT_OPTIONS = ("agent", "prompt")
+
+
+def prompt_for(template: Any, given: Any) -> Any:
+    """What a variant sends for input ``given``: the input itself (no template), ``template(given)``
+    for a function, or the template with ``{input}`` replaced (other braces are left as they are:
+    a template may hold JSON)."""
+    if template is None:
+        return given
+    if callable(template):
+        return template(given)
+    if isinstance(template, str):
+        if "{input}" not in template:
+            raise ValueError(f"a prompt template names the input as {{input}}: {template!r}")
+        return template.replace("{input}", str(given))
+    raise TypeError(
+        f"prompt= is a template string with {{input}} or a function of the input, not {template!r}"
+    )
+
+
+def run_experiment(
+    agent: Agent,
+    inputs: Any,
+    variants: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    scorers: Iterable[Any] = (),
+    repeats: int = 1,
+    concurrency: int = 8,
+    name: str | None = None,
+) -> Experiment:
+    """See :meth:`Agent.experiment`."""
+    items = items_of(inputs)
+    chosen = {str(key): dict(options) for key, options in (variants or {BASELINE: {}}).items()}
+    scorers = list(scorers)
+    agents = {agent.id: agent}
+    for variant, options in chosen.items():  # refused now, not once per run
+        if "agent" in options and not isinstance(options["agent"], str):
+            raise TypeError(f"variant {variant!r}: agent= is another agent's id (a str)")
+        if isinstance(options.get("prompt"), str):  # a template without {input} says so now
+            prompt_for(options["prompt"], "")
+        if "agent" in options:
+            agents.setdefault(options["agent"], agent.client.agent(options["agent"]))
+
+    def start(item: Item, variant: str, repeat: int) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
+        options = dict(chosen[variant])
+        target = agents[options.pop("agent", agent.id)]
+        prompt = prompt_for(options.pop("prompt", None), item.input)
+        extra = list(options.pop("scorers", ()))
+        return target.prepare(
+            prompt, input=item.input, expected=item.expected, scorers=[*scorers, *extra], **options
+        )
+
+    return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
+                      agent=agent.id)  # fmt: skip

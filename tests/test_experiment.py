@@ -1,0 +1,159 @@
+"""Issue 20, item 2: an experiment of 5 inputs, 3 variants and 2 repeats run from fake runs (views fed
+with chunks, scored as a client would score them): 30 rows, the summary's means and intervals against
+a hand computation, "differs" keeping exactly the inputs whose scores or trajectories differ, the
+comparison per differing input, and the experiment saved and reloaded equal."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, t_quantile
+from mastra_notebook.widget.experiment import Experiment, static_html, tile_html
+
+from .compare_runs import PARIS, run
+
+INPUTS = pd.DataFrame(
+    {
+        "input": ["capital of France?", "capital of Italy?", "capital of Spain?", "capital of Peru?", "capital of Chad?"],
+        "expected": ["Paris", "Rome", "Madrid", "Lima", "N'Djamena"],
+    }
+)  # fmt: skip
+VARIANTS = {"terse": {"instructions": "Answer in one word."}, "chatty": {"model_settings": {"temperature": 1}},
+            "tooled": {"tools": ["lookup"]}}  # fmt: skip
+
+exact = mn.scorer(lambda result, *, expected=None: expected in result.text, name="exact", threshold=0.5)
+
+
+def answer(item: int, variant: str, repeat: int, expected: str) -> list[Any]:
+    """The fake run's chunks: ``chatty`` misses inputs 3 and 4, and input 2 on its second repeat;
+    ``tooled`` answers input 1 after a tool call (its trajectory differs, its score does not)."""
+    wrong = variant == "chatty" and (item in (3, 4) or (item == 2 and repeat == 1))
+    text = "I do not know." if wrong else f"It is {expected}."
+    steps: list[Any] = [[PARIS], text] if variant == "tooled" and item == 1 else [text]
+    return run(*steps)
+
+
+def fake_start(item: Item, variant: str, repeat: int) -> tuple[mn.StreamView, Callable[[], Awaitable[None]]]:
+    view = mn.StreamView(title="agent fake")
+    index = list(INPUTS["input"]).index(item.input)
+
+    async def work() -> None:
+        await asyncio.sleep(0)
+        for chunk in answer(index, variant, repeat, item.expected):
+            view.feed(chunk)
+        view.run.add_scores([await exact.ascore(view.result, input=item.input, expected=item.expected)])
+
+    return view, work
+
+
+async def experiment() -> Experiment:
+    exp = Experiment(items_of(INPUTS), VARIANTS, start=fake_start, repeats=2, concurrency=4, name="capitals")
+    return await exp
+
+
+def test_student_t_quantiles_match_the_tables() -> None:
+    for df, t in [(1, 12.7062047), (2, 4.3026527), (4, 2.7764451), (9, 2.2621572), (29, 2.0452296)]:
+        assert t_quantile(0.975, df) == pytest.approx(t, abs=1e-6)
+    assert math.isnan(mean_interval([0.3])[1])
+
+
+def test_inputs_from_a_list_a_dataframe_and_a_dataset() -> None:
+    assert items_of(["a", "b"]) == [Item("a"), Item("b")]
+    assert items_of(INPUTS)[1] == Item("capital of Italy?", "Rome")
+    dataset = SimpleNamespace(
+        items=[SimpleNamespace(input="q", expected="a"), {"input": "r", "groundTruth": "b"}]
+    )
+    assert items_of(dataset) == [Item("q", "a"), Item("r", "b")]
+
+
+async def test_thirty_rows_a_column_per_score(recording_comm: object) -> None:
+    exp = await experiment()
+    frame = exp.to_dataframe()
+    assert len(frame) == 30
+    assert list(frame.columns[:5]) == ["input_index", "input", "expected", "variant", "repeat"]
+    assert set(frame["status"]) == {"finished"}
+    assert frame.groupby(["input_index", "variant", "repeat"]).size().eq(1).all()
+    chatty = frame[frame["variant"] == "chatty"].sort_values(["input_index", "repeat"])
+    assert list(chatty["score_exact"]) == [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+
+async def test_summary_means_and_intervals_as_computed_by_hand(recording_comm: object) -> None:
+    summary = (await experiment()).summary()
+    assert list(summary.index) == ["terse", "chatty", "tooled"]
+    assert list(summary["n"]) == [10, 10, 10]
+    assert list(summary["errors"]) == [0, 0, 0]
+    # chatty: five 1s and five 0s. mean 0.5; s = sqrt(10 * 0.25 / 9) = 0.5270463;
+    # t(0.975, 9) = 2.2621572; half width = 2.2621572 * 0.5270463 / sqrt(10) = 2.2621572 / 6 = 0.3770262
+    chatty = summary.loc["chatty"]
+    assert chatty["exact_mean"] == pytest.approx(0.5)
+    assert chatty["exact_ci_low"] == pytest.approx(0.1229738, abs=1e-6)
+    assert chatty["exact_ci_high"] == pytest.approx(0.8770262, abs=1e-6)
+    assert chatty["exact_pass_rate"] == pytest.approx(0.5)
+    terse = summary.loc["terse"]  # ten 1s: no spread, the interval is the mean
+    assert (terse["exact_mean"], terse["exact_ci_low"], terse["exact_ci_high"]) == (1.0, 1.0, 1.0)
+    # tokens: 15 a step; tooled's input 1 takes two steps in both repeats
+    assert list(summary["tokens"]) == [150, 150, 180]
+    assert summary["latency_p50_s"].notna().all()
+
+
+async def test_differs_keeps_the_inputs_whose_scores_or_trajectories_differ(recording_comm: object) -> None:
+    exp = await experiment()
+    assert exp.differs() == [1, 2, 3, 4]  # 1: tooled's trajectory; 2, 3, 4: chatty's scores
+    assert exp.differs("terse", "tooled") == [1]
+    assert exp.differs("terse", "chatty") == [2, 3, 4]
+    comparisons = exp.compare("terse", "chatty")
+    assert sorted(comparisons) == [2, 3, 4]
+    assert comparisons[3].labels == ["terse", "chatty"]
+    assert "capital of Peru?" in comparisons._repr_html_()
+    with pytest.raises(KeyError, match="no variant 'nope'"):
+        exp.compare("terse", "nope")
+
+
+async def test_saved_and_reloaded_without_a_server_equal(recording_comm: object, tmp_path: Path) -> None:
+    exp = await experiment()
+    exp.save(tmp_path / "capitals")
+    again = mn.load_experiment(tmp_path / "capitals")
+    pd.testing.assert_frame_equal(again.to_dataframe(), exp.to_dataframe())
+    pd.testing.assert_frame_equal(again.summary(), exp.summary())
+    assert again.items == exp.items
+    assert again.variants == exp.variants
+    assert again.repeats == 2
+    assert again.differs() == exp.differs()
+    assert sorted(again.compare("terse", "tooled")) == [1]
+    # every run's recording is kept, and reads back to the run it was (its scores beside it)
+    cell = again.cells[7]
+    kept = cell.keep()
+    assert kept.run.result.text == exp.cells[7].result.text
+    assert kept.run.result.scores == exp.cells[7].result.scores
+    assert len(list((tmp_path / "capitals" / "runs").glob("*.jsonl"))) == 30
+
+
+async def test_grid_tiles_and_static_transcript(recording_comm: object) -> None:
+    exp = await experiment()
+    grid = exp.grid
+    assert grid.rows_per_page == 16
+    assert grid.page == [0, 1, 2, 3, 4]
+    grid.show_differing(True)
+    assert grid.page == [1, 2, 3, 4]
+    html = tile_html([c for c in exp.cells if c.item == 3 and c.variant == "chatty"])
+    assert "exact 0 ✗" in html
+    assert "I do not know." in html
+    page = static_html(exp)
+    assert "chatty" in page
+    assert "0.5 [0.123, 0.877] · 50% pass" in page
+    assert "<script" not in tile_html([c for c in exp.cells if c.item == 0])
+    view = grid.open(exp.cells[0])
+    assert view is not None
+    assert view.result.text == "It is Paris."
+    bundle = grid.bundle()
+    assert "text/html" in bundle
+    assert "application/vnd.jupyter.widget-view+json" in bundle
