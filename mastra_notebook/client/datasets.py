@@ -312,7 +312,9 @@ class Dataset:
         """The dataset's items as the server has them now, in the order they were added; each has
         ``input`` and ``expected`` (what ``agent.experiment(dataset.items)`` reads)."""
         rows = all_pages(self.transport, f"{self.path}/items", "items")
-        return [as_item(row) for row in reversed(rows) if isinstance(row, Mapping)]  # newest first there
+        rows.reverse()  # newest first there; then oldest first, those of one time in reverse too
+        rows.sort(key=lambda row: str(row.get("createdAt", "")) if isinstance(row, Mapping) else "")
+        return [as_item(row) for row in rows if isinstance(row, Mapping)]
 
     def add(self, items: Any) -> list[DatasetItem]:
         """Add ``items`` (a DataFrame with ``input`` and ``expected`` columns, or a list of inputs,
@@ -387,6 +389,12 @@ class Dataset:
         names = {str(r["id"]): r.get("name") for r in self.experiments().values() if isinstance(r, Mapping)}
         body = {"experimentIdA": ids[0], "experimentIdB": ids[1]}
         compared = self.transport.call("POST", f"{self.path}/compare", json=body)
+        order = {item.id: n for n, item in enumerate(self.items)}
+        if isinstance(compared, Mapping) and isinstance(compared.get("items"), list):
+            compared = {
+                **compared,
+                "items": sorted(compared["items"], key=lambda i: order.get(i.get("itemId"), len(order))),
+            }
         labels = (names.get(ids[0]) or "A", names.get(ids[1]) or "B")
         if labels[0] == labels[1]:
             labels = (f"{labels[0]} (A)", f"{labels[1]} (B)")
@@ -529,6 +537,8 @@ class DatasetExperiment:
             for r in all_pages(self.dataset.transport, f"{self.path}/results", "results")
             if isinstance(r, Mapping)
         ]
+        order = {item.id: n for n, item in enumerate(self.dataset.items)}  # the dataset's order
+        self.results.sort(key=lambda row: order.get(str(row.get("itemId")), len(order)))
         if self.status == "failed":
             self.error = self.failure()
         self.read_scores()
