@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from typing import Any
 
 from .. import values
 from ..state import RunState
-from ..tree import Node
 from .registry import Next, as_dict, on, payload_of
 
 _RASTER = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp"}
@@ -74,16 +72,13 @@ def _details(payload: dict[str, Any]) -> dict[str, Any]:
     return {"signature": payload.get("signature"), "provider_metadata": payload.get("providerMetadata")}
 
 
-def _with_details(state: RunState, chunk: dict[str, Any], block: Callable[[str], Node]) -> Next:
-    """The reasoning block a start or an end names (``block`` finds or closes it), with its details."""
+@on("reasoning-start", "reasoning-end")
+def reasoning_bound(state: RunState, chunk: dict[str, Any]) -> Next:
+    """The reasoning block a start opens (or finds) and an end closes, with its details."""
     payload = payload_of(chunk)
+    block = state.reasoning_part if chunk["type"] == "reasoning-start" else state.close_reasoning
     state.keep_reasoning_details(block(str(payload.get("id", ""))), _details(payload))
     return None
-
-
-@on("reasoning-start")
-def reasoning_start(state: RunState, chunk: dict[str, Any]) -> Next:
-    return _with_details(state, chunk, state.reasoning_part)
 
 
 @on("reasoning-delta")
@@ -96,11 +91,6 @@ def reasoning_delta(state: RunState, chunk: dict[str, Any]) -> Next:
     if "providerMetadata" in payload:
         state.keep_reasoning_details(node, _details(payload))
     return None
-
-
-@on("reasoning-end")
-def reasoning_end(state: RunState, chunk: dict[str, Any]) -> Next:
-    return _with_details(state, chunk, state.close_reasoning)
 
 
 @on("reasoning-signature")
