@@ -1,0 +1,235 @@
+"""Human labels (issue 20 item 5): thumbs, a score and a comment on a run, on its result, in its
+DataFrame row, in its saved recording, and sent to Mastra's feedback route (a fake server under the
+client's transport here; tests/server/test_feedback.py against the real one)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.core import feedback
+from mastra_notebook.core.feedback import Feedback, mastra_records
+from tests.conftest import fixture_path
+from tests.helpers import replay
+
+TEXT = fixture_path("plain-text").read_bytes()
+TRACE = "0123456789abcdef0123456789abcdef"
+
+
+def root_of(view: mn.StreamView) -> dict[str, Any]:
+    """The run's root node as the browser's store holds it (the view's ops replayed)."""
+    return dict(replay(view.run.snapshot())["root"])
+
+
+def final_root(view: mn.StreamView) -> dict[str, Any]:
+    """The run's root node in the final state the view saved (``_final``: what a reopened notebook shows)."""
+    return dict(replay(json.loads(view._final)["ops"])["root"])
+
+
+def ended_view() -> mn.StreamView:
+    view = mn.view(fixture_path("plain-text"))
+    view.wait(10)
+    return view
+
+
+# ---- the label itself --------------------------------------------------------------------------
+
+
+def test_a_label_is_checked_as_it_is_made() -> None:
+    made = feedback.make("up", 4, "  clear and short  ")
+    assert (made.thumbs, made.score, made.comment) == ("up", 4.0, "clear and short")
+    assert made.at is not None
+    assert made.at.tzinfo is not None
+    assert feedback.make(True).thumbs == "up"
+    assert feedback.make(False).thumbs == "down"
+    assert feedback.make(comment="   ").comment is None
+    assert feedback.make().empty
+    for thumbs in ("yes", 1, "UP"):
+        with pytest.raises(ValueError, match="thumbs"):
+            feedback.make(thumbs)
+    for score in (math.nan, math.inf, "4", True):
+        with pytest.raises(ValueError, match="score"):
+            feedback.make(score=score)
+    with pytest.raises(ValueError, match="comment"):
+        feedback.make(comment=3)
+
+
+def test_mastra_gets_one_record_per_signal_in_the_shape_of_its_create_feedback_body() -> None:
+    label = feedback.make("down", 2.5, "wrong city")
+    thumbs, rating = mastra_records(label, TRACE, "run-1")
+    assert thumbs == {
+        "feedback": {
+            "traceId": TRACE,
+            "runId": "run-1",
+            "feedbackSource": "user",
+            "feedbackType": "thumbs",
+            "value": 0,
+            "comment": "wrong city",
+            "metadata": {"client": "mastra-notebook"},
+        }
+    }
+    assert (rating["feedback"]["feedbackType"], rating["feedback"]["value"]) == ("rating", 2.5)
+    assert "comment" not in rating["feedback"]  # said once
+    (comment,) = mastra_records(feedback.make(comment="why?"), TRACE)
+    assert (comment["feedback"]["feedbackType"], comment["feedback"]["value"]) == ("comment", "why?")
+    assert "runId" not in comment["feedback"]
+    assert mastra_records(feedback.make(), TRACE) == []
+
+
+# ---- on a view of a recording: kept in the notebook ----------------------------------------------
+
+
+def test_a_label_lands_on_the_result_the_view_and_the_dataframe() -> None:
+    pd = pytest.importorskip("pandas")
+    view = ended_view()
+    label = view.label(thumbs="up", score=4, comment="good answer")
+    assert view.result.feedback == label
+    assert (label.sent_to_mastra, label.reason) == (False, feedback.NO_TRACE)
+    root = root_of(view)
+    assert root["feedback"]["thumbs"] == "up"
+    assert root["feedback"]["comment"] == "good answer"
+    assert root["feedback_note"].startswith("kept in the notebook: this run names no Mastra trace")
+    assert final_root(view)["feedback"] == root["feedback"]  # the saved state has it too
+
+    frame = mn.to_dataframe([view, ended_view()])
+    assert isinstance(frame, pd.DataFrame)
+    labelled, plain = frame.to_dict("records")
+    assert (labelled["feedback_thumbs"], labelled["feedback_score"]) == ("up", 4.0)
+    assert (labelled["feedback_comment"], labelled["feedback_sent"]) == ("good answer", False)
+    assert all(pd.isna(plain[k]) for k in ("feedback_thumbs", "feedback_score", "feedback_comment"))
+
+
+def test_a_later_label_replaces_the_earlier_and_an_empty_one_clears_it() -> None:
+    view = ended_view()
+    view.label(thumbs="up")
+    view.label(thumbs="down", comment="on second thought")
+    assert (view.result.feedback.thumbs, view.result.feedback.comment) == ("down", "on second thought")  # type: ignore[union-attr]
+    view.label()
+    assert view.result.feedback is not None
+    assert view.result.feedback.empty
+
+
+def test_a_label_is_saved_with_the_recording_and_read_back(tmp_path: Path) -> None:
+    view = ended_view()
+    before = view.result
+    label = view.label(thumbs="down", score=1, comment="missed the question")
+    path = view.save(tmp_path / "run.jsonl")
+    last = orjson.loads(path.read_bytes().splitlines()[-1])
+    assert last["type"] == feedback.FEEDBACK_TYPE
+    assert "mnReceivedMs" not in last
+    for again in (mn.view(path).wait(10), mn.collect(path)):
+        assert again.feedback == label
+        # the label is no chunk of the stream: the run reads as before
+        assert (again.chunk_count, again.text, again.status) == (
+            before.chunk_count,
+            before.text,
+            before.status,
+        )
+        assert again.timing == before.timing
+    reopened = mn.view(path)
+    reopened.wait(10)
+    assert reopened.label(thumbs="up").thumbs == "up"  # relabelled: the latest wins when read back
+    assert mn.collect(reopened.recording.lines()).feedback.thumbs == "up"  # type: ignore[union-attr]
+
+
+def test_a_label_on_a_gallery_tile_stays_with_its_kept_run() -> None:
+    view = ended_view()
+    kept = view.kept()
+    tile_view = mn.StreamView()
+    tile_view.show_kept(kept, title="tile")
+    tile_view.label(thumbs="up")
+    assert kept.run.result.feedback is not None
+    assert kept.run.result.feedback.thumbs == "up"
+    assert feedback.read(kept.recording.chunk(len(kept.recording) - 1)) is not None
+
+
+def test_the_footer_control_labels_through_the_view_s_message() -> None:
+    view = ended_view()
+    view._on_browser_message(view, {"t": "label", "thumbs": "down", "score": None, "comment": "too long"}, [])
+    assert view.result.feedback is not None
+    assert (view.result.feedback.thumbs, view.result.feedback.comment) == ("down", "too long")
+    view._on_browser_message(view, {"t": "label", "thumbs": "sideways"}, [])  # a bad value: said in the view
+    assert any("label failed" in (p.text or "") for p in view.result.parts if p.kind == "banner")
+    assert view.result.feedback.thumbs == "down"
+
+
+# ---- a client's run: sent to Mastra's feedback route, or kept with the reason --------------------
+
+
+class FeedbackServer:
+    """A Mastra server under the transport: it streams a plain answer and takes feedback (or answers
+    ``status`` to it: 501 is a server with no observability store)."""
+
+    def __init__(self, status: int = 200) -> None:
+        self.status = status
+        self.stream_bodies: list[dict[str, Any]] = []
+        self.feedback: list[dict[str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        body = orjson.loads(request.content) if request.content else {}
+        if request.url.path == "/api/observability/feedback":
+            self.feedback.append(body)
+            if self.status != 200:
+                return httpx.Response(
+                    self.status, json={"error": "Observability storage domain is not available"}
+                )
+            return httpx.Response(200, json={"success": True})
+        self.stream_bodies.append(body)
+        return httpx.Response(200, content=TEXT)
+
+
+def client_of(server: FeedbackServer) -> mn.MastraClient:
+    return mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(server), backoff_ms=0)
+
+
+def test_a_label_is_sent_with_the_run_s_trace_id() -> None:
+    server = FeedbackServer()
+    view = client_of(server).agent("a").stream("hello")
+    result = view.wait(10)
+    label = view.label(thumbs="up", score=5, comment="spot on")
+    assert (label.sent_to_mastra, label.reason) == (True, None)
+    assert result.trace_id == server.stream_bodies[0]["tracingOptions"]["traceId"]
+    assert [body["feedback"]["traceId"] for body in server.feedback] == [result.trace_id] * 2
+    assert server.feedback[0]["feedback"]["runId"] == result.run_id
+    assert root_of(view)["feedback_note"] == "sent to Mastra"
+
+
+@pytest.mark.parametrize("status", [501, 404])
+def test_a_server_without_observability_keeps_the_label_in_the_notebook_and_says_so(status: int) -> None:
+    server = FeedbackServer(status)
+    view = client_of(server).agent("a").stream("hello")
+    view.wait(10)
+    label = view.label(thumbs="down")
+    assert label.sent_to_mastra is False
+    assert label.reason is not None
+    assert "keeps no feedback" in label.reason
+    assert "observability: new Observability(" in label.reason  # what to turn on
+    assert root_of(view)["feedback_note"].startswith(
+        "kept in the notebook: Mastra's server keeps no feedback"
+    )
+
+
+def test_the_footer_control_sends_without_blocking_and_shows_sending_first() -> None:
+    async def scenario() -> tuple[str, Feedback | None, list[dict[str, Any]]]:
+        server = FeedbackServer()
+        view = client_of(server).agent("a").stream("hello")
+        await view
+        view._on_browser_message(view, {"t": "label", "thumbs": "up", "score": 3, "comment": ""}, [])
+        sending = root_of(view)["feedback_note"]
+        assert view._labelling is not None
+        await view._labelling  # type: ignore[misc]
+        return sending, view.result.feedback, server.feedback
+
+    sending, label, sent = asyncio.run(scenario())
+    assert sending == "sending to Mastra…"
+    assert label is not None
+    assert (label.thumbs, label.score, label.sent_to_mastra) == ("up", 3.0, True)
+    assert len(sent) == 2
