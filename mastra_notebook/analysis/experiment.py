@@ -236,14 +236,16 @@ def _signature(runs: Sequence[Outcome], scorers: Sequence[str]) -> tuple[Any, ..
     return tuple(means), frozenset(trajectory(outcome.result) for outcome in runs)
 
 
-def differing(outcomes: Sequence[Outcome], variants: Sequence[str] | None = None) -> list[int]:
+def differing(
+    outcomes: Sequence[Outcome], variants: Sequence[str] | None = None, scorers: Sequence[str] | None = None
+) -> list[int]:
     """The inputs (their indices) where the variants disagree: on a scorer's mean score over their
     repeats (a scorer one variant has a score of and another has not counts), or on the set of
     trajectories their repeats took (tool names and canonical arguments, in order). Only ended runs
-    count, and only ``variants`` (all by default)."""
+    count, only ``variants`` and only ``scorers`` (all by default)."""
     chosen = set(variants) if variants is not None else None
     ended = [o for o in outcomes if o.ended and (chosen is None or o.variant in chosen)]
-    scorers = scorer_names(ended)
+    scorers = scorer_names(ended) if scorers is None else list(scorers)
     by_item: dict[int, dict[str, list[Outcome]]] = {}
     for outcome in ended:
         by_item.setdefault(outcome.item, {}).setdefault(outcome.variant, []).append(outcome)

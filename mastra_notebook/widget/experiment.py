@@ -218,11 +218,11 @@ class Experiment:
             "variant"
         )
 
-    def differs(self, *variants: str) -> list[int]:
+    def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
         """The inputs (indices) where the variants (all, or those named) disagree on a scorer's mean
-        over the repeats or on the trajectories their runs took (tool names and canonical arguments);
-        ended runs only."""
-        return numbers.differing(self.outcomes(), list(variants) or None)
+        over the repeats (every scorer, or those in ``scorers``) or on the trajectories their runs
+        took (tool names and canonical arguments); ended runs only."""
+        return numbers.differing(self.outcomes(), list(variants) or None, scorers)
 
     def compare(self, a: str, b: str) -> Comparisons:
         """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
