@@ -451,6 +451,7 @@ class DatasetExperiment:
         timeout: float = EXPERIMENT_TIMEOUT,
         scores_timeout: float = SCORES_TIMEOUT,
         clock: Callable[[], float] = time.monotonic,
+        pause: Callable[[float], bool] | None = None,
     ) -> None:
         self.dataset = dataset
         self.id = experiment_id
@@ -462,8 +463,10 @@ class DatasetExperiment:
         self.scores: dict[str, list[Score]] = {}  # by item id
         self.error: str | None = None
         self.timeout, self.scores_timeout, self.clock = timeout, scores_timeout, clock
-        self._ended = threading.Event()
         self._stop = threading.Event()
+        # waits ``seconds`` between reads, True when told to stop watching (injected by tests)
+        self.pause = pause or self._stop.wait
+        self._ended = threading.Event()
         self._handles: list[Any] = []
         self._shown = ""
         self._lock = threading.Lock()
@@ -474,8 +477,8 @@ class DatasetExperiment:
 
     @property
     def status(self) -> str:
-        """Mastra's status (``pending``, ``running``, ``completed``, ``failed``), or ``watching
-        stopped`` when the notebook gave up watching before the server said it ended."""
+        """Mastra's status: ``pending``, ``running``, ``completed`` or ``failed`` (``error`` says when
+        the notebook stopped watching before it ended)."""
         return str(self.record.get("status") or "pending")
 
     @property
@@ -528,7 +531,7 @@ class DatasetExperiment:
                     f"the server goes on (GET {self.path})"
                 )
                 return
-            if self._stop.wait(pause):
+            if self.pause(pause):
                 self.error = "the notebook stopped watching; the server goes on"
                 return
             pause = min(pause * 2, MAX_PAUSE)
@@ -554,7 +557,7 @@ class DatasetExperiment:
         deadline, pause = self.clock() + self.scores_timeout, FIRST_PAUSE
         while True:
             rows = [r for r in all_pages(self.dataset.transport, path, "scores") if isinstance(r, Mapping)]
-            if len(rows) >= wanted or self.clock() + pause > deadline or self._stop.wait(pause):
+            if len(rows) >= wanted or self.clock() + pause > deadline or self.pause(pause):
                 break
             pause = min(pause * 2, MAX_PAUSE)
         by_item: dict[str, dict[str, Mapping[str, Any]]] = {}

@@ -1,0 +1,149 @@
+"""Datasets and server-run experiments without a server: items read from lists, mappings, duck-typed
+objects and DataFrames; an experiment watched with a growing, bounded pause (injected clock and
+pause) until its scores are there; a watch that runs out of time says so; hostile outputs stay inert
+in the tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pandas as pd
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.client.datasets import (
+    MAX_PAUSE,
+    Comparison,
+    Dataset,
+    DatasetExperiment,
+    DatasetItem,
+    item_bodies,
+)
+from mastra_notebook.client.scores import KnownScorers
+
+HOSTILE = '<img src=x onerror="alert(1)"></bdi>\u202e'
+
+
+def test_items_from_lists_mappings_objects_and_dataframes() -> None:
+    frame = pd.DataFrame({"input": ["a", "b"], "expected": ["A", None], "other": [1, 2]})
+    assert item_bodies(frame) == [{"input": "a", "groundTruth": "A"}, {"input": "b"}]
+    messages = [{"role": "user", "content": "hi"}]  # an input may be messages
+    assert item_bodies(["a", messages]) == [{"input": "a"}, {"input": messages}]
+    assert item_bodies([{"input": "a", "expected": "A"}, {"input": "b", "groundTruth": "B"}]) == [
+        {"input": "a", "groundTruth": "A"},
+        {"input": "b", "groundTruth": "B"},
+    ]
+    assert item_bodies([DatasetItem("a", "A", id="i1")]) == [{"input": "a", "groundTruth": "A"}]
+    assert item_bodies(None) == []
+    with pytest.raises(ValueError, match="'input' column"):
+        item_bodies(pd.DataFrame({"question": ["a"]}))
+    with pytest.raises(ValueError, match="needs an 'input'"):
+        item_bodies([{"question": "a"}])
+    with pytest.raises(TypeError, match="wrap it in a list"):
+        item_bodies("one prompt")
+
+
+class FakeMastra:
+    """A dataset ``d1`` whose experiment ``e1`` runs for ``polls_to_end`` reads of its record; its
+    scores come ``scores_late`` reads of the scores after that."""
+
+    def __init__(self, polls_to_end: int = 3, scores_late: int = 1, output: str = "Paris.") -> None:
+        self.polls_to_end, self.scores_late, self.output = polls_to_end, scores_late, output
+        self.record_reads = self.score_reads = 0
+        self.posted: list[Any] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/api/scores/scorers":
+            return httpx.Response(200, json={"answer-length": {}, "tone-scorer": {}})
+        if path == "/api/datasets/d1/items":
+            return httpx.Response(200, json={"items": [self.item()], "pagination": {"hasMore": False}})
+        if path == "/api/datasets/d1/experiments/e1":
+            self.record_reads += 1
+            ended = self.record_reads >= self.polls_to_end
+            counts = {"succeededCount": 1 if ended else 0, "failedCount": 0, "totalItems": 1}
+            return httpx.Response(
+                200, json={"id": "e1", "status": "completed" if ended else "running", **counts}
+            )
+        if path == "/api/datasets/d1/experiments/e1/results":
+            row = {
+                "itemId": "i1",
+                "input": "What is Paris?",
+                "groundTruth": "Paris",
+                "output": {"text": self.output},
+            }
+            return httpx.Response(200, json={"results": [row], "pagination": {"hasMore": False}})
+        if path == "/api/scores/run/e1":
+            self.score_reads += 1
+            row = {"scorerId": "answer-length", "entityId": "i1", "score": 0.5, "reason": HOSTILE}
+            rows = [row] if self.score_reads > self.scores_late else []
+            return httpx.Response(200, json={"scores": rows, "pagination": {"hasMore": False}})
+        self.posted.append((request.method, path))
+        return httpx.Response(404, json={"error": f"no route {path}"})
+
+    @staticmethod
+    def item() -> dict[str, Any]:
+        return {"id": "i1", "input": "What is Paris?", "groundTruth": "Paris", "datasetVersion": 1}
+
+
+def watched(fake: FakeMastra, **given: Any) -> tuple[DatasetExperiment, list[float]]:
+    """Experiment ``e1`` watched to its end here (no thread), its pauses taken on a fake clock."""
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    now = [0.0]
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> bool:
+        pauses.append(seconds)
+        now[0] += seconds
+        return False
+
+    clock: Callable[[], float] = lambda: now[0]  # noqa: E731 - the fake clock
+    experiment = DatasetExperiment(
+        dataset, "e1", "pirate", "dynamic", ["answer-length"], clock=clock, pause=pause, **given
+    )
+    experiment.poll()
+    return experiment, pauses
+
+
+def test_an_experiment_is_read_with_a_growing_pause_until_its_scores_are_there() -> None:
+    fake = FakeMastra(polls_to_end=6, scores_late=2)
+    experiment, pauses = watched(fake)
+    assert experiment.status == "completed"
+    assert experiment.error is None
+    assert pauses == [0.25, 0.5, 1.0, MAX_PAUSE, MAX_PAUSE, 0.25, 0.5]  # the record's, then the scores'
+    [row] = experiment.rows()
+    assert row["output"] == "Paris."
+    assert row["score_answer-length"] == 0.5
+    assert experiment.scores["i1"][0].reason == HOSTILE
+
+
+def test_a_watch_that_runs_out_of_time_says_so_and_where_to_look() -> None:
+    experiment, pauses = watched(FakeMastra(polls_to_end=10_000), timeout=10)
+    assert sum(pauses) <= 10
+    assert experiment.status == "running"
+    assert experiment.error is not None
+    assert "still running after 10 s" in experiment.error
+    assert "GET /api/datasets/d1/experiments/e1" in experiment.error
+
+
+def test_scores_that_never_come_are_counted_not_waited_for_forever() -> None:
+    experiment, _ = watched(FakeMastra(polls_to_end=1, scores_late=10_000), scores_timeout=3)
+    assert experiment.status == "completed"
+    assert experiment.error == "0 of 1 scores came within 3 s (GET /api/scores/run/e1)"
+    assert experiment.rows()[0]["score_answer-length"] is None
+
+
+def test_hostile_outputs_and_reasons_stay_inert_in_the_tables() -> None:
+    experiment, _ = watched(FakeMastra(polls_to_end=1, output=HOSTILE))
+    shown = experiment.html()
+    assert "<img" not in shown
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;/bdi&gt;" in shown
+    compared = Comparison(
+        {"items": [{"itemId": "i1", "input": HOSTILE, "results": {"a": {"output": {"text": HOSTILE}}}}]},
+        ("a", "b"),
+        (HOSTILE, "b"),
+    )
+    assert "<img" not in compared._repr_html_()
