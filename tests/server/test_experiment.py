@@ -23,7 +23,7 @@ INPUTS = pd.DataFrame(
         "expected": ["NASA", "IBM", "Paris", "Everest", "blue"],
     }
 )  # fmt: skip
-VARIANTS = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "plain": {"prompt": "Question: {input}"},
     "upper": {"instructions": "Answer in uppercase."},
     "detailed": {"request_context": {"model": "mock-dynamic-detailed"}},
