@@ -60,6 +60,8 @@ export interface RunNode {
   continue_with?: string | null;
   /** The id of Mastra's trace the client asked for (`tracingOptions.traceId`). */
   trace_id?: string | null;
+  /** Mastra's trace of it, once `view.trace()` fetched it (or why it could not): the timeline's lane. */
+  trace?: TraceLane | null;
   /**
    * What its request overrode on purpose (`instructions`, `model`...): the header says
    * "instructions overridden" when `instructions` is among them.
@@ -553,6 +555,20 @@ export interface ScoreBadge {
   reason?: string | null;
 }
 
+/** Mastra's trace of a run, fetched by `view.trace()`: a lane of the run's timeline. */
+export interface TraceLane {
+  /** The trace's id. */
+  trace_id?: string | null;
+  /** Every request of the run had its span stored and ended. */
+  complete: boolean;
+  /** Why the lane is incomplete or empty, and what to turn on on the server. */
+  message?: string | null;
+  /** The spans drawn, in tree order (children in start order). */
+  spans: TraceSpan[];
+  /** Spans not drawn: chunk and event spans, and those past the lane's limit. */
+  hidden?: number;
+}
+
 /** A guardrail that stopped the run: which one, and why. */
 export interface Tripwire {
   /** Why a guardrail (an input or output processor) stopped the run. */
@@ -590,6 +606,36 @@ export interface WorkflowState {
   status: string;
   /** The workflow's final result. */
   result?: unknown;
+}
+
+/** One span of Mastra's trace as the timeline's lane draws it (core/trace.py `lane`). */
+export interface TraceSpan {
+  /** Mastra's span id. */
+  id: string;
+  /** Its parent span's id. */
+  parent?: string | null;
+  /** How deep it is drawn (0: a request of the run). */
+  depth: number;
+  /** Mastra's name for it (`llm: 'gpt-4o'`, `memory: recall`, `tool: 'getWeather'`). */
+  name: string;
+  /** `agent_run`, `model_generation`, `memory_operation`, `processor_run`, `tool_call`... */
+  type: string;
+  /** Its start (epoch ms, the server's clock). */
+  start?: number | null;
+  /** Its end (epoch ms); null while it runs. */
+  end?: number | null;
+  /** `success`, `error`... as Mastra says it. */
+  status?: string | null;
+  /** Why it failed. */
+  error?: string | null;
+  /** What it was given, cut to a size the view carries. */
+  input?: unknown;
+  /** What it gave, cut alike. */
+  output?: unknown;
+  /** Its attributes, cut alike. */
+  attributes?: unknown;
+  /** Its input, output or attributes were cut (`view.trace()` returns them whole). */
+  cut?: boolean;
 }
 
 /** Every node kind the reducer writes. */

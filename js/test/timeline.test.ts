@@ -168,3 +168,88 @@ describe("the time axis", () => {
     expect(ticksFor(2.2)).toEqual([0, 1, 2]); // never two ticks that read "1 ms"
   });
 });
+
+describe("Mastra's trace, a lane under the run", () => {
+  const SPANS = [
+    { id: "a", parent: null, depth: 0, name: "agent run: 'weather'", type: "agent_run", start: T0 + 5, end: T0 + 950, status: "success" },
+    { id: "m", parent: "a", depth: 1, name: "memory: recall", type: "memory_operation", start: T0 + 10, end: T0 + 40, input: { threadId: "t1" } },
+    {
+      id: "g",
+      parent: "a",
+      depth: 1,
+      name: "llm: 'mock'",
+      type: "model_generation",
+      start: T0 + 50,
+      end: T0 + 800,
+      input: { messages: [{ role: "system", content: "<img src=x onerror=alert(1)>" }] },
+      output: { text: "Sunny" },
+      attributes: { model: "mock", parameters: { temperature: 0 } },
+      cut: true,
+    },
+    { id: "t", parent: "g", depth: 2, name: "tool: 'getWeather'", type: "tool_call", start: T0 + 300, end: null, error: "boom" },
+  ];
+  const lane = { trace_id: "f".repeat(32), complete: true, message: null, spans: SPANS, hidden: 7 };
+  const ended = { status: "finished", started_at: T0, finished_at: T0 + 1000, trace: lane };
+
+  it("places each span on the run's axis, in the lane's order and depth, coloured by its type", () => {
+    const source = tree([[null, n("root", "run", ended)]]);
+    const layout = layoutTimeline(source, "root", T0 + 1200);
+    const spans = layout.bars.filter((b) => b.kind === "span");
+    expect(spans.map((b) => [b.id, b.depth, b.segments[0]?.phase])).toEqual([
+      ["a", 0, "run"],
+      ["m", 1, "memory"],
+      ["g", 1, "model"],
+      ["t", 2, "tool"],
+    ]);
+    expect(barOf(spans, "g")).toMatchObject({ start: 50, end: 800, open: false, label: "llm: 'mock'" });
+    expect(barOf(spans, "t")).toMatchObject({ start: 300, end: 1200, open: true }); // not ended: now
+    expect(layout.total).toBe(1200);
+    expect(layout.trace?.hidden).toBe(7);
+  });
+
+  it("sets a trace from a server whose clock is far off at the run's start", () => {
+    const skewed = SPANS.map((s) => ({ ...s, start: s.start + 3_600_000, end: s.end === null ? null : s.end + 3_600_000 }));
+    const source = tree([[null, n("root", "run", { ...ended, trace: { ...lane, spans: skewed } })]]);
+    expect(barOf(layoutTimeline(source, "root", T0 + 1000).bars, "g")).toMatchObject({ start: 45, end: 795 });
+  });
+
+  it("shows a clicked span's input, output and attributes as inert text, its JSON folded", () => {
+    const { el } = mount([], ended);
+    el.querySelector<HTMLButtonElement>(".mn-timeline-toggle")?.click();
+    const panel = el.querySelector<HTMLElement>(".mn-timeline");
+    expect(panel?.querySelector(".mn-tl-lane")?.textContent).toContain("Mastra's trace4 spans (7 chunk and event spans not drawn)");
+    const rows = [...(panel?.querySelectorAll<HTMLElement>(".mn-tl-row[data-span-ref]") ?? [])];
+    expect(rows.map((r) => r.dataset.spanRef)).toEqual(["a", "m", "g", "t"]);
+    rows[2]?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    const detail = panel?.querySelector<HTMLElement>(".mn-tl-span-detail");
+    expect(detail?.querySelector(".mn-tl-span-name")?.textContent).toBe("llm: 'mock'");
+    expect([...(detail?.querySelectorAll(".mn-label") ?? [])].map((l) => l.textContent)).toEqual(["Input", "Output", "Attributes"]);
+    expect(detail?.querySelector("img")).toBeNull(); // the system prompt is text, never markup
+    expect(detail?.textContent).toContain("Cut to fit the view");
+    const trees = [...(detail?.querySelectorAll<HTMLDetailsElement>("details.mn-tree") ?? [])];
+    expect(trees[0]?.open).toBe(true); // the input's first level shows
+    expect(trees[1]?.open).toBe(false); // its messages are folded
+    if (trees[1]) trees[1].open = true; // a reader unfolds the messages
+    trees[1]?.dispatchEvent(new Event("toggle"));
+    const row = (id: string) => panel?.querySelector<HTMLElement>(`[data-span-ref="${id}"]`);
+    expect(row("g")?.getAttribute("aria-expanded")).toBe("true");
+    row("m")?.dispatchEvent(new MouseEvent("click", { bubbles: true })); // another span, then back
+    row("g")?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    const again = panel?.querySelectorAll<HTMLDetailsElement>(".mn-tl-span-detail details.mn-tree");
+    expect(again?.[1]?.open).toBe(true); // still unfolded
+    const failed = panel?.querySelector<HTMLElement>('[data-span-ref="t"]');
+    failed?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(panel?.querySelector(".mn-tl-span-detail .mn-error")?.textContent).toBe("boom");
+    panel?.querySelector<HTMLButtonElement>(".mn-tl-span-close")?.click();
+    expect(panel?.querySelector(".mn-tl-span-detail")).toBeNull();
+  });
+
+  it("says what to turn on when the server gives no trace, instead of an empty lane", () => {
+    const sentence = "Mastra's server has no trace: serve Mastra with observability on storage";
+    const none = { ...ended, trace: { trace_id: "f".repeat(32), complete: false, message: sentence, spans: [], hidden: 0 } };
+    const { el } = mount([], none);
+    el.querySelector<HTMLButtonElement>(".mn-timeline-toggle")?.click();
+    expect(el.querySelector(".mn-tl-trace-none")?.textContent).toBe(sentence);
+    expect(el.querySelectorAll(".mn-tl-row[data-span-ref]")).toHaveLength(0);
+  });
+});

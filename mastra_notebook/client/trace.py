@@ -12,15 +12,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..core.trace import OBSERVABILITY_HINT, Trace, read_trace, settled
+from ..core.trace import OBSERVABILITY_HINT, Trace, TraceUnavailable, read_trace, settled
 from .transport import MastraError, Transport
+
+__all__ = ["TraceUnavailable", "fetch_trace", "new_trace_id", "traced_body"]
 
 FIRST_PAUSE = 0.1  # seconds before the second try; doubled each time, up to LONGEST_PAUSE
 LONGEST_PAUSE = 1.0
-
-
-class TraceUnavailable(RuntimeError):
-    """The server has no trace of the run to give: it keeps no traces, or not this one (yet)."""
 
 
 def new_trace_id() -> str:

@@ -122,6 +122,52 @@ class ScoreBadge(Shape):
     """The scorer's reason (or its error), ``""`` when it gave none: folded in the footer row."""
 
 
+class TraceSpan(Shape):
+    """One span of Mastra's trace as the timeline's lane draws it (core/trace.py ``lane``)."""
+
+    id: str
+    """Mastra's span id."""
+    parent: str | None = None
+    """Its parent span's id."""
+    depth: int
+    """How deep it is drawn (0: a request of the run)."""
+    name: str
+    """Mastra's name for it (``llm: 'gpt-4o'``, ``memory: recall``, ``tool: 'getWeather'``)."""
+    type: str
+    """``agent_run``, ``model_generation``, ``memory_operation``, ``processor_run``, ``tool_call``..."""
+    start: float | None = None
+    """Its start (epoch ms, the server's clock)."""
+    end: float | None = None
+    """Its end (epoch ms); null while it runs."""
+    status: str | None = None
+    """``success``, ``error``... as Mastra says it."""
+    error: str | None = None
+    """Why it failed."""
+    input: Any = None
+    """What it was given, cut to a size the view carries."""
+    output: Any = None
+    """What it gave, cut alike."""
+    attributes: Any = None
+    """Its attributes, cut alike."""
+    cut: bool = False
+    """Its input, output or attributes were cut (``view.trace()`` returns them whole)."""
+
+
+class TraceLane(Shape):
+    """Mastra's trace of a run, fetched by ``view.trace()``: a lane of the run's timeline."""
+
+    trace_id: str | None = None
+    """The trace's id."""
+    complete: bool
+    """Every request of the run had its span stored and ended."""
+    message: str | None = None
+    """Why the lane is incomplete or empty, and what to turn on on the server."""
+    spans: list[TraceSpan]
+    """The spans drawn, in tree order (children in start order)."""
+    hidden: int = 0
+    """Spans not drawn: chunk and event spans, and those past the lane's limit."""
+
+
 class Label(Shape):
     """A person's label of a run, as the footer shows it (core/feedback.py ``Feedback``, as JSON)."""
 
@@ -193,6 +239,8 @@ class RunNode(NodeBase):
     ``view.resume({"approved": True}, step="request")``: its suspension banner says it."""
     trace_id: str | None = None
     """The id of Mastra's trace the client asked for (``tracingOptions.traceId``)."""
+    trace: TraceLane | None = None
+    """Mastra's trace of it, once ``view.trace()`` fetched it (or why it could not): the timeline's lane."""
     overrides: list[str] | None = None
     """What its request overrode on purpose (``instructions``, ``model``...): the header says
     "instructions overridden" when ``instructions`` is among them."""

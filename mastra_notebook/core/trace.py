@@ -46,6 +46,10 @@ OBSERVABILITY_HINT = (
 )
 
 
+class TraceUnavailable(RuntimeError):
+    """The server has no trace of the run to give: it keeps no traces, or not this one (yet)."""
+
+
 class Span(Documented):
     """One span of Mastra's trace: an agent run, a model generation or step, a memory operation, a
     processor, a tool call..."""
@@ -388,3 +392,138 @@ def with_trace(result: RunResult, trace: Trace) -> RunResult:
 
 def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:
     return [span for span in trace.children(parent) if span.type == kind]
+
+
+# ---- the trace as the timeline draws it (the run node's ``trace`` field) ----------------------------
+
+LANE_SPANS = 300  # spans drawn in the lane; the rest are counted
+VALUE_CHARS = 6_000  # of one span's input, output or attributes, roughly, kept for its details
+LANE_CHARS = 150_000  # of all the spans' details: a trace of many big spans stays cheap on the wire
+_TEXT_CHARS = 1_000  # of one string inside a value
+_ENTRIES = 40  # of one list or object inside a value
+_DEPTH = 8
+UNDRAWN = ("model_chunk",)  # one span per chunk: many, and the run's own parts draw them already
+
+
+class _Budget:
+    def __init__(self, chars: int) -> None:
+        self.left = chars
+        self.cut = False
+
+    def take(self, chars: int) -> bool:
+        self.left -= chars
+        if self.left < 0:
+            self.cut = True
+        return self.left >= 0
+
+
+def bounded(value: Any, chars: int = VALUE_CHARS) -> tuple[Any, bool]:
+    """A copy of ``value`` small enough for the view (long strings, long lists and objects, deep
+    values and whatever lies past ``chars`` characters cut, each cut said in place), and whether
+    anything was cut."""
+    budget = _Budget(chars)
+    return _bound(value, budget, _DEPTH), budget.cut
+
+
+def _bound(value: Any, budget: _Budget, depth: int) -> Any:
+    if isinstance(value, str):
+        text = value if len(value) <= _TEXT_CHARS else f"{value[:_TEXT_CHARS]}… ({len(value):,} characters)"
+        if not budget.take(len(text)):
+            return "…"
+        if text is not value:
+            budget.cut = True
+        return text
+    if not isinstance(value, (dict, list)):
+        budget.take(8)
+        return value if value is None or isinstance(value, (bool, int, float)) else str(value)
+    if depth <= 0:
+        budget.cut = True
+        return "… (deeper values not kept)"
+    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+    kept: list[tuple[Any, Any]] = []
+    for key, item in items[:_ENTRIES]:
+        if budget.left <= 0:
+            break
+        budget.take(len(str(key)) + 2)
+        kept.append((key, _bound(item, budget, depth - 1)))
+    more = len(items) - len(kept)
+    if more:
+        budget.cut = True
+    if isinstance(value, dict):
+        out = {str(key): item for key, item in kept}
+        if more:
+            out["…"] = f"{more} more keys not kept"
+        return out
+    return [item for _, item in kept] + ([f"… {more} more items not kept"] if more else [])
+
+
+def _ms(moment: datetime | None) -> float | None:
+    return None if moment is None else moment.timestamp() * 1000
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    found = _dict(value).get("message")
+    return found if isinstance(found, str) else str(value)
+
+
+def lane(trace: Trace) -> dict[str, Any]:
+    """The trace as a lane of the run's timeline (the run node's ``trace`` field, drawn by
+    js/src/render/timeline.ts and render/timeline.py): its spans in tree order, each with its depth,
+    times in epoch ms, and its input, output and attributes cut to a size the view can carry
+    (``view.trace()`` returns them whole). Chunk spans and event spans are counted, not drawn."""
+    drawn = [span for span in trace.spans if not span.is_event and span.type not in UNDRAWN]
+    ids = {span.id for span in drawn}
+    kids: dict[str | None, list[Span]] = {}
+    for span in drawn:  # drawn is in start order: so are each span's children
+        kids.setdefault(span.parent if span.parent in ids else None, []).append(span)
+    ordered: list[tuple[Span, int]] = []
+    stack = [(span, 0) for span in reversed(kids.get(None, []))]
+    while stack:
+        span, depth = stack.pop()
+        ordered.append((span, depth))
+        stack += [(kid, depth + 1) for kid in reversed(kids.get(span.id, []))]
+    budget = LANE_CHARS
+    spans = []
+    for span, depth in ordered[:LANE_SPANS]:
+        details: dict[str, Any] = {}
+        cut = False
+        for key in ("input", "output", "attributes"):
+            value = getattr(span, key)
+            if budget <= 0:
+                cut = cut or bool(value)
+                continue
+            kept, trimmed = bounded(value, min(VALUE_CHARS, budget))
+            budget -= len(str(kept))
+            details[key], cut = kept, cut or trimmed
+        spans.append(
+            {
+                "id": span.id,
+                "parent": span.parent,
+                "depth": depth,
+                "name": span.name,
+                "type": span.type,
+                "start": _ms(span.start),
+                "end": _ms(span.end),
+                "status": span.status,
+                "error": _text(span.error),
+                **details,
+                "cut": cut,
+            }
+        )
+    hidden = len(trace.spans) - len(spans)
+    return {
+        "trace_id": trace.trace_id,
+        "complete": trace.complete,
+        "message": trace.message,
+        "spans": spans,
+        "hidden": hidden,
+    }
+
+
+def unavailable_lane(trace_id: str | None, message: str) -> dict[str, Any]:
+    """The lane of a run whose trace the server could not give: ``message`` says what to turn on."""
+    return {"trace_id": trace_id, "complete": False, "message": message, "spans": [], "hidden": 0}

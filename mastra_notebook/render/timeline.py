@@ -4,7 +4,9 @@
 The layout follows the rules of js/src/render/timeline.ts (its vitest tests are the reference): one
 bar for the run, each step, text and reasoning span, tool call (arguments streaming, executing and
 waiting for a person drawn apart), sub-agent and workflow step, nested as the node tree is and
-placed by the chunks' arrival times. Inline styles only, translucent colours for light and dark.
+placed by the chunks' arrival times; under it, once ``view.trace()`` fetched it, Mastra's trace as a
+lane of spans (or the sentence that says why there is none). Inline styles only, translucent colours
+for light and dark.
 """
 
 from __future__ import annotations
@@ -30,7 +32,23 @@ PHASE_LABELS = {
     "exec": "executing",
     "wait": "waiting for a person",
     "workflow-step": "workflow step",
+    "model": "model",
+    "memory": "memory",
+    "processor": "processor",
+    "tool": "tool call",
 }
+SPAN_PHASES = {  # a trace span's type, as the lane colours it (timeline.ts SPAN_PHASES)
+    "agent_run": "run",
+    "workflow_run": "run",
+    "model_generation": "model",
+    "model_step": "model",
+    "model_inference": "model",
+    "memory_operation": "memory",
+    "processor_run": "processor",
+    "tool_call": "tool",
+    "mcp_tool_call": "tool",
+}
+SKEW_MS = 5000  # further apart, the server's clock is not the notebook's: the trace starts with the run
 # The widget's colours (widget.css, timeline section), fixed for pages without its stylesheet.
 _COLORS = {
     "run": "rgba(128,128,128,0.28)",
@@ -41,6 +59,10 @@ _COLORS = {
     "exec": "rgba(46,160,67,0.9)",
     "workflow-step": "rgba(46,160,67,0.9)",
     "wait": "repeating-linear-gradient(135deg,rgba(212,150,30,0.9) 0 4px,rgba(212,150,30,0.35) 4px 8px)",
+    "model": "rgba(31,111,191,0.7)",
+    "memory": "rgba(0,150,160,0.8)",
+    "processor": "rgba(128,128,128,0.6)",
+    "tool": "rgba(46,160,67,0.9)",
 }
 
 
@@ -65,10 +87,19 @@ class Bar:
 
 
 @dataclass(slots=True)
+class Lane:
+    """Mastra's trace under the run: its spans are the layout's bars of kind "span"."""
+
+    message: str | None  # why it is incomplete or empty, and what to turn on
+    hidden: int  # spans not drawn (chunk and event spans, past the limit)
+
+
+@dataclass(slots=True)
 class Layout:
     bars: list[Bar]
     total: float  # ms from the run's start to its end
     more: int = 0  # bars left out past MAX_BARS
+    trace: Lane | None = None
 
 
 def _num(value: Any) -> float | None:
@@ -207,9 +238,33 @@ def layout(
             ]
             for kid in reversed(nested):
                 stack.append([nodes[kid], inner + 1, list(children.get(kid, ())), 0, None, False])
+    trace = _lane(root.get("trace"), t0, place.now, push)
     end = place.at(root.get("finished_at"))
     total = max([place.now if end is None else end, *(bar.end for bar in bars), 0.0])
-    return Layout(bars, total, more)
+    return Layout(bars, total, more, trace)
+
+
+def _lane(value: Any, t0: float, now: float, push: Any) -> Lane | None:
+    """The trace's spans as bars of kind "span" on the run's axis (an unended one ends at ``now``)."""
+    if not isinstance(value, Mapping):
+        return None
+    spans = [span for span in value.get("spans") or () if isinstance(span, Mapping)]
+    first = next((ms for span in spans if (ms := _num(span.get("start"))) is not None), None)
+    shift = first - t0 if first is not None and abs(first - t0) > SKEW_MS else 0.0
+    for span in spans:
+        begin = _num(span.get("start"))
+        if not isinstance(span.get("id"), str) or begin is None:
+            continue
+        start = begin - t0 - shift
+        stop = _num(span.get("end"))
+        end = max(now if stop is None else stop - t0 - shift, start)
+        phase = SPAN_PHASES.get(str(span.get("type")), "step")
+        label = _str(span.get("name")) or _str(span.get("type")) or "span"
+        depth = int(_num(span.get("depth")) or 0)
+        segments = [Segment(phase, start, end)]
+        push(Bar(span["id"], "span", label, depth, start, end, stop is None, segments, []))
+    hidden = _num(value.get("hidden"))
+    return Lane(_str(value.get("message")), int(hidden or 0))
 
 
 def latest_time(nodes: Mapping[str, NodeFields]) -> float:
@@ -299,10 +354,36 @@ def _bar(bar: Bar, span: float) -> str:
     )
 
 
+def _bar_row(bar: Bar, span: float) -> str:
+    ref = "data-span-ref" if bar.kind == "span" else "data-node-ref"
+    attrs = f' data-bar="{bar.kind}" {ref}="{escape(bar.id)}" title="{escape(describe(bar))}"'
+    return _row(escape(bar.label), _bar(bar, span), format_ms(bar.end - bar.start), bar.depth, attrs)
+
+
+def _lane_rows(plan: Layout, span: float) -> list[str]:
+    """The trace's lane: a heading, what it says when incomplete or empty, then its spans."""
+    if plan.trace is None:
+        return []
+    spans = [bar for bar in plan.bars if bar.kind == "span"]
+    count = "1 span" if len(spans) == 1 else f"{len(spans)} spans"
+    hidden = f" ({plan.trace.hidden} chunk and event spans not drawn)" if plan.trace.hidden else ""
+    rows = [
+        '<div data-trace-lane="" style="margin-top:6px;padding-top:4px;border-top:1px solid '
+        f"rgba(128,128,128,0.35);font-size:12px\"><b>Mastra's trace</b> "
+        f'<span style="opacity:0.75">{count if spans else ""}{hidden if spans else ""}</span></div>'
+    ]
+    if plan.trace.message:
+        rows.append(
+            f'<div data-trace-note="" style="font-size:12px;color:#b26a00;white-space:pre-wrap">'
+            f"{escape(plan.trace.message)}</div>"
+        )
+    return rows + [_bar_row(bar, span) for bar in spans]
+
+
 def layout_html(plan: Layout, span: float | None = None, heading: str = "Timeline") -> str:
     """A layout as script-free HTML on an axis of ``span`` ms (default its own total)."""
     if not plan.bars:
-        return ""
+        return ""  # a lane alone (no timed chunk) has no axis to stand on
     span = plan.total if span is None else span
     ticks = "".join(
         f'<span style="position:absolute;top:0;left:{_pct(ms, span)};white-space:nowrap;'
@@ -316,16 +397,8 @@ def layout_html(plan: Layout, span: float | None = None, heading: str = "Timelin
         for phase in ("text", "reasoning", "args", "exec", "wait")
     )
     rows = [_row("", ticks, "", attrs=' data-axis=""')]
-    rows += [
-        _row(
-            escape(bar.label),
-            _bar(bar, span),
-            format_ms(bar.end - bar.start),
-            bar.depth,
-            f' data-bar="{bar.kind}" data-node-ref="{escape(bar.id)}" title="{escape(describe(bar))}"',
-        )
-        for bar in plan.bars
-    ]
+    rows += [_bar_row(bar, span) for bar in plan.bars if bar.kind != "span"]
+    rows += _lane_rows(plan, span)
     if plan.more:
         rows.append(f'<div style="opacity:0.75">… {plan.more} more bars not drawn</div>')
     opened = " open" if len(plan.bars) <= OPEN_UP_TO else ""  # a long one folds: the transcript stays short

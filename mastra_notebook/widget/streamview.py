@@ -35,7 +35,7 @@ from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
-from ..core.trace import Trace
+from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
 from ..core.tree import Op
 from ..core.values import capped
 from ..render.transcript import render_html
@@ -418,8 +418,26 @@ class StreamView(anywidget.AnyWidget):
 
         Still incomplete when the time is up: the spans so far, with ``complete=False`` and a
         ``message``. Raises ``TraceUnavailable`` when the server keeps no traces (its message says
-        what to turn on) or has none for this run by then."""
-        return self._controlled("read a trace of").trace(timeout)
+        what to turn on) or has none for this run by then.
+
+        The view's timeline draws the trace as a lane under the run (a click on a span shows its
+        input, output and attributes), or says why there is none."""
+        controls = self._controlled("read a trace of")
+        try:
+            found = controls.trace(timeout)
+        except TraceUnavailable as error:
+            self._show_trace(unavailable_lane(self.result.trace_id, str(error)))
+            raise
+        self._show_trace(lane(found))
+        return found
+
+    def _show_trace(self, found: dict[str, Any]) -> None:
+        """The trace's lane on the run's timeline; an ended view's saved state and transcript too."""
+        self._run.show_trace(found)
+        if self._ended.is_set():
+            self._finalize()
+        else:
+            self._flush()
 
     # ---- a person's label ----------------------------------------------------------------------------
 

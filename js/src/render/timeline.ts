@@ -6,15 +6,34 @@
  * a bar outlines the part it covers, a click scrolls the run to it under the panel, which stays in
  * view (it sticks with the header).
  *
+ * Once `view.trace()` fetched Mastra's trace (the root's `trace` field, core/trace.py `lane`), a lane
+ * under the run draws its spans on the same axis: agent runs, model generations and steps, memory
+ * recall and save, processors, tool calls. A click on a span shows its input, output and attributes
+ * (inert text, JSON folded); a trace the server could not give says why, and what to turn on.
+ *
  * `layoutTimeline` is the layout, shared in its rules with render/timeline.py (the static transcript).
  */
 import { h } from "../dom";
-import { formatDuration, num, obj, str } from "../format";
+import { formatDuration, list, num, obj, str } from "../format";
 import { scrollTopFor } from "../inspector";
 import { ROOT_ID, type Store } from "../store";
 import type { NodeData } from "../types";
+import { badge, errorBox } from "./common";
+import { jsonTree } from "./json";
 
-export type Phase = "run" | "step" | "text" | "reasoning" | "args" | "exec" | "wait" | "workflow-step";
+export type Phase =
+  | "run"
+  | "step"
+  | "text"
+  | "reasoning"
+  | "args"
+  | "exec"
+  | "wait"
+  | "workflow-step"
+  | "model"
+  | "memory"
+  | "processor"
+  | "tool";
 
 export interface Segment {
   phase: Phase;
@@ -38,6 +57,15 @@ export interface TimelineLayout {
   bars: Bar[];
   total: number; // ms from the run's start to its end (or now)
   more: number; // bars left out past MAX_BARS
+  trace: TraceLane | null; // Mastra's trace, once fetched: its spans are the bars of kind "span"
+}
+
+/** Mastra's trace as the kernel sends it (the root's `trace` field): what the lane draws. */
+export interface TraceLane {
+  message: string | null; // why it is incomplete or empty, and what to turn on
+  complete: boolean;
+  hidden: number; // spans not drawn (chunk and event spans, past the limit)
+  spans: Map<string, Record<string, unknown>>; // by id: a click shows one's input, output, attributes
 }
 
 /** The nodes a layout reads: the store, or a plain map in tests. */
@@ -56,7 +84,25 @@ const PHASE_LABELS: Record<Phase, string> = {
   exec: "executing",
   wait: "waiting for a person",
   "workflow-step": "workflow step",
+  model: "model",
+  memory: "memory",
+  processor: "processor",
+  tool: "tool call",
 };
+/** A span's type, as the lane colours it. */
+const SPAN_PHASES: Record<string, Phase> = {
+  agent_run: "run",
+  workflow_run: "run",
+  model_generation: "model",
+  model_step: "model",
+  model_inference: "model",
+  memory_operation: "memory",
+  processor_run: "processor",
+  tool_call: "tool",
+  mcp_tool_call: "tool",
+};
+/** Further apart than this, the server's clock is not the notebook's: the trace's first span is set at the run's start. */
+const SKEW_MS = 5000;
 
 function runLabel(run: NodeData): string {
   const agent = str(run.agent_id);
@@ -101,7 +147,7 @@ interface Frame {
 export function layoutTimeline(tree: TreeSource, rootId: string, now: number): TimelineLayout {
   const root = tree.get(rootId);
   const t0 = num(root?.started_at);
-  if (!root || t0 === null) return { bars: [], total: 0, more: 0 };
+  if (!root || t0 === null) return { bars: [], total: 0, more: 0, trace: null };
   const at = (value: unknown): number | null => {
     const ms = num(value);
     return ms === null ? null : ms - t0;
@@ -168,8 +214,39 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
       }
     }
   }
+  const trace = traceLane(root.trace, t0, nowRel, push);
   const total = Math.max(at(root.finished_at) ?? nowRel, ...bars.map((b) => b.end), 0);
-  return { bars, total, more };
+  return { bars, total, more, trace };
+}
+
+/**
+ * The trace's spans as bars (kind "span", in the lane's tree order, each a phase by its type), on the
+ * run's axis: times less `t0`; an unended span ends at `now`. `push` places them after the run's.
+ */
+function traceLane(value: unknown, t0: number, now: number, push: (bar: Bar) => Bar | null): TraceLane | null {
+  const given = obj(value);
+  if (!given) return null;
+  const spans = list(given.spans).flatMap((s): Record<string, unknown>[] => {
+    const found = obj(s);
+    return found ? [found] : [];
+  });
+  const first = spans.map((s) => num(s.start)).find((ms) => ms !== null) ?? null;
+  const shift = first !== null && Math.abs(first - t0) > SKEW_MS ? first - t0 : 0;
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const span of spans) {
+    const id = str(span.id);
+    const from = num(span.start);
+    if (id === null || from === null) continue;
+    byId.set(id, span);
+    const start = from - t0 - shift;
+    const stop = num(span.end);
+    const end = Math.max(stop === null ? now : stop - t0 - shift, start);
+    const phase = SPAN_PHASES[str(span.type) ?? ""] ?? "step";
+    const label = str(span.name) || str(span.type) || "span";
+    const depth = num(span.depth) ?? 0;
+    push({ id, kind: "span", label, depth, start, end, open: stop === null, segments: [{ phase, start, end }], covers: [] });
+  }
+  return { message: str(given.message), complete: given.complete === true, hidden: num(given.hidden) ?? 0, spans: byId };
 }
 
 /** What a bar's tooltip says: its name, its length, and each phase's. */
@@ -232,6 +309,8 @@ export class Timeline {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
   private outlined: string[] = [];
+  private openSpan: string | null = null; // the span whose details show, under the lane
+  private readonly folds = new Map<string, FoldedBelow>(); // per span: the JSON a reader unfolded
 
   /**
    * `scrollBox` is the view's root (its own scroll box when bounded, else the page scrolls it);
@@ -249,6 +328,13 @@ export class Timeline {
     this.el.addEventListener("mouseover", this.onHover);
     this.el.addEventListener("mouseleave", () => this.outline([]));
     this.el.addEventListener("click", this.onClick);
+    this.el.addEventListener("keydown", (event) => {
+      const row = event.target instanceof HTMLElement && event.target.dataset.spanRef !== undefined;
+      if (row && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.onClick(event);
+      }
+    });
   }
 
   setOpen(open: boolean): void {
@@ -288,7 +374,9 @@ export class Timeline {
       this.el.replaceChildren(h("div", "mn-timeline-empty", ["No timed chunks yet."]));
       return;
     }
-    this.el.replaceChildren(drawTimeline(layout, layout.total));
+    const span = this.openSpan === null ? undefined : layout.trace?.spans.get(this.openSpan);
+    const detail = span ? spanDetail(span, this.foldsOf(this.openSpan ?? "")) : null;
+    this.el.replaceChildren(drawTimeline(layout, layout.total, this.openSpan, detail));
     if (live) this.schedule(); // open bars grow with the clock
   }
 
@@ -297,8 +385,26 @@ export class Timeline {
     this.outline(row?.dataset.covers?.split(" ") ?? []);
   };
 
+  private foldsOf(id: string): FoldedBelow {
+    let folds = this.folds.get(id);
+    if (!folds) this.folds.set(id, (folds = new FoldedBelow(1)));
+    return folds;
+  }
+
   private readonly onClick = (event: Event): void => {
-    const row = event.target instanceof Element ? event.target.closest<HTMLElement>(".mn-tl-row") : null;
+    const clicked = event.target instanceof Element ? event.target : null;
+    if (clicked?.closest(".mn-tl-span-close")) {
+      this.openSpan = null;
+      this.draw();
+      return;
+    }
+    const row = clicked?.closest<HTMLElement>(".mn-tl-row") ?? null;
+    const spanId = row?.dataset.spanRef;
+    if (spanId !== undefined) {
+      this.openSpan = spanId === this.openSpan ? null : spanId; // a second click closes it
+      this.draw();
+      return;
+    }
     const id = row?.dataset.nodeRef;
     if (!id || !/^[\w-]+$/.test(id)) return;
     const target = this.content.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
@@ -339,15 +445,23 @@ function scrollerOf(el: HTMLElement): HTMLElement | null {
   return null;
 }
 
-/** The rows of a layout on an axis of `span` ms (compare draws two runs on one axis). */
-export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement {
+/**
+ * The rows of a layout on an axis of `span` ms (compare draws two runs on one axis): the run's bars,
+ * then the trace's lane (its spans; `openSpan` marked, its `detail` under the lane).
+ */
+export function drawTimeline(
+  layout: TimelineLayout,
+  span: number,
+  openSpan: string | null = null,
+  detail: HTMLElement | null = null,
+): HTMLElement {
   const ticks = ticksFor(span).map((ms) => {
     const tick = h("span", "mn-tl-tick", [formatDuration(ms)]);
     tick.style.left = percent(ms, span);
     if (ms > span * 0.92) tick.classList.add("mn-tl-tick-end"); // its label ends at the axis' end
     return tick;
   });
-  const rows = layout.bars.map((b) => {
+  const row = (b: Bar): HTMLElement => {
     const track = h("span", "mn-tl-track");
     const barEl = h("span", `mn-tl-bar mn-tl-${b.kind}`, [], { "data-open": String(b.open) });
     barEl.style.left = percent(b.start, span);
@@ -361,13 +475,16 @@ export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement 
     track.append(barEl);
     const label = h("span", "mn-tl-label", [b.label]);
     label.style.paddingLeft = `${b.depth * 12}px`;
-    return h("div", "mn-tl-row", [label, track, h("span", "mn-tl-time", [formatDuration(b.end - b.start)])], {
-      "data-node-ref": b.id,
-      "data-covers": b.covers.join(" "),
-      "data-bar": b.kind,
-      title: describeBar(b),
-    });
-  });
+    const time = h("span", "mn-tl-time", [formatDuration(b.end - b.start)]);
+    const refs: Record<string, string> =
+      b.kind === "span"
+        ? { "data-span-ref": b.id, "aria-expanded": String(b.id === openSpan), role: "button", tabindex: "0" }
+        : { "data-node-ref": b.id, "data-covers": b.covers.join(" ") };
+    const el = h("div", "mn-tl-row", [label, track, time], { ...refs, "data-bar": b.kind, title: describeBar(b) });
+    if (b.id === openSpan && b.kind === "span") el.classList.add("mn-tl-open");
+    return el;
+  };
+  const rows = layout.bars.filter((b) => b.kind !== "span").map(row);
   const axis = h("div", "mn-tl-row mn-tl-axis", [h("span", "mn-tl-label"), h("span", "mn-tl-track", ticks), h("span", "mn-tl-time")]);
   const legend = h(
     "div",
@@ -377,5 +494,84 @@ export function drawTimeline(layout: TimelineLayout, span: number): HTMLElement 
     ),
   );
   const note = layout.more > 0 ? h("div", "mn-tl-more", [`… ${layout.more} more bars not drawn`]) : null;
-  return h("div", "mn-tl", [legend, axis, ...rows, note]);
+  return h("div", "mn-tl", [legend, axis, ...rows, ...traceRows(layout, row, detail), note]);
+}
+
+const TRACE_PHASES: Phase[] = ["run", "model", "memory", "processor", "tool"];
+
+/** The lane: its heading (with its own legend), what it says when incomplete or empty, its spans. */
+function traceRows(layout: TimelineLayout, row: (b: Bar) => HTMLElement, detail: HTMLElement | null): HTMLElement[] {
+  const trace = layout.trace;
+  if (!trace) return [];
+  const spans = layout.bars.filter((b) => b.kind === "span");
+  const count = spans.length === 1 ? "1 span" : `${spans.length} spans`;
+  const hidden = trace.hidden > 0 ? ` (${trace.hidden} chunk and event spans not drawn)` : "";
+  const keys = TRACE_PHASES.map((p) => h("span", "mn-tl-key", [h("span", `mn-tl-swatch mn-tl-${p}`), PHASE_LABELS[p]]));
+  const heading = h("div", "mn-tl-lane", [
+    h("span", "mn-tl-lane-title", ["Mastra's trace"]),
+    h("span", "mn-tl-lane-count", [spans.length > 0 ? `${count}${hidden} · click a span for its input and output` : ""]),
+    h("span", "mn-tl-legend mn-tl-lane-legend", spans.length > 0 ? keys : []),
+  ]);
+  const message = trace.message ? h("div", `mn-tl-trace-note${spans.length > 0 ? "" : " mn-tl-trace-none"}`, [trace.message]) : null;
+  return [heading, ...(message ? [message] : []), ...spans.map(row), ...(detail ? [detail] : [])];
+}
+
+/** What a span was given and gave: inert text, its JSON folded below the first level. */
+export function spanDetail(span: Record<string, unknown>, folds: Set<string>): HTMLElement {
+  const start = num(span.start);
+  const end = num(span.end);
+  const took = start !== null && end !== null ? formatDuration(end - start) : "not ended";
+  const close = h("button", "mn-link-btn mn-tl-span-close", ["close"], { type: "button" });
+  const head = h("div", "mn-tl-span-head", [
+    h("span", "mn-tl-span-name", [str(span.name) ?? "span"]),
+    h("span", "mn-muted", [`${str(span.type) ?? ""} · ${took}`]),
+    str(span.status) === null ? null : badge(span.status),
+    close,
+  ]);
+  const field = (label: string, key: string): HTMLElement | null => {
+    const value = span[key];
+    if (value === null || value === undefined) return null;
+    const empty = typeof value === "object" && Object.keys(value).length === 0;
+    if (empty) return null;
+    return h("div", "mn-field", [h("div", "mn-label", [label]), jsonTree(value, folds, `$${key}`)]);
+  };
+  const cut =
+    span.cut === true
+      ? h("div", "mn-muted mn-tl-span-cut", ["Cut to fit the view: view.trace() returns the whole span."])
+      : null;
+  return h("div", "mn-tl-span-detail", [
+    head,
+    errorBox(span.error),
+    field("Input", "input"),
+    field("Output", "output"),
+    field("Attributes", "attributes"),
+    cut,
+  ]);
+}
+
+/**
+ * Folds for jsonTree: whatever lies deeper than `depth` levels starts folded, and what a reader
+ * unfolds (or folds) stays so when the panel draws again.
+ */
+export class FoldedBelow extends Set<string> {
+  private readonly opened = new Set<string>();
+
+  constructor(private readonly depth: number) {
+    super();
+  }
+
+  override has(path: string): boolean {
+    if (this.opened.has(path)) return false;
+    return super.has(path) || path.split(".").length > this.depth;
+  }
+
+  override add(path: string): this {
+    this.opened.delete(path);
+    return super.add(path);
+  }
+
+  override delete(path: string): boolean {
+    this.opened.add(path);
+    return super.delete(path);
+  }
 }
