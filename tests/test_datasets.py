@@ -77,7 +77,12 @@ class FakeMastra:
             return httpx.Response(200, json={"results": [row], "pagination": {"hasMore": False}})
         if path == "/api/scores/run/e1":
             self.score_reads += 1
-            row = {"scorerId": "answer-length", "entityId": "i1", "score": 0.5, "reason": HOSTILE}
+            row: dict[str, Any] = {
+                "scorerId": "answer-length",
+                "entityId": "i1",
+                "score": 0.5,
+                "reason": HOSTILE,
+            }
             rows = [row] if self.score_reads > self.scores_late else []
             return httpx.Response(200, json={"scores": rows, "pagination": {"hasMore": False}})
         self.posted.append((request.method, path))
