@@ -68,16 +68,16 @@ class FakeMastra:
                 200, json={"id": "e1", "status": "completed" if ended else "running", **counts}
             )
         if path == "/api/datasets/d1/experiments/e1/results":
-            row = {
+            result = {
                 "itemId": "i1",
                 "input": "What is Paris?",
                 "groundTruth": "Paris",
                 "output": {"text": self.output},
             }
-            return httpx.Response(200, json={"results": [row], "pagination": {"hasMore": False}})
+            return httpx.Response(200, json={"results": [result], "pagination": {"hasMore": False}})
         if path == "/api/scores/run/e1":
             self.score_reads += 1
-            row: dict[str, Any] = {
+            row = {
                 "scorerId": "answer-length",
                 "entityId": "i1",
                 "score": 0.5,
