@@ -13,6 +13,8 @@ Read a recording
 Iterate on prompts and tools
     ``mn.tool(fn)`` makes a Python function a tool the agent can call; ``agent.stream_many(prompts)``
     runs a batch; ``mn.compare(a, b)`` sets runs side by side; ``mn.to_dataframe(runs)`` gives rows.
+    A tool may return a DataFrame or a figure: its card draws it (``call.value`` keeps it);
+    ``mn.renderer(name, fn)`` draws any tool's result as data.
 Score runs
     ``agent.stream(prompt, scorers=["completeness-scorer", fn])`` scores a run with Mastra's scorers
     (by id: ``client.scorers()``) and Python ones (``mn.scorer(fn, threshold=...)``):
@@ -31,11 +33,13 @@ from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from .core.cost import Cost
+from .core.display import draw_with
 from .core.ingest import collect, read_chunks
 from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage, draw_html_with
 from .core.run import Run
 from .core.timing import StepTiming, Timing
 from .core.waiting import suggest_with
+from .render.renderers import registered_drawer
 from .widget.suggest import suggest_call
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
@@ -48,6 +52,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .core.recording import Recording
     from .core.score import Score, scorer
     from .core.trace import Span, Trace
+    from .render.renderers import renderer
     from .widget.experiment import Experiment, load_experiment
     from .widget.replay import ReplayView, replay
     from .widget.streamview import StreamView, view
@@ -67,6 +72,7 @@ def _transcript_html(result: RunResult) -> str:
 
 draw_html_with(_transcript_html)  # core draws nothing itself: the render layer is wired here
 suggest_with(suggest_call)  # core names no call: the notebook words what answers a wait
+draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer's registry does
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "StreamView": "widget.streamview",
@@ -74,6 +80,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "MastraClient": "client.mastra",
     "MastraError": "client.transport",
     "tool": "client.tools",
+    "renderer": "render.renderers",
     "replay": "widget.replay",
     "ReplayView": "widget.replay",
     "compare": "analysis.compare",
@@ -133,6 +140,7 @@ __all__ = [
     "compare",
     "load_experiment",
     "read_chunks",
+    "renderer",
     "replay",
     "scorer",
     "to_dataframe",

@@ -148,6 +148,7 @@ class Agent:
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
         scorers: Iterable[Any] = (),
+        renderers: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> StreamView:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``;
@@ -185,10 +186,13 @@ class Agent:
         a float, a bool or a ``mn.Score``; ``mn.scorer(fn, threshold=...)``). An unknown id ends the
         run before it is posted. After the stream the view says "scoring…" until Mastra's scores are
         read and the Python scorers ran: ``result.scores``, ``result.score(name)``.
+
+        ``renderers``: ``{tool name: fn}``, each ``fn(result)`` drawing that tool's JSON result as
+        data in this view (a DataFrame, a figure...), before those of ``mn.renderer``.
         """
         session, path, body = self._session(
             prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
-            max_tool_rounds=max_tool_rounds, max_height=max_height, scorers=scorers,
+            max_tool_rounds=max_tool_rounds, max_height=max_height, scorers=scorers, renderers=renderers,
         )  # fmt: skip
         return session.post(path, body)
 
@@ -316,13 +320,18 @@ class Agent:
         tool_timeout: float | None,
         max_tool_rounds: int,
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+        renderers: Mapping[str, Any] | None = None,
         scorers: Iterable[Any] = (),
         scored: tuple[Any, Any] | None = None,
     ) -> tuple[RunSession, str, dict[str, Any]]:
         """A new view of one prompt's run, its session, and what to post (``scored``: the input and
         expected answer the Python scorers get, when not the prompt and None)."""
         view = StreamView(
-            title=f"agent {self.id}", subtitle=first_line(prompt), prompt=prompt, max_height=max_height
+            title=f"agent {self.id}",
+            subtitle=first_line(prompt),
+            prompt=prompt,
+            max_height=max_height,
+            renderers=renderers,
         )
         path, body = f"{self.path}/stream", self._body(prompt, options)
         given, expected = scored if scored is not None else (prompt, None)

@@ -5,6 +5,11 @@ tool's ``{id, description, inputSchema}``; the model's call of one ends the stre
 reason ``tool-calls`` and no result. The client then validates the arguments, runs the function,
 feeds a ``tool-result`` (or ``tool-error``) into the same run, and posts the stream again with the
 messages extended by the call and its result, until the agent answers.
+
+A tool may return any Python object (issue 21): the model is sent its JSON form (records for a
+DataFrame, a description of a figure: render/rich.py ``model_form``, or the tool's ``to_model``),
+its card draws the object (a bounded MIME bundle on the result chunk, ``mnDisplay``, kept by
+recordings), and ``call.value`` keeps the object itself in the kernel.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from typing import Any
 import pydantic
 from pydantic_core import to_jsonable_python
 
+from ..core.display import DISPLAY_KEY
 from ..core.result import RunResult, Step, ToolCall
 from ..core.run import Run
+from ..render.rich import display_of, is_rich, model_form
 
 DEFAULT_MAX_ROUNDS = 10  # model steps ending in client tool calls, per request: a runaway loop stops
 RAN_IN = "notebook"  # the ``ranIn`` mark on the chunks of calls this client ran (kept in recordings)
@@ -38,6 +45,7 @@ class ClientTool:
     whole_model: bool = False  # the function takes one pydantic model: the arguments are its fields
     require_approval: bool = False
     timeout: float | None = None
+    to_model: Callable[[Any], Any] | None = None  # what the model is sent of a return value
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -74,6 +82,7 @@ def tool(
     description: str | None = None,
     require_approval: bool = False,
     timeout: float | None = None,
+    to_model: Callable[[Any], Any] | None = None,
 ) -> Any:
     """A Python function as a client tool: ``mn.tool(fn, name="lookup")`` or ``@mn.tool(...)``.
 
@@ -82,6 +91,13 @@ def tool(
     takes that model's fields as its arguments. ``require_approval``: the call waits for
     ``view.approve()`` (or the view's Approve) before it runs. ``timeout``: seconds, else the
     stream's ``tool_timeout``.
+
+    The function may return any Python object. A DataFrame, a Series, an array, a matplotlib
+    figure, a PIL image, a chart or anything with IPython's ``_repr_*_`` is drawn in the call's card;
+    the model is sent a JSON form (records, bounded in rows; a list; a short description), or
+    ``to_model(value)`` when given (client-js's ``toModelOutput``: e.g. a summary of a table the
+    person sees whole). ``call.value`` keeps what the function returned; ``call.result`` is what
+    the model got.
     """
 
     def make(fn: Callable[..., Any]) -> ClientTool:
@@ -95,6 +111,7 @@ def tool(
             whole_model=whole,
             require_approval=require_approval,
             timeout=timeout,
+            to_model=to_model,
         )
 
     return make if function is None else make(function)
@@ -136,7 +153,7 @@ def _tool_name(name: str | None) -> str:
 def _renamed(value: ClientTool, name: str) -> ClientTool:
     return ClientTool(
         name, value.function, value.description, value.arguments, value.whole_model,
-        value.require_approval, value.timeout,
+        value.require_approval, value.timeout, value.to_model,
     )  # fmt: skip
 
 
@@ -347,7 +364,9 @@ class ToolSession:
                 for chunk in self.stopped(result):  # none left when the view's stop told it already
                     feed(chunk)
                 raise
-            feed(outcome)
+            feed(outcome.chunk)
+            if outcome.ran:
+                run.keep_value(call.tool_call_id, outcome.value)
         self.working = []
         steps = run.result.steps
         self.messages += step_messages(steps[self.sent_steps :])
@@ -361,8 +380,9 @@ class ToolSession:
     def _needs_approval(self, call: ToolCall) -> bool:
         return self.approve_all or self.tools[call.tool_name].require_approval
 
-    async def _outcome(self, result: RunResult, call: ToolCall) -> dict[str, Any]:
-        """The chunk that ends one client call: its result, its error, or its denial."""
+    async def _outcome(self, result: RunResult, call: ToolCall) -> Outcome:
+        """The chunk that ends one client call (its result, its error, or its denial) and what the
+        function returned."""
         client_tool = self.tools[call.tool_name]
         if _declined(call):
             approval = {
@@ -370,16 +390,37 @@ class ToolSession:
                 "approved": False,
                 "reason": self.reasons.get(call.tool_call_id),
             }
-            return _chunk("tool-output-denied", result, call, ran=False, approval=approval)
+            return Outcome(_chunk("tool-output-denied", result, call, ran=False, approval=approval))
         try:
             value = await client_tool.call(client_tool.validate(call.args), self.timeout)
+            sent = await asyncio.to_thread(_for_model, value, client_tool.to_model)
         except Exception as error:  # the model is told, and the run goes on
             limit = client_tool.timeout if client_tool.timeout is not None else self.timeout
             message = error_text(error, call.tool_name, limit)
-            return _chunk(
-                "tool-error", result, call, error={"name": type(error).__name__, "message": message}
-            )
-        return _chunk("tool-result", result, call, result=jsonable(value), isError=False)
+            error_info = {"name": type(error).__name__, "message": message}
+            return Outcome(_chunk("tool-error", result, call, error=error_info))
+        shown = await asyncio.to_thread(display_of, value, "value") if is_rich(value) else None
+        drawn: dict[str, Any] = {DISPLAY_KEY: shown} if shown is not None else {}
+        chunk = _chunk("tool-result", result, call, result=sent, isError=False, **drawn)
+        return Outcome(chunk, value, ran=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one client call ended: the chunk that says it, and what the function returned
+    (``ran``: it returned; ``call.value`` keeps it)."""
+
+    chunk: dict[str, Any]
+    value: Any = None
+    ran: bool = False
+
+
+def _for_model(value: Any, to_model: Callable[[Any], Any] | None) -> Any:
+    """What the model is sent of a tool's return: ``to_model``'s form of it, else its own JSON
+    form (render/rich.py ``model_form``)."""
+    if to_model is not None:
+        return jsonable(to_model(value))
+    return model_form(value, jsonable)
 
 
 def _declined(call: ToolCall) -> bool:

@@ -49,7 +49,9 @@ class Run:
         self.tree = Tree()
         self.tree.sink = on_op
         self.clock = Clock()
-        self.state = RunState.root(self.tree, self.clock, suggest or wired_suggester(), draw or wired_drawer())
+        self.state = RunState.root(
+            self.tree, self.clock, suggest or wired_suggester(), draw or wired_drawer()
+        )
         # Recorded times (ms since the run started) are placed after ``epoch_ms``: by default the
         # start, else the moment the first timed chunk is fed. ``_last_ms``: the latest arrival.
         self.epoch_ms = epoch_ms

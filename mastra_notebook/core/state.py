@@ -18,6 +18,7 @@ from typing import Any
 from . import figures, labels, values
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
+from .display import DISPLAY_KEY, NO_DRAWER, Drawer
 from .timing import Interval, union_ms
 from .tree import Node, Tree
 from .waiting import Suggest, Wait, WaitKind, no_suggestion, schema_object
@@ -133,11 +134,26 @@ class RunState:
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
     suggest: Suggest = no_suggestion  # words the call that answers a wait (core/waiting.py)
+    draw: Drawer = NO_DRAWER  # draws tool calls as data (core/display.py)
+    # call node id -> the Python object a client tool returned (off the view, as file_data)
+    kept: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def root(cls, tree: Tree, clock: Clock | None = None, suggest: Suggest | None = None) -> RunState:
+    def root(
+        cls,
+        tree: Tree,
+        clock: Clock | None = None,
+        suggest: Suggest | None = None,
+        draw: Drawer | None = None,
+    ) -> RunState:
         node = tree.new("run", None, status="running", nested=False)
-        return cls(tree=tree, node=node, clock=clock or Clock(), suggest=suggest or no_suggestion)
+        return cls(
+            tree=tree,
+            node=node,
+            clock=clock or Clock(),
+            suggest=suggest or no_suggestion,
+            draw=draw or NO_DRAWER,
+        )
 
     def now(self) -> float | None:
         """When what is being folded happened, on the run's one clock (None: the run is untimed)."""
@@ -154,6 +170,16 @@ class RunState:
             self.tree.set(node, name, value)
             if name in labels.inputs_of(node.kind):
                 self.relabel(node)
+            if name == "args" and node.kind == "tool":
+                self.set(node, "args_display", self.draw.args(str(node.fields.get("tool_name") or ""), value))
+
+    def draw_result(self, node: Node, payload: dict[str, Any]) -> None:
+        """A tool's result arrived: its display, a renderer's (core/display.py) or the one its client
+        made from the Python value (on the chunk); none: it draws as JSON."""
+        made = self.draw.result(str(node.fields.get("tool_name") or ""), payload.get("result"))
+        if made is None and isinstance(payload.get(DISPLAY_KEY), dict):
+            made = payload[DISPLAY_KEY]
+        self.set(node, "display", made)
 
     def add(self, kind: str, **fields: Any) -> Node:
         shown = {name: value for name, value in labels.labels_of(kind, fields).items() if value is not None}
@@ -585,6 +611,7 @@ class RunState:
                 depth=depth,
                 anchor=anchor,
                 suggest=self.suggest,
+                draw=self.draw,
             )
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH

@@ -16,7 +16,16 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +47,7 @@ from ..core.run import Run
 from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
 from ..core.tree import Op
 from ..core.values import capped
+from ..render.renderers import drawer
 from ..render.transcript import render_html
 from .bundle import packaged
 from .loops import Work, private_loop, run_nested, running_loop, schedule
@@ -153,6 +163,7 @@ class StreamView(anywidget.AnyWidget):
         title: str = "",
         max_height: str | float | None = DEFAULT_MAX_HEIGHT,
         prompt: Any = None,
+        renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         # read by open(), which the base's __init__ calls
@@ -177,7 +188,10 @@ class StreamView(anywidget.AnyWidget):
         self._run_nodes: set[str] = set()
         self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
-        self._run = Run(on_op=self._on_op, suggest=suggest_call)
+        # renderers: {tool name: fn} drawing this view's tool results as data, before mn.renderer's
+        self._run = Run(
+            on_op=self._on_op, suggest=suggest_call, draw=drawer(renderers) if renderers else None
+        )
         self._controls: RunControls | None = None  # what approve(), decline(), resume() and Stop drive
         self._labels: LabelSender | None = None  # where labels are sent (attach), else kept here only
         self._labelling: Work | None = None  # a label the view's control sends (kept: not collected)
@@ -730,13 +744,16 @@ def view(
     *,
     title: str = "",
     max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+    renderers: Mapping[str, Any] | None = None,
 ) -> StreamView:
     """A StreamView consuming ``source`` in the background (or fed by hand when ``source`` is None).
 
     ``max_height``: a taller view scrolls inside itself (a CSS length, or pixels; None: no limit).
+    ``renderers``: ``{tool name: fn}`` drawing those tools' results as data in this view, before
+    those registered with ``mn.renderer``.
     """
     name = Path(source).name if isinstance(source, (str, Path)) else ""
-    widget = StreamView(title=title or name, max_height=max_height)
+    widget = StreamView(title=title or name, max_height=max_height, renderers=renderers)
     if source is not None:
         widget.consume(source, delay=delay)
     return widget
