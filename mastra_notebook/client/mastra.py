@@ -12,7 +12,7 @@ import json
 import os
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import quote, urlencode
 
 from ..widget.streamview import DEFAULT_MAX_HEIGHT, StreamView, first_line
@@ -126,18 +126,26 @@ class MastraClient:
         return Workflow(self, workflow_id)
 
 
-class Agent:
+class _OnServer:
+    """An agent or a workflow of a server: its id, its API path, and the client that reaches it."""
+
+    _route: ClassVar[str]  # its collection under /api/
+
+    def __init__(self, client: MastraClient, name: str) -> None:
+        self.client = client
+        self.transport = client.transport
+        self.id = name
+        self.path = f"/api/{self._route}/{name}"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r} at {self.client.base_url}>"
+
+
+class Agent(_OnServer):
     """An agent of a Mastra server (``client.agent(id)``): ``stream`` one prompt into a view,
     ``stream_many`` prompts into a gallery, ``chat`` turn after turn."""
 
-    def __init__(self, client: MastraClient, agent_id: str) -> None:
-        self.client = client
-        self.transport = client.transport
-        self.id = agent_id
-        self.path = f"/api/agents/{agent_id}"
-
-    def __repr__(self) -> str:
-        return f"<Agent {self.id!r} at {self.client.base_url}>"
+    _route = "agents"
 
     def stream(
         self,
@@ -356,17 +364,11 @@ class Agent:
         return {"messages": messages(prompt), **body_options(options)}
 
 
-class Workflow:
+class Workflow(_OnServer):
     """A workflow of a Mastra server (``client.workflow(id)``): ``stream`` a run into a view, list its
     ``runs``, or watch one with ``run(run_id)``."""
 
-    def __init__(self, client: MastraClient, workflow_id: str) -> None:
-        self.client = client
-        self.id = workflow_id
-        self.path = f"/api/workflows/{workflow_id}"
-
-    def __repr__(self) -> str:
-        return f"<Workflow {self.id!r} at {self.client.base_url}>"
+    _route = "workflows"
 
     def stream(
         self,
