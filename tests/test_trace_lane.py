@@ -103,7 +103,9 @@ def test_a_span_s_details_are_bounded_and_say_when_they_were_cut() -> None:
     assert kept["messages"][0]["content"].endswith("… (200,000 characters)")
     assert bounded({"a": [1, "two", None]}) == ({"a": [1, "two", None]}, False)
     many = TRACE.model_copy(
-        update={"spans": [TRACE.spans[3].model_copy(update={"input": big, "id": f"s{i}"}) for i in range(100)]}
+        update={
+            "spans": [TRACE.spans[3].model_copy(update={"input": big, "id": f"s{i}"}) for i in range(100)]
+        }
     )
     drawn = lane(many)
     assert len(json.dumps(drawn)) < LANE_CHARS + 100 * 2_000  # a trace of many big spans stays cheap
@@ -143,7 +145,9 @@ def test_the_lane_sits_on_the_run_s_axis() -> None:
     assert plan.total >= max(bar.end for bar in spans)
 
 
-def test_a_server_without_observability_gets_a_sentence_not_an_empty_lane(recording_comm: RecordingComm) -> None:
+def test_a_server_without_observability_gets_a_sentence_not_an_empty_lane(
+    recording_comm: RecordingComm,
+) -> None:
     sentence = "Mastra's server has no trace: serve Mastra with observability on storage"
     view = ended_view(TraceUnavailable(sentence))
     with pytest.raises(TraceUnavailable):

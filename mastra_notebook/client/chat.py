@@ -3,9 +3,11 @@
 Whether the agent has memory is asked of the server (:func:`memory.has_memory`); ``memory=True/False``
 overrides the question.
 
-What memory did in each turn is ``chat.turns[i].memory`` (a :class:`~.memory.TurnMemory`: the
-messages recalled, the working memory before and after), read as the turn ends. ``chat.history``
-stays one RunResult per turn: a RunResult is a run's, whoever started it; its memory is the chat's.
+What memory did in each turn is ``chat.history[i].memory`` (a :class:`~.memory.TurnMemory`: the
+messages recalled, the working memory before and after), read as the turn ends; ``chat.turns[i]``
+has it too, beside the turn's prompt. ``chat.history`` stays one RunResult per turn (a
+:class:`TurnResult`, a RunResult that also carries its turn's memory): it equals the turn's
+``view.result``, and its JSON is a RunResult's (the memory is the chat's, not the run's).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import threading
 import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from pydantic import Field
 
 from ..core.result import RunResult
 from ..widget.conversation import Conversation, memory_html
@@ -52,6 +56,30 @@ class Turn:
     memory: TurnMemory | None
 
 
+class TurnResult(RunResult):
+    """A chat turn's RunResult (``chat.history[i]``), with what memory did in that turn."""
+
+    memory: TurnMemory | None = Field(default=None, exclude=True)
+    """The messages recalled from memory into the turn, and the working memory before and after it
+    (None while the turn runs). Not written with the run's JSON: it is the chat's, not the run's."""
+
+    @classmethod
+    def of(cls, result: RunResult, memory: TurnMemory | None) -> TurnResult:
+        """``result`` as it is (no copy of its values, no validation again: the view it keeps
+        too, which draws its transcript), with ``memory``."""
+        made = cls.model_construct(result.model_fields_set, **dict(result), memory=memory)
+        made.__pydantic_private__ = dict(result.__pydantic_private__ or {})
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to the turn's own RunResult (``view.result``): memory is beside the run, not in it."""
+        if isinstance(other, RunResult) and type(other) is not type(self):
+            return dict(self) == {**dict(other), "memory": self.memory}
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a RunResult: mutable, not hashable
+
+
 class Chat:
     """``agent.chat(thread=None, resource=None, memory=None, **options)``: ``chat.send(prompt)``.
 
@@ -87,9 +115,10 @@ class Chat:
         )
 
     @property
-    def history(self) -> list[RunResult]:
-        """One RunResult per turn, in order."""
-        return [view.result for view in self.views]
+    def history(self) -> list[TurnResult]:
+        """One RunResult per turn, in order, each with its turn's ``memory`` (``recalled``,
+        ``working_before``, ``working_after``; None while the turn runs)."""
+        return [TurnResult.of(turn.result, turn.memory) for turn in self.turns]
 
     @property
     def turns(self) -> list[Turn]:

@@ -57,6 +57,9 @@ def test_three_turns_show_what_they_recalled_and_the_working_memory_they_changed
     assert (third.working_before, third.working_after, third.note) == (PLACED, PLACED, None)
     assert chat.working_memory == route(mastra_url, chat) == PLACED
     assert [turn.result for turn in chat.turns] == chat.history  # history stays one RunResult a turn
+    assert [result.memory for result in chat.history] == [first, second, third]  # chat.history[i].memory
+    assert all(isinstance(result, mn.RunResult) for result in chat.history)
+    assert "memory" not in chat.history[1].model_dump()  # its JSON is the run's
 
     shown = chat.widget.memories  # what the conversation draws under each answer
     assert "Recalled" not in shown[0]
