@@ -56,7 +56,8 @@ export type OutMsg =
   | { t: "pause" }
   | { t: "seek"; position: number }
   | { t: "inspect"; open: boolean }
-  | { t: "chunk-json"; i: number };
+  | { t: "chunk-json"; i: number }
+  | { t: "request"; id: string };
 
 export type Send = (msg: OutMsg) => void;
 

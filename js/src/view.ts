@@ -14,6 +14,7 @@ import { str } from "./format";
 import { rendererFor } from "./render";
 import { DEFAULT_TRAITS, type NodeView, type RenderCtx, type Traits } from "./render/context";
 import { Header } from "./render/header";
+import type { RequestSource } from "./render/request";
 import { type Change, ROOT_ID, type Store } from "./store";
 import type { Send } from "./types";
 
@@ -64,8 +65,9 @@ export class View {
     private readonly store: Store,
     send: Send,
     private readonly budgetMs = 12,
+    requests?: RequestSource,
   ) {
-    this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline };
+    this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline, requests };
     this.header = new Header(send);
     this.header.update(this.traits);
     this.top.append(this.header.el);

@@ -5,6 +5,7 @@
  */
 import type { Traits } from "./render/context";
 import { Inspector } from "./inspector";
+import { RequestSource } from "./render/request";
 import { Timeline } from "./render/timeline";
 import { hideOwnTranscripts } from "./transcripts";
 import { parseReplay, ReplayBar } from "./replay-bar";
@@ -97,7 +98,8 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
     }
   };
   const store = new Store(send);
-  const view = new View(el, store, send);
+  const requests = new RequestSource(send);
+  const view = new View(el, store, send, undefined, requests);
   const batcher = new FrameBatcher(view, clock);
   const unsubscribe = store.subscribe((change) => batcher.add(change));
   const replayBar = new ReplayBar(send);
@@ -125,7 +127,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
     view.setTraits(traits);
   };
   const onMessage = (msg: unknown) => {
-    if (inspector.receive(msg)) return;
+    if (inspector.receive(msg) || requests.receive(msg)) return;
     const parsed = parseInMsg(msg);
     if (parsed) store.receive(parsed);
   };
@@ -157,6 +159,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
     replayBar.destroy();
     inspector.destroy();
     timeline.destroy();
+    requests.destroy();
     view.destroy();
   };
 }
@@ -173,6 +176,8 @@ export interface StaticOptions {
   subtitle?: string;
   /** Milliseconds of markdown rendering per frame before the rest waits for the next frames. */
   budgetMs?: number;
+  /** Each step's request by step node id, as the export page embeds it (no kernel to ask). */
+  requests?: Record<string, unknown>;
 }
 
 export interface StaticHandle {
@@ -185,7 +190,7 @@ export interface StaticHandle {
 /** Renders a snapshot message without a kernel: no Stop, no approval buttons. */
 export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: StaticOptions = {}): StaticHandle {
   const store = new Store();
-  const view = new View(el, store, () => {}, opts.budgetMs);
+  const view = new View(el, store, () => {}, opts.budgetMs, new RequestSource(null, opts.requests ?? null));
   view.setTraits({ title: opts.title ?? "", subtitle: opts.subtitle ?? "" });
   const batcher = new FrameBatcher(view, browserClock, 0);
   const timeline = mountTimeline(store, view);

@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from .numbers import format_duration, to_fixed
+from .request import ModelRequest
 from .status_words import status_word
 
 # ---- JavaScript's text of a value ---------------------------------------------------------------
@@ -285,3 +286,39 @@ def inputs_of(kind: str) -> frozenset[str]:
     """The fields a node of ``kind`` has its labels written from."""
     entry = LABELS.get(kind)
     return frozenset() if entry is None else entry[0]
+
+
+# ---- a step's request: the "Request" toggle's folded label --------------------------------------
+
+
+def new_messages_from(request: ModelRequest, previous: ModelRequest | None) -> int:
+    """Where this step's new messages begin in ``request.messages``: after the messages the step
+    before it was given (tool calls and results since), else at the last user message (this turn's
+    prompt); what comes before is history (earlier turns, memory), shown folded."""
+    count = len(request.messages)
+    if previous is not None and 0 < len(previous.messages) <= count:
+        return len(previous.messages)
+    users = [i for i, message in enumerate(request.messages) if message.role == "user"]
+    return users[-1] if users else 0
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def request_summary(request: ModelRequest, history: int = 0) -> str:
+    """The folded "Request" toggle's label: ``system · 6 messages (4 history) · 2 tools ·
+    temperature 0.3`` (``history``: the messages before this step's new ones)."""
+    bits = ["system"] if request.system else []
+    messages = _plural(len(request.messages), "message")
+    if request.provider is None and not request.messages:  # a body of no known shape: shown as sent
+        bits.append("body as sent")
+    else:
+        bits.append(f"{messages} ({history} history)" if history > 0 else messages)
+    if request.tools:
+        bits.append(_plural(len(request.tools), "tool"))
+    if request.settings.temperature is not None:
+        bits.append(f"temperature {js_number(request.settings.temperature)}")
+    if request.source == "trace":
+        bits.append("from the trace")
+    return truncate(" · ".join(bits), 80)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from . import figures, labels
-from .result import RunResult, ToolCall, WorkflowStep, view_snapshot
+from .result import RunResult, Step, ToolCall, WorkflowStep, view_snapshot
 from .score import badge
 from .state import VIEW_DEPTH
 from .values import capped
@@ -37,6 +37,16 @@ def _decision(item: ToolCall | WorkflowStep) -> dict[str, Any] | None:
         "waited_ms": waited,
         "waited": labels.waited(waited),
     }
+
+
+def _request_label(result: RunResult, step: Step | None) -> dict[str, Any]:
+    """A step's "Request" toggle label (or why it has none), as the run wrote it."""
+    if step is None or step.request is None:
+        return {"request_reason": step.request_reason} if step is not None and step.request_reason else {}
+    position = result.steps.index(step)
+    before = result.steps[position - 1].request if position > 0 else None
+    history = labels.new_messages_from(step.request, before)
+    return {"request_summary": labels.request_summary(step.request, history)}
 
 
 def _tool(call: ToolCall) -> dict[str, Any]:
@@ -176,6 +186,7 @@ def _part_nodes(result: RunResult) -> list[tuple[dict[str, Any], RunResult | Non
                         "index": value,
                         "finish_reason": match[0].finish_reason if match else None,
                         "usage": usage,
+                        **_request_label(result, match[0] if match else None),
                     },
                     None,
                 )

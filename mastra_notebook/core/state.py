@@ -19,6 +19,7 @@ from . import figures, labels, values
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .display import DISPLAY_KEY, NO_DRAWER, Drawer
+from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
 from .timing import Interval, union_ms
 from .tree import Node, Tree
 from .waiting import Suggest, Wait, WaitKind, no_suggestion, schema_object
@@ -76,7 +77,7 @@ class StepState:
     request: dict[str, Any] | None = None  # step-start's {body}; None: no step-start (state only)
     # The body normalised, for the provider it was read for: a body never changes once its step
     # started, and a run's result is read again at every change (a 200 kB body costs ~8 ms).
-    request_read: tuple[str | None, Any] | None = None
+    request_read: tuple[str | None, ModelRequest] | None = None
 
     def spans(self, end: Any) -> list[Interval]:
         """When each part streamed: text and reasoning from their start to their end chunk (which comes
@@ -289,6 +290,7 @@ class RunState:
 
     def start_step(self, warnings: Any, request: dict[str, Any] | None = None) -> None:
         """A model step begins: ids seen before it name parts of earlier steps."""
+        read, about = self._read_request(request)
         step = StepState(
             node=self.add(
                 "step",
@@ -297,9 +299,11 @@ class RunState:
                 usage=None,
                 started_at=self.now(),
                 ended_at=None,
+                **about,
             )
         )
         step.request = request
+        step.request_read = read
         self.steps.append(step)
         self.open_step = step
         self.open_texts.clear()
@@ -308,6 +312,22 @@ class RunState:
         if warnings:
             self.tree.set(step.node, "warnings", warnings)  # type: ignore[arg-type]
 
+    def _read_request(
+        self, request: dict[str, Any] | None
+    ) -> tuple[tuple[str | None, ModelRequest] | None, dict[str, str]]:
+        """A starting step's body normalised once (kept for its result, read for the provider of the
+        step before it: the same model, mostly) and its toggle's label, or why it has none."""
+        body = request.get("body") if request is not None else None
+        if body is None or body == {}:
+            return None, {"request_reason": NO_BODY_REASON}
+        previous = self.steps[-1] if self.steps else None
+        hint = previous.node.fields.get("provider") if previous is not None and previous.node else None
+        hint = hint if isinstance(hint, str) else None
+        read = normalise_request(body, hint)
+        before = previous.request_read[1] if previous is not None and previous.request_read else None
+        history = labels.new_messages_from(read, before)
+        return (hint, read), {"request_summary": labels.request_summary(read, history)}
+
     def finish_step(self, fields: dict[str, Any], usage: dict[str, int], reported_text: Any = None) -> None:
         """The open step ends (a continuation finishes the step its first stream began: what arrived
         since the last step makes it up)."""
@@ -315,7 +335,12 @@ class RunState:
         if step is None:
             step, self.loose = self.loose, StepState()
             step.node = self.add(
-                "step", index=len(self.steps) + 1, finish_reason=None, usage=None, ended_at=None
+                "step",
+                index=len(self.steps) + 1,
+                finish_reason=None,
+                usage=None,
+                ended_at=None,
+                request_reason=NO_STEP_START_REASON,
             )
             self.steps.append(step)
         self.open_step = None

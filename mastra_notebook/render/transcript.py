@@ -5,26 +5,40 @@ It is drawn from the node tree the browser renders (the snapshot a view sends), 
 renderer in ``render/static/``: the saved and the live view cannot disagree. A RunResult read from a
 run carries that snapshot; one built another way (loaded from JSON, a nested run) is drawn from a
 tree made of its parts.
+
+Each step carries the request the model was given, folded and bounded (``core/request_bounded.py``,
+``PAGE``): a saved notebook shows it with no kernel, and a 200 kB request does not make it 200 kB.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..core.request_bounded import PAGE, step_requests
 from ..core.result import RunResult, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.tree import without_times
 from .static import render_tree
 
-__all__ = ["render_html", "render_snapshot"]
+__all__ = ["render_html", "render_snapshot", "requests_of"]
+
+
+def requests_of(ops: list[Any], result: RunResult) -> dict[str, dict[str, Any]]:
+    """Each step node's request in ``result``, as a page carries it (bounded by ``PAGE``)."""
+    return {node_id: found.shown(PAGE) for node_id, found in step_requests(ops, result).items()}
 
 
 def render_snapshot(
-    ops: list[Any], title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()
+    ops: list[Any],
+    title: str = "",
+    subtitle: str = "",
+    view_keys: Iterable[str] = (),
+    requests: Mapping[str, dict[str, Any]] | None = None,
 ) -> str:
-    """A view snapshot's ops as one self-contained, script-free HTML fragment."""
-    return render_tree(ops, title, subtitle, view_keys)
+    """A view snapshot's ops as one self-contained, script-free HTML fragment (``requests``: each
+    step node's, from ``requests_of``)."""
+    return render_tree(ops, title, subtitle, view_keys, requests)
 
 
 def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
@@ -35,4 +49,4 @@ def render_html(result: RunResult, title: str = "", subtitle: str = "", view_key
     ops = ops if ops is not None else result_ops(result)
     if result.timing.untimed is not None:  # read at once (collect): its moments are the reading's
         ops = without_times(ops)
-    return render_tree(ops, title, subtitle, view_keys)
+    return render_tree(ops, title, subtitle, view_keys, requests_of(ops, result))

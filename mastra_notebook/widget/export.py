@@ -12,7 +12,7 @@ import orjson
 
 from ..core.ingest import records
 from ..core.run import Run
-from ..render.transcript import render_snapshot
+from ..render.transcript import render_snapshot, requests_of
 from .wire import message
 
 _STATIC = Path(__file__).parent.parent / "static"
@@ -25,7 +25,8 @@ const url = URL.createObjectURL(new Blob([code], {type: "text/javascript"}));
 import(url).then((module) => {
   const el = document.getElementById("mn-view");
   el.replaceChildren();
-  module.mountStatic(el, data.snapshot, {title: data.title, subtitle: data.subtitle});
+  const {title, subtitle, requests} = data;
+  module.mountStatic(el, data.snapshot, {title, subtitle, requests});
   document.body.dataset.mounted = "true";
 });
 """
@@ -47,7 +48,8 @@ def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
     ``title`` and ``subtitle`` head it as they head the view (the agent id, the prompt's first line)."""
     nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
     snapshot = message("snapshot", 0, run.snapshot())
-    data: dict[str, Any] = {"snapshot": snapshot, "title": title, "subtitle": subtitle}
+    requests = requests_of(snapshot["ops"], run.result)  # each step's, folded: the page has no kernel
+    data: dict[str, Any] = {"snapshot": snapshot, "title": title, "subtitle": subtitle, "requests": requests}
     bundle = base64.b64encode((_STATIC / "widget.js").read_bytes()).decode()  # code is not text to escape
     css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
     heading = " · ".join(filter(None, [title, subtitle]))
@@ -56,7 +58,7 @@ def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(heading or 'Mastra run')}</title><style>{css}</style></head><body>"
-        f'<div id="mn-view">{render_snapshot(snapshot["ops"], title, subtitle)}</div>'
+        f'<div id="mn-view">{render_snapshot(snapshot["ops"], title, subtitle, (), requests)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'

@@ -42,6 +42,7 @@ from ..core.feedback import line as label_line
 from ..core.feedback import make as make_label
 from ..core.ingest import records
 from ..core.recording import Recording, describe, is_stored
+from ..core.request_bounded import request_reply
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
@@ -642,6 +643,9 @@ class StreamView(anywidget.AnyWidget):
             chunk = self._recording.chunk(content["i"])
             shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else capped(chunk)
             self.send({"t": "chunk-json", "i": content["i"], "json": shown})
+        elif kind == "request" and isinstance(content.get("id"), str):  # a step's Request toggle opened
+            reply = request_reply(self._run.snapshot(), self.result, content["id"])
+            self.send({"t": "request", "id": content["id"], **reply})
 
     def _finalize(self) -> None:
         """Settle the view (final state, transcript, ``streaming`` off), then mark it ended: what

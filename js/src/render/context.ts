@@ -1,5 +1,6 @@
 import type { Store } from "../store";
 import type { NodeData, Send } from "../types";
+import type { RequestSource } from "./request";
 
 export interface Traits {
   title: string;
@@ -30,6 +31,8 @@ export interface RenderCtx {
   traits(): Traits;
   /** performance.now() past which costly renderers stop and ask for another frame. */
   deadline(): number;
+  /** Where a step's "Request" toggle gets its request (request.ts); none: no toggle. */
+  requests?: RequestSource;
 }
 
 /** The DOM of one node. `update` is called with the node's current fields whenever it changes. */

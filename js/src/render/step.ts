@@ -1,11 +1,17 @@
 import { h } from "../dom";
 import { formatInt, num, obj, str } from "../format";
 import type { NodeRenderer } from "./context";
+import { RequestToggle } from "./request";
 
-/** A divider between model steps: `Step 2 · tool-calls · 120 in · 30 out`. */
-export const renderStep: NodeRenderer = () => {
+/**
+ * A divider between model steps: `Step 2 · tool-calls · 120 in · 30 out`, with the "Request" toggle
+ * (request.ts) when the kernel labelled the step's request; its panel opens under the divider.
+ */
+export const renderStep: NodeRenderer = (ctx, node) => {
   const label = h("span", "mn-step-label");
-  const el = h("div", "mn-step", [label]);
+  const toggle = ctx.requests ? new RequestToggle(node.id, ctx.requests, num(node.index)) : null;
+  const line = h("div", "mn-step", [label, toggle?.button]);
+  const el = h("div", "mn-step-block", [line, toggle?.panel]);
   return {
     el,
     update(node) {
@@ -21,6 +27,7 @@ export const renderStep: NodeRenderer = () => {
       ]
         .filter(Boolean)
         .join(" · ");
+      toggle?.update(node);
     },
   };
 };

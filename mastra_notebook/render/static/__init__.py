@@ -12,7 +12,7 @@ above its root run, so a new kind or section is one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..timeline import run_section as run_timeline
@@ -86,12 +86,18 @@ def transcript_class(view_keys: Iterable[str] = ()) -> str:
 
 
 def render_tree(
-    ops: Iterable[Any], title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()
+    ops: Iterable[Any],
+    title: str = "",
+    subtitle: str = "",
+    view_keys: Iterable[str] = (),
+    requests: Mapping[str, dict[str, Any]] | None = None,
 ) -> str:
     """A snapshot's ops (``["add", parent, node]``, as the view sends them) as one HTML fragment;
     ``title`` and ``subtitle`` as the view's header shows them (its traits); ``view_keys``: the live
-    views this transcript stands for (see ``transcript_class``)."""
+    views this transcript stands for (see ``transcript_class``); ``requests``: each step node's
+    request, bounded (``StepRequest.shown``), drawn folded under its step."""
     tree = SnapshotTree.from_ops(ops, RENDERERS)
+    tree.requests = requests or {}
     root = tree.nodes.get(ROOT_ID)
     if root is None:
         body = tag("div", "Waiting for the run…", style=MUTED)

@@ -30,6 +30,8 @@ class SnapshotTree:
     nodes: dict[str, NodeFields] = field(default_factory=dict)
     children: dict[str, list[str]] = field(default_factory=dict)
     renderers: Mapping[str, Renderer] = field(default_factory=dict)
+    # Each step node's request as a transcript carries it (core/request_bounded.py), by node id.
+    requests: Mapping[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_ops(cls, ops: Iterable[Any], renderers: Mapping[str, Renderer] | None = None) -> SnapshotTree:
