@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from ..core.display import Drawer
 from .rich import display_of
@@ -20,6 +20,7 @@ ArgsSpec = Mapping[str, str] | Callable[[Any], Any]
 """``{"query": "sql"}``: that argument drawn as code in that language as it streams; or a function
 of the partial arguments (a dict, or None before any parse) to a display object."""
 LANGUAGES = frozenset({"sql", "python", "json", "markdown"})
+Draw = TypeVar("Draw", bound=Callable[[Any], Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,14 @@ _registered: dict[str, Renderer] = {}
 _DECORATE: Any = object()  # no function given: ``@mn.renderer(name)`` (None removes one)
 
 
+@overload
+def renderer(tool_name: str) -> Callable[[Draw], Draw]: ...
+@overload
+def renderer(tool_name: str, *, args: ArgsSpec) -> Renderer: ...
+@overload
+def renderer(
+    tool_name: str, fn: Callable[[Any], Any] | None, *, args: ArgsSpec | None = None
+) -> Renderer | None: ...
 def renderer(
     tool_name: str, fn: Callable[[Any], Any] | None = _DECORATE, *, args: ArgsSpec | None = None
 ) -> Any:
@@ -75,14 +84,15 @@ def renderer(
       often as the arguments are parsed again while they stream.
 
     ``mn.renderer(name, None)`` removes what was registered for ``name``. Returns the
-    :class:`Renderer` (or, given no function and no ``args``, a decorator that registers one).
+    :class:`Renderer` (or, given no function and no ``args``, a decorator that registers the
+    function it decorates and gives it back).
     """
     if fn is None and args is None:
         _registered.pop(tool_name, None)
         return None
     if fn is _DECORATE:
         if args is None:
-            return lambda function: renderer(tool_name, function)
+            return lambda function: (renderer(tool_name, function), function)[1]
         fn = None
     if isinstance(args, Mapping):
         if len(args) != 1:
