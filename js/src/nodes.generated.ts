@@ -5,9 +5,7 @@
  * A run: the root, or a sub-agent / workflow nested in a tool or workflow step.
  * Children: its parts in arrival order.
  */
-export interface RunNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface RunNode extends NodeBase {
   kind: "run";
   /** `running finished error aborted tripwire suspended incomplete`. */
   status?: string | null;
@@ -85,29 +83,13 @@ export interface RunNode {
 }
 
 /** A text part of the model's answer (markdown). */
-export interface TextNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface TextNode extends Streamed {
   kind: "text";
-  /** The text so far (grows by `append`). */
-  text?: string | null;
-  /** Its first chunk. */
-  started_at?: number | null;
-  /** Its `text-end`; null while it streams. */
-  ended_at?: number | null;
 }
 
 /** A reasoning part. */
-export interface ReasoningNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface ReasoningNode extends Streamed {
   kind: "reasoning";
-  /** The reasoning so far. */
-  text?: string | null;
-  /** Its first chunk. */
-  started_at?: number | null;
-  /** Its end (null while streaming, and in an untimed run). */
-  ended_at?: number | null;
   /** It ended: said apart from its time. */
   done?: boolean | null;
   /** The provider sent it encrypted: nothing to read. */
@@ -120,34 +102,7 @@ export interface ReasoningNode {
  * A tool call (or a primitive a network runs). Children: at most one `run`, the sub-agent or
  * workflow it ran.
  */
-export interface ToolNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
-  /** Why it failed. */
-  error?: ErrorInfo | null;
-  /** Custom values it wrote (`tool-output`, `workflow-step-output`). */
-  outputs?: unknown[] | null;
-  /** What it said when it suspended. */
-  suspend_payload?: unknown;
-  /** Its first chunk. */
-  started_at?: number | null;
-  /** Its result, error or denial. */
-  ended_at?: number | null;
-  /** Since when it waits for a person. */
-  waiting_since?: number | null;
-  /** The person's answer. */
-  decision?: Decision | null;
-  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
-  continue_with?: string | null;
-  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
-  hidden_levels?: number | null;
-  /**
-   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
-   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
-   */
-  outcome?: string | null;
-  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
-  duration?: string | null;
+export interface ToolNode extends HumanStep {
   kind: "tool";
   /** The call's id. */
   tool_call_id?: string | null;
@@ -188,34 +143,7 @@ export interface ToolNode {
  * A workflow step (a loop's iterations are steps of their own). Children: at most one `run`,
  * an agent streamed inside it.
  */
-export interface WorkflowStepNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
-  /** Why it failed. */
-  error?: ErrorInfo | null;
-  /** Custom values it wrote (`tool-output`, `workflow-step-output`). */
-  outputs?: unknown[] | null;
-  /** What it said when it suspended. */
-  suspend_payload?: unknown;
-  /** The kernel's clock: its first chunk, moved back by the server's own length of the step. */
-  started_at?: number | null;
-  /** Its result. */
-  ended_at?: number | null;
-  /** Since when it waits for a person. */
-  waiting_since?: number | null;
-  /** The person's answer. */
-  decision?: Decision | null;
-  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
-  continue_with?: string | null;
-  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
-  hidden_levels?: number | null;
-  /**
-   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
-   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
-   */
-  outcome?: string | null;
-  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
-  duration?: string | null;
+export interface WorkflowStepNode extends HumanStep {
   kind: "workflow-step";
   /** The step's id. */
   step_name?: string | null;
@@ -234,9 +162,7 @@ export interface WorkflowStepNode {
 }
 
 /** A source (once per URL); citations add the text they cite. */
-export interface SourceNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface SourceNode extends NodeBase {
   kind: "source";
   /** `url` or `document`. */
   source_type?: string | null;
@@ -255,9 +181,7 @@ export interface SourceNode {
 }
 
 /** A file the model produced. */
-export interface FileNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface FileNode extends NodeBase {
   kind: "file";
   /** Its media type. */
   media_type?: string | null;
@@ -274,9 +198,7 @@ export interface FileNode {
 }
 
 /** A divider between model steps. */
-export interface StepNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface StepNode extends Timed {
   kind: "step";
   /** 1-based. */
   index?: number | null;
@@ -284,10 +206,6 @@ export interface StepNode {
   finish_reason?: string | null;
   /** The step's usage. */
   usage?: Usage | null;
-  /** Its `step-start`. */
-  started_at?: number | null;
-  /** Its `step-finish`. */
-  ended_at?: number | null;
   /** The model that ran it. */
   model_id?: string | null;
   /** The model's provider. */
@@ -312,9 +230,7 @@ export interface StepNode {
 }
 
 /** A tool that runs on after its step. */
-export interface BackgroundTaskNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface BackgroundTaskNode extends NodeBase {
   kind: "background-task";
   /** The task's id. */
   task_id?: string | null;
@@ -335,9 +251,7 @@ export interface BackgroundTaskNode {
 }
 
 /** A goal's (or a network's validation's) verdict on an attempt. */
-export interface GoalNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface GoalNode extends NodeBase {
   kind: "goal";
   /** The chunk type: `goal`, `is-task-complete` or `network-validation-end`. */
   type?: string | null;
@@ -348,9 +262,7 @@ export interface GoalNode {
 }
 
 /** A message across the run: an error, an abort, a tripwire, a warning. */
-export interface BannerNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface BannerNode extends NodeBase {
   kind: "banner";
   /** `error abort tripwire suspended warning`. */
   level?: string | null;
@@ -361,9 +273,7 @@ export interface BannerNode {
 }
 
 /** A value the run wrote for its reader: `data-*`, `custom`, `raw`, a network's routing. */
-export interface DataNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface DataNode extends NodeBase {
   kind: "data";
   /** The chunk type, e.g. `data-progress` (`routing` for a network's decision). */
   type?: string | null;
@@ -372,9 +282,7 @@ export interface DataNode {
 }
 
 /** A chunk type this version does not know: kept whole and shown raw. */
-export interface UnknownNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface UnknownNode extends NodeBase {
   kind: "unknown";
   /** Its type. */
   type?: string | null;
@@ -383,9 +291,7 @@ export interface UnknownNode {
 }
 
 /** A line that was not a chunk. */
-export interface InvalidNode {
-  /** Unique in its run's tree; the root is `"root"`. */
-  id: string;
+export interface InvalidNode extends NodeBase {
   kind: "invalid";
   /** Its text (first 4,000 characters). */
   raw?: string | null;
@@ -424,20 +330,6 @@ export interface Cost {
   reason?: string | null;
 }
 
-/** A person's answer to an approval or suspension. */
-export interface Decision {
-  /** `approve`, `decline` or `resume`. */
-  action: string;
-  /** `view` (a button) or `python` (a call). */
-  by: string;
-  /** When they answered (epoch ms; null when untimed). */
-  at?: number | null;
-  /** How long the request waited for them. */
-  waited_ms?: number | null;
-  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
-  waited?: string | null;
-}
-
 /** Why a run, a tool call, a workflow step or a background task failed. */
 export interface ErrorInfo {
   /** What went wrong, as the server or the tool said it. */
@@ -448,6 +340,31 @@ export interface ErrorInfo {
   status_code?: number | null;
   /** Anything else the error carried (the cause, the provider's response body), as sent. */
   details?: unknown;
+}
+
+/** What a tool call and a workflow step share: they run, may wait for a person, may hold a run. */
+export interface HumanStep extends Timed {
+  /** Why it failed. */
+  error?: ErrorInfo | null;
+  /** Custom values it wrote (`tool-output`, `workflow-step-output`). */
+  outputs?: unknown[] | null;
+  /** What it said when it suspended. */
+  suspend_payload?: unknown;
+  /** Since when it waits for a person. */
+  waiting_since?: number | null;
+  /** The person's answer. */
+  decision?: Decision | null;
+  /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
+  continue_with?: string | null;
+  /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
+  hidden_levels?: number | null;
+  /**
+   * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
+   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
+   */
+  outcome?: string | null;
+  /** How long it took without the person's wait (`1.3 s`); null until it ended. */
+  duration?: string | null;
 }
 
 /** A person's label of a run, as the footer shows it (core/feedback.py `Feedback`, as JSON). */
@@ -464,6 +381,12 @@ export interface Label {
   sent_to_mastra?: boolean | null;
   /** Why it is kept in the notebook only, and what to turn on to send it. */
   reason?: string | null;
+}
+
+/** Every node: an id and a kind; its children are kept by the store, not as a field. */
+export interface NodeBase {
+  /** Unique in its run's tree; the root is `"root"`. */
+  id: string;
 }
 
 /**
@@ -555,6 +478,23 @@ export interface ScoreBadge {
   reason?: string | null;
 }
 
+/** A part of the model's answer that streams as text. */
+export interface Streamed extends Timed {
+  /** The text so far (grows by `append`). */
+  text?: string | null;
+}
+
+/** A node with a span on the run's clock (epoch ms): a part, a step, a call. */
+export interface Timed extends NodeBase {
+  /** Its first chunk (a workflow step's is moved back by the server's own length of the step). */
+  started_at?: number | null;
+  /**
+   * Its last: a part's end (`text-end`), a step's `step-finish`, a call's result, error or
+   * denial; null while it runs (and in an untimed run).
+   */
+  ended_at?: number | null;
+}
+
 /** Mastra's trace of a run, fetched by `view.trace()`: a lane of the run's timeline. */
 export interface TraceLane {
   /** The trace's id. */
@@ -606,6 +546,20 @@ export interface WorkflowState {
   status: string;
   /** The workflow's final result. */
   result?: unknown;
+}
+
+/** A person's answer to an approval or suspension. */
+export interface Decision {
+  /** `approve`, `decline` or `resume`. */
+  action: string;
+  /** `view` (a button) or `python` (a call). */
+  by: string;
+  /** When they answered (epoch ms; null when untimed). */
+  at?: number | null;
+  /** How long the request waited for them. */
+  waited_ms?: number | null;
+  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
+  waited?: string | null;
 }
 
 /** One span of Mastra's trace as the timeline's lane draws it (core/trace.py `lane`). */

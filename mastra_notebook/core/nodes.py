@@ -259,28 +259,33 @@ class RunNode(NodeBase):
     """The label's state as the footer says it: "sent to Mastra", or kept in the notebook and why."""
 
 
-class TextNode(NodeBase):
+class Timed(NodeBase):
+    """A node with a span on the run's clock (epoch ms): a part, a step, a call."""
+
+    started_at: float | None = None
+    """Its first chunk (a workflow step's is moved back by the server's own length of the step)."""
+    ended_at: float | None = None
+    """Its last: a part's end (``text-end``), a step's ``step-finish``, a call's result, error or
+    denial; null while it runs (and in an untimed run)."""
+
+
+class Streamed(Timed):
+    """A part of the model's answer that streams as text."""
+
+    text: str | None = None
+    """The text so far (grows by ``append``)."""
+
+
+class TextNode(Streamed):
     """A text part of the model's answer (markdown)."""
 
     kind: Literal["text"]
-    text: str | None = None
-    """The text so far (grows by ``append``)."""
-    started_at: float | None = None
-    """Its first chunk."""
-    ended_at: float | None = None
-    """Its ``text-end``; null while it streams."""
 
 
-class ReasoningNode(NodeBase):
+class ReasoningNode(Streamed):
     """A reasoning part."""
 
     kind: Literal["reasoning"]
-    text: str | None = None
-    """The reasoning so far."""
-    started_at: float | None = None
-    """Its first chunk."""
-    ended_at: float | None = None
-    """Its end (null while streaming, and in an untimed run)."""
     done: bool | None = None
     """It ended: said apart from its time."""
     redacted: bool | None = None
@@ -289,7 +294,7 @@ class ReasoningNode(NodeBase):
     """How long it took, as shown (``Thought for 2.1 s``); null while it streams (core/labels.py)."""
 
 
-class HumanStep(NodeBase):
+class HumanStep(Timed):
     """What a tool call and a workflow step share: they run, may wait for a person, may hold a run."""
 
     error: ErrorInfo | None = None
@@ -298,10 +303,6 @@ class HumanStep(NodeBase):
     """Custom values it wrote (``tool-output``, ``workflow-step-output``)."""
     suspend_payload: Any = None
     """What it said when it suspended."""
-    started_at: float | None = None
-    """Its first chunk."""
-    ended_at: float | None = None
-    """Its result, error or denial."""
     waiting_since: float | None = None
     """Since when it waits for a person."""
     decision: Decision | None = None
@@ -401,10 +402,6 @@ class WorkflowStepNode(HumanStep):
     """What it returned."""
     progress: Any = None
     """Its latest ``workflow-step-progress`` payload."""
-    started_at: float | None = None
-    """The kernel's clock: its first chunk, moved back by the server's own length of the step."""
-    ended_at: float | None = None
-    """Its result."""
     server_started_at: float | None = None
     """The server's ``startedAt`` (another clock: only its difference to ``endedAt`` is used)."""
 
@@ -447,7 +444,7 @@ class FileNode(NodeBase):
     """``size`` as shown (``1.5 KB``), written by the kernel (core/labels.py)."""
 
 
-class StepNode(NodeBase):
+class StepNode(Timed):
     """A divider between model steps."""
 
     kind: Literal["step"]
@@ -457,10 +454,6 @@ class StepNode(NodeBase):
     """Why the step ended."""
     usage: Usage | None = None
     """The step's usage."""
-    started_at: float | None = None
-    """Its ``step-start``."""
-    ended_at: float | None = None
-    """Its ``step-finish``."""
     model_id: str | None = None
     """The model that ran it."""
     provider: str | None = None
@@ -642,17 +635,24 @@ def _doc(text: str | None, indent: str) -> list[str]:
     return [f"{indent}/**", *(f"{indent} * {line.strip()}".rstrip() for line in lines), f"{indent} */"]
 
 
-def _interface(model: type[BaseModel], shapes: dict[str, type[BaseModel]], *, node: bool) -> list[str]:
+def _interface(model: type[BaseModel], shapes: dict[str, type[BaseModel]]) -> list[str]:
+    """``model`` as an interface that extends its bases' (each field is declared where Python does)."""
     own = inspect.cleandoc(model.__doc__ or "").split("\n\n")[0]  # not a "Fields" section made from them
     lines = _doc(own, "")
-    lines.append(f"export interface {_interface_name(model)} {{")
+    bases = [base for base in model.__bases__ if issubclass(base, BaseModel) and base.model_fields]
+    for base in bases:
+        shapes.setdefault(_interface_name(base), base)
+    inherited = {name for base in bases for name in base.model_fields}
+    extends = f" extends {', '.join(map(_interface_name, bases))}" if bases else ""
+    lines.append(f"export interface {_interface_name(model)}{extends} {{")
     for name, info in model.model_fields.items():
+        if name in inherited:
+            continue
         lines += _doc(info.description, "  ")
         if name == "kind":
             lines.append(f"  kind: {_ts_type(info.annotation, shapes)};")
             continue
-        required = info.is_required() or (node and name == "id")
-        optional = "" if required else "?"
+        optional = "" if info.is_required() else "?"
         lines.append(f"  {name}{optional}: {_ts_type(info.annotation, shapes)};")
     lines.append("}")
     return lines
@@ -663,14 +663,14 @@ def typescript() -> str:
     shapes: dict[str, type[BaseModel]] = {}
     body: list[str] = []
     for model in NODE_MODELS:
-        body += ["", *_interface(model, shapes, node=True)]
+        body += ["", *_interface(model, shapes)]
     done: set[str] = set()
     nested: list[str] = []
     while len(done) < len(shapes):  # shapes may name shapes
         for name, shape in sorted(shapes.items()):
             if name not in done:
                 done.add(name)
-                nested += ["", *_interface(shape, shapes, node=False)]
+                nested += ["", *_interface(shape, shapes)]
     union = "\n".join(f"  | {_interface_name(model)}" for model in NODE_MODELS)
     kinds = " | ".join(f'"{kind}"' for kind in BY_KIND)
     return "\n".join(
