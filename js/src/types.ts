@@ -56,6 +56,7 @@ export type OutMsg =
   | { t: "pause" }
   | { t: "seek"; position: number }
   | { t: "inspect"; open: boolean }
+  | { t: "label"; thumbs: "up" | "down" | null; score: number | null; comment: string | null }
   | { t: "chunk-json"; i: number }
   | { t: "request"; id: string };
 

@@ -14,6 +14,8 @@ export interface Traits {
   maxHeight: string;
   /** A replay held short of its end: its run is not running, it is paused. */
   paused?: boolean;
+  /** The footer's label control sends labels to the kernel (a live view); else a label is only shown. */
+  canLabel?: boolean;
 }
 
 export const DEFAULT_TRAITS: Traits = {

@@ -1,6 +1,6 @@
 /**
  * The run footer: status, tokens, time to first token, tokens/s, duration, steps, cost, then a row of
- * the run's scores. Every figure is the kernel's (the run node's `figures`, formatted in Python:
+ * the run's scores and, on the root run, the label control (feedback.ts). Every figure is the kernel's (the run node's `figures`, formatted in Python:
  * core/figures.py; each score's `score_badges` entry: core/score.py); the footer shows them and
  * computes none.
  */
@@ -8,6 +8,8 @@ import { h } from "../dom";
 import { runFigures } from "../format";
 import { statusWord } from "../status-words";
 import type { NodeData, ScoreBadge } from "../types";
+import type { RenderCtx } from "./context";
+import { FeedbackControl } from "./feedback";
 
 /** The stats in order: `data-stat`, the label, and the key of the figure shown. */
 const STATS: [key: string, label: string, figure: string][] = [
@@ -29,8 +31,11 @@ export class Footer {
   /** The scores row: each score's scorer, value with its passed/failed mark, and reason (folded). */
   private readonly scores = h("div", "mn-score-row");
   private scoresShown = "";
+  /** The root run's label control: made at its first update, when the view's traits are known. */
+  private feedback: FeedbackControl | null = null;
 
-  constructor() {
+  /** `ctx`: the root run's (it has the label control); null for a nested run. */
+  constructor(private readonly ctx: RenderCtx | null = null) {
     for (const [key, label] of [["status", ""] as const, ...STATS]) {
       const value = h("span", "mn-stat-value");
       const item = h("span", "mn-stat", [label ? h("span", "mn-stat-label", [label]) : null, value], {
@@ -53,6 +58,13 @@ export class Footer {
     const tokens = this.values.get("tokens_with_nested");
     if (tokens) tokens[0].title = figures.tokens_title ?? "";
     this.showScores(run);
+    if (this.ctx !== null) {
+      if (this.feedback === null) {
+        this.feedback = new FeedbackControl(this.ctx.traits().canLabel === true ? this.ctx.send : null);
+        this.el.append(this.feedback.el);
+      }
+      this.feedback.update(run);
+    }
   }
 
   private showScores(run: NodeData): void {

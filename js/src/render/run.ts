@@ -75,7 +75,7 @@ export const renderRun: NodeRenderer = (ctx, node) => {
   const objectRaw = new RawJson();
   const object = h("div", "mn-object", [objectLabel, objectTree.el, objectRaw.el]);
   const banner = slot("mn-status-banner");
-  const footer = new Footer();
+  const footer = new Footer(nested ? null : ctx);
   const collapsed = new Set<string>();
   const body = [parts, workflow.el, object, banner.el, footer.el];
 

@@ -1,0 +1,122 @@
+/**
+ * The footer's label control: thumbs up or down, a score and a comment on the run (the same as
+ * `view.label(...)` in Python), and the label's state as the kernel words it (`feedback_note`: sent to
+ * Mastra, or kept in the notebook and why). A click or a committed field sends the whole label to the
+ * kernel (`{t: "label", thumbs, score, comment}`); what is shown is always the run node's `feedback`,
+ * so a label set from Python shows here too. Without a kernel (a static page) the label is only shown.
+ */
+import { h } from "../dom";
+import type { Label, NodeData, Send } from "../types";
+
+type Thumbs = "up" | "down";
+
+const THUMBS: [Thumbs, string, string][] = [
+  ["up", "👍", "Thumbs up"],
+  ["down", "👎", "Thumbs down"],
+];
+
+export class FeedbackControl {
+  readonly el = h("div", "mn-feedback", [], { "data-mn-control": "" });
+  private readonly buttons = new Map<Thumbs, HTMLButtonElement>();
+  private readonly score = h("input", "mn-feedback-score", [], {
+    type: "number",
+    step: "any",
+    placeholder: "score",
+    "aria-label": "Score",
+  });
+  private readonly comment = h("input", "mn-feedback-comment", [], {
+    type: "text",
+    placeholder: "comment",
+    "aria-label": "Comment",
+    maxlength: "10000",
+  });
+  private readonly note = h("span", "mn-feedback-note");
+  /** What the static page shows in place of the control: the label as text. */
+  private readonly text = h("span", "mn-feedback-text");
+  private thumbs: Thumbs | null = null;
+  private shown = "";
+
+  constructor(private readonly send: Send | null) {
+    const label = h("span", "mn-stat-label", ["label"]);
+    if (send === null) {
+      this.el.append(label, this.text, this.note);
+      this.el.removeAttribute("data-mn-control"); // a label shown, not a control: it is the run's
+      this.el.hidden = true;
+      return;
+    }
+    const thumbs = THUMBS.map(([value, icon, title]) => {
+      const button = h("button", "mn-feedback-thumb", [icon], {
+        type: "button",
+        title,
+        "aria-label": title,
+        "aria-pressed": "false",
+        "data-thumbs": value,
+      });
+      button.addEventListener("click", () => {
+        this.thumbs = this.thumbs === value ? null : value; // a second click takes it back
+        this.paintThumbs();
+        this.commit();
+      });
+      this.buttons.set(value, button);
+      return button;
+    });
+    // `change` fires when a field is committed (Enter, or leaving it): one label per edit, not per key
+    this.score.addEventListener("change", () => this.commit());
+    this.comment.addEventListener("change", () => this.commit());
+    this.comment.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") this.comment.blur();
+    });
+    this.el.append(label, ...thumbs, this.score, this.comment, this.note);
+  }
+
+  update(run: NodeData): void {
+    const label = (run.feedback ?? null) as Label | null;
+    const note = typeof run.feedback_note === "string" ? run.feedback_note : "";
+    const shown = JSON.stringify([label, note]);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    this.thumbs = label?.thumbs ?? null;
+    const kept = label?.sent_to_mastra === false;
+    this.el.toggleAttribute("data-kept", kept);
+    this.el.toggleAttribute("data-sent", label?.sent_to_mastra === true);
+    this.note.textContent = note;
+    this.note.title = note;
+    if (this.send === null) {
+      this.text.textContent = labelText(label);
+      this.el.hidden = label === null || this.text.textContent === "";
+      return;
+    }
+    this.paintThumbs();
+    // a field being edited keeps what the person is typing
+    const active = this.el.ownerDocument.activeElement;
+    if (active !== this.score) this.score.value = typeof label?.score === "number" ? String(label.score) : "";
+    if (active !== this.comment) this.comment.value = label?.comment ?? "";
+  }
+
+  private paintThumbs(): void {
+    for (const [value, button] of this.buttons) button.setAttribute("aria-pressed", String(this.thumbs === value));
+  }
+
+  private commit(): void {
+    if (this.send === null) return;
+    const score = this.score.value.trim() === "" ? null : Number(this.score.value);
+    const comment = this.comment.value.trim();
+    this.send({
+      t: "label",
+      thumbs: this.thumbs,
+      score: score !== null && Number.isFinite(score) ? score : null,
+      comment: comment === "" ? null : comment,
+    });
+  }
+}
+
+/** The label as one line of text: `👍 · 4 · "a comment"` (empty when the label has nothing). */
+export function labelText(label: Label | null): string {
+  if (label === null) return "";
+  const parts: string[] = [];
+  const thumb = THUMBS.find(([value]) => value === label.thumbs);
+  if (thumb) parts.push(thumb[1]);
+  if (typeof label.score === "number") parts.push(String(label.score));
+  if (label.comment) parts.push(`“${label.comment}”`);
+  return parts.join(" · ");
+}
