@@ -124,8 +124,10 @@ async function unfold(root: HTMLElement): Promise<void> {
   }
 }
 
-const SNAPSHOTS = [...read("snapshots", ".json")];
-const GOLDEN = read("golden", ".txt");
+// hand-made snapshots (tests/parity/hand/): what only the kernel writes, e.g. issue 21's display bundles
+const hand = (files: Map<string, string>): [string, string][] => [...files].map(([name, text]) => [`hand/${name}`, text]);
+const SNAPSHOTS = [...read("snapshots", ".json"), ...hand(read("hand", ".json"))];
+const GOLDEN = new Map([...read("golden", ".txt"), ...hand(read("hand", ".txt"))]);
 
 describe("the widget says what the static renderer says", () => {
   let handle: StaticHandle | null = null;

@@ -316,6 +316,18 @@ def long_text(root: Any, result: dict[str, Any]) -> None:
     assert shown.startswith(f"Section 1 {first_words}"), shown[:200]
 
 
+def tool_rich_results(root: Any) -> None:
+    """Issue 21's built-in drawings: records as a table, an image part, a file link, a data: image URL."""
+    table = e2e.tool_card(root, "queryOrders").locator(".mn-rich table.mn-table")
+    expect(table.locator("tbody tr")).to_have_count(50)
+    more = e2e.tool_card(root, "queryOrders").locator(".mn-table-more")
+    expect(more).to_have_text("7 more rows (in the JSON)")
+    expect(e2e.tool_card(root, "chartRevenue").locator(".mn-rich img")).to_have_count(1)
+    expect(e2e.tool_card(root, "exportReport").locator(".mn-rich a")).to_have_text("orders-2025.csv")
+    expect(e2e.tool_card(root, "statusBadge").locator(".mn-rich img")).to_have_count(1)
+    expect_text(root, "57 orders; South leads revenue.")
+
+
 def data_parts(root: Any) -> None:
     """Mastra's own data-* parts say what they are (the widget's data.ts; tests/e2e/test_data_parts.py looks)."""
     cards = root.locator(".mn-data")
@@ -344,6 +356,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "tool-approval-declined": tool_approval_declined,
     "tool-call": tool_call,
     "tool-error": tool_error,
+    "tool-rich-results": tool_rich_results,
     "tripwire": tripwire,
     "tripwire-output": tripwire_output,
     "workflow-as-tool": workflow_as_tool,

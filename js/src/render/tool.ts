@@ -10,10 +10,33 @@ import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./c
 import type { NodeRenderer } from "./context";
 import { decisionSummary, decisionText, humanView } from "./human";
 import { jsonPre } from "./json";
+import { richArgs, richResult } from "./rich";
 
 /** Arguments: the parsed value (shown as compact JSON), else the raw streamed text. */
 function argsValue(tool: NodeData): unknown {
   return tool.args ?? str(tool.args_text) ?? "";
+}
+
+/** The arguments: as `args_display` asks (a field as code, a bundle), with their JSON one click away; else as JSON. */
+function argsView(tool: NodeData): HTMLElement[] | null {
+  const value = argsValue(tool);
+  const rich = richArgs(tool.args_display, tool.args, tool.args_text);
+  if (rich === null) return value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)];
+  if (value === "") return [rich];
+  return [rich, h("details", "mn-field mn-raw", [h("summary", "mn-label", ["Arguments as JSON"]), jsonPre(value)])];
+}
+
+/** Redraws only when one of its inputs changed (a table of 50 rows is not redrawn per update). */
+function memo<T>(draw: (...inputs: unknown[]) => T): (...inputs: unknown[]) => T {
+  let last: unknown[] | null = null;
+  let out: T;
+  return (...inputs) => {
+    if (last === null || inputs.length !== last.length || inputs.some((input, i) => input !== last?.[i])) {
+      last = inputs;
+      out = draw(...inputs);
+    }
+    return out;
+  };
 }
 
 /** Approve / Decline (with an optional reason typed inline) for a tool awaiting approval. */
@@ -98,6 +121,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
   ]);
   const el = h("div", "mn-card mn-tool", [head, body]);
   const fold = new Fold(el, head, body);
+  const drawArgs = memo((_args, _text, _display, tool) => argsView(tool as NodeData));
+  const drawResult = memo((display, value) => richResult(display, value) ?? maybeJson("Result", value));
   const nestedRun = () => ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
 
   return {
@@ -116,7 +141,7 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       duration.textContent = nodeDuration(tool);
       decided.textContent = decisionSummary(tool) ?? "";
       decided.title = decisionText(tool) ?? "";
-      args.update(argsValue(tool), (value) => (value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)]));
+      args.update(drawArgs(tool.args, tool.args_text, tool.args_display, tool), (drawn) => drawn);
       const canAnswer = toolStatus === "awaiting-approval" && ctx.traits().canApprove && !tool.decision;
       human.update(tool);
       const toolCallId = str(tool.tool_call_id);
@@ -126,7 +151,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
       );
       // a sub-agent's or workflow's result repeats its run, drawn above: kept folded as raw JSON
       const nested = nestedRun() || levels > 0;
-      result.update(nested ? null : tool.result, (value) => maybeJson("Result", value));
+      // a result drawn as data (issue 21: a bundle, a table, an image), else as JSON
+      result.update(nested ? null : drawResult(tool.display, tool.result), (drawn) => drawn);
       rawResult.update(nested ? tool.result : null, (value) =>
         value === null || value === undefined
           ? null

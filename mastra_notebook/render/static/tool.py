@@ -20,6 +20,7 @@ from .common import (
 from .html import KIND, LABEL, MUTED, bdi, details, esc, fold_only, label, tag
 from .human import decision_summary, human_view
 from .json_view import json_block, json_pre, maybe_json
+from .rich import rich_args, rich_result
 
 _TOOL_LIVE = {"streaming-args", "running", "awaiting-approval", "suspended", "pending"}
 
@@ -28,6 +29,17 @@ def _args_summary(node: NodeFields) -> str:
     """The folded line's ``(city="Paris")`` as the kernel wrote it; ``(…)`` while the arguments stream."""
     summary = string(node.get("args_summary"))
     return f"({'…' if summary is None else summary})"
+
+
+def _arguments(node: NodeFields) -> str:
+    """tool.ts ``argsView``: as ``args_display`` asks, with their JSON one click away; else as JSON."""
+    args = node.get("args") if node.get("args") is not None else (string(node.get("args_text")) or "")
+    rich = rich_args(node.get("args_display"), node.get("args"), node.get("args_text"))
+    if rich is None:
+        return "" if args == "" else tag("div", label("Arguments"), json_pre(args))
+    if args == "":
+        return rich
+    return rich + details(tag("span", "Arguments as JSON", style=LABEL), json_pre(args))
 
 
 def render_tool(tree: SnapshotTree, node: NodeFields) -> str:
@@ -58,10 +70,7 @@ def render_tool(tree: SnapshotTree, node: NodeFields) -> str:
         tag("span", esc(node_duration(node)), style=MUTED) if node_duration(node) else "",
         fold_only(esc(decided), MUTED) if decided else "",
     )
-    args = node.get("args") if node.get("args") is not None else (string(node.get("args_text")) or "")
-    body = [
-        "" if args == "" else tag("div", label("Arguments"), json_pre(args)),
-    ]
+    body = [_arguments(node)]
     if status == "suspended":
         payload = node.get("suspend_payload")
         body.append(label("Suspended") if payload is None else json_block("Suspended with", payload))
@@ -75,8 +84,9 @@ def render_tool(tree: SnapshotTree, node: NodeFields) -> str:
     if nested:
         if node.get("result") is not None:
             body.append(details(tag("span", "Raw result", style=LABEL), json_pre(node["result"])))
-    else:
-        body.append(maybe_json("Result", node.get("result")))
+    else:  # a result drawn as data (issue 21: a bundle, a table, an image), else as JSON
+        drawn = rich_result(node.get("display"), node.get("result"))
+        body.append(drawn if drawn is not None else maybe_json("Result", node.get("result")))
     body.append(error_box(node.get("error")))
     if status == "denied":
         reason = string(node.get("denied_reason")) or ""
