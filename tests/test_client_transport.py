@@ -92,6 +92,7 @@ class FakeMastra:
                 "/api/memory/status": {"result": True},
                 "/api/memory/threads": {"threads": [{"id": "t1"}]},
                 "/api/memory/threads/t1/messages": {"messages": [{"role": "user", "content": "hi"}]},
+                "/api/scores/scorers": {},  # a run that names no scorers looks for its agent's own
             }
             if path.endswith("/working-memory"):  # a chat's turn reads it when it ends
                 return httpx.Response(200, json={"workingMemory": "# User", "workingMemoryTemplate": None})

@@ -343,8 +343,8 @@ class Agent(_OnServer):
         )
         path, body = f"{self.path}/stream", self._body(prompt, options)
         given, expected = scored if scored is not None else (prompt, None)
-        scoring = Scoring.make(
-            self.transport, self.client.known_scorers, scorers, input=given, expected=expected
+        scoring = Scoring.make(  # no scorers given: the scores of the agent's own, when it has some
+            self.transport, self.client.known_scorers, scorers, agent=self.id, input=given, expected=expected
         )
         if scoring is not None:
             body = scoring.body(body)

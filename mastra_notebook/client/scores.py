@@ -37,10 +37,32 @@ class KnownScorers:
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
         self.ids: frozenset[str] | None = None
+        self.listed: Mapping[str, Any] = {}
 
     def remember(self, listed: Any) -> None:
         """What ``GET /api/scores/scorers`` answered: scorers by id."""
-        self.ids = frozenset(str(key) for key in listed) if isinstance(listed, Mapping) else frozenset()
+        self.listed = listed if isinstance(listed, Mapping) else {}
+        self.ids = frozenset(str(key) for key in self.listed)
+
+    async def attached(self, agent_id: str) -> list[str]:
+        """The ids of the scorers the server attached to ``agent_id`` that score every run (sampling
+        rate 1, or none given): those Mastra runs when a request names no scorers. A scorer that
+        samples runs may not score this one, so it is not waited for. Raises MastraError when the
+        server cannot list them."""
+        if self.ids is None:
+            self.remember(await self.transport.send("GET", "/api/scores/scorers"))
+        found = []
+        for scorer_id, listed in self.listed.items():
+            entry = listed if isinstance(listed, Mapping) else {}
+            sampling = entry.get("sampling")
+            every = (
+                not isinstance(sampling, Mapping)
+                or sampling.get("type") == "none"
+                or sampling.get("rate") == 1
+            )
+            if agent_id in (entry.get("agentIds") or ()) and every:
+                found.append(str(scorer_id))
+        return found
 
     async def unknown(self, ids: Iterable[str]) -> list[str]:
         """Those of ``ids`` the server has no scorer for (raises MastraError when it cannot say)."""
@@ -105,16 +127,27 @@ class Scoring:
     timeout: float = SCORES_TIMEOUT
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
+    attached_to: str | None = None  # no scorers given: read those Mastra attached to this agent
     checked: bool = field(default=False, init=False)
     scored: bool = field(default=False, init=False)
 
     @classmethod
     def make(
-        cls, transport: Transport, known: KnownScorers, scorers: Iterable[Any], **given: Any
+        cls,
+        transport: Transport,
+        known: KnownScorers,
+        scorers: Iterable[Any],
+        *,
+        agent: str | None = None,
+        **given: Any,
     ) -> Scoring | None:
-        """The scoring of ``scorers`` (Mastra ids and Python functions), or None when there are none."""
+        """The scoring of ``scorers`` (Mastra ids and Python functions). Without any, the scores of the
+        scorers the server attached to ``agent`` (learnt after the run; nothing when it has none), or
+        None when no agent is given."""
         ids, python = split(scorers)
-        return cls(transport, known, ids, python, **given) if ids or python else None
+        if ids or python:
+            return cls(transport, known, ids, python, **given)
+        return cls(transport, known, [], [], attached_to=agent, **given) if agent is not None else None
 
     def body(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """``body`` naming Mastra's scorers as the server takes them (a map, never a list: a list is
@@ -148,6 +181,13 @@ class Scoring:
         if self.scored or run.status in ("running", "suspended"):
             return
         self.scored = True
+        if self.attached_to is not None and run.status == "finished":
+            try:  # not asked for: a server that cannot say has nothing to read
+                self.mastra = await self.known.attached(self.attached_to)
+            except MastraError:
+                return
+        if not self.mastra and not self.python:
+            return
         run.scoring(True)
         try:
             result = run.result

@@ -116,7 +116,7 @@ def test_a_scorer_that_does_not_report_in_time_is_named_in_a_warning(client: mn.
         pauses.append(seconds)
         now[0] += seconds
 
-    view = client.agent("dynamic").stream("What is Paris?")
+    view = client.agent("plainText").stream("What is Paris?")  # an agent with no scorers of its own
     view.wait(30)
     scoring = Scoring(
         client.transport, KnownScorers(client.transport), ["tone-scorer"], [], timeout=5, sleep=sleep,
