@@ -19,6 +19,7 @@ from PIL import Image
 import mastra_notebook as mn
 from mastra_notebook.client.tools import ToolSession, jsonable, tool
 from mastra_notebook.core.result import view_snapshot
+from mastra_notebook.render.renderers import drawer
 from mastra_notebook.render.rich import (
     BYTES_PER_CARD,
     MODEL_ROWS,
@@ -292,8 +293,6 @@ def test_a_renderer_serves_recordings_collect_and_the_transcript() -> None:
 
 
 def test_a_streams_own_renderers_come_before_the_registered_ones() -> None:
-    from mastra_notebook.render.renderers import drawer
-
     mn.renderer("search", lambda result: "registered")
     own = fed(tool_chunks("search", {}, ROWS), draw=drawer({"search": lambda result: "its own"}))
     assert node_of(own)["display"]["data"] == {"text/plain": "its own"}
@@ -440,3 +439,16 @@ def test_a_million_row_dataframe_puts_bounded_bytes_on_the_wire(recording_comm: 
     live = sum(m["bytes"] for m in ops)
     assert live < BYTES_PER_CARD + 64_000  # the display, the model's 100 records, the rest of the run
     assert view.result.tool_calls[0].result["total_rows"] == 1_000_000
+
+
+def test_the_displays_fit_the_node_schema() -> None:
+    from mastra_notebook.core.nodes import ToolNode
+
+    mn.renderer("query", args={"sql": "sql"})
+    run, _ = client_round(orders, {"n": 2})
+    broken = fed(
+        tool_chunks("query", {"sql": "SELECT 1"}, ROWS), draw=drawer({"query": lambda result: 1 / 0})
+    )
+    for node in (run.state.calls["c1"], broken.state.calls["c1"]):
+        ToolNode.model_validate(node.as_dict())  # extra fields are refused: the keys are the schema's
+    assert broken.state.calls["c1"].fields["display"]["error"] == "ZeroDivisionError: division by zero"
