@@ -18,7 +18,9 @@ Iterate on prompts and tools
 Score runs
     ``agent.stream(prompt, scorers=["completeness-scorer", fn])`` scores a run with Mastra's scorers
     (by id: ``client.scorers()``) and Python ones (``mn.scorer(fn, threshold=...)``):
-    ``result.scores``, ``result.score(name)``, a :class:`Score` each.
+    ``result.scores``, ``result.score(name)``, a :class:`Score` each. On the server:
+    ``client.create_dataset(name, items)``, ``dataset.experiment(agent=..., scorers=[...])``,
+    ``dataset.compare(a, b)``.
 What a run holds
     :class:`RunResult` with its :class:`Step`, :class:`ToolCall`, :class:`Usage`, :class:`Timing`,
     :class:`Cost` and :class:`ErrorInfo`.

@@ -193,7 +193,9 @@ class Agent(_OnServer):
         scorers for this run) and Python scorers (``fn(result, *, input=None, expected=None)`` returning
         a float, a bool or a ``mn.Score``; ``mn.scorer(fn, threshold=...)``). An unknown id ends the
         run before it is posted. After the stream the view says "scoring…" until Mastra's scores are
-        read and the Python scorers ran: ``result.scores``, ``result.score(name)``.
+        read and the Python scorers ran: ``result.scores``, ``result.score(name)``. Without
+        ``scorers``, the scores of the scorers the server attached to the agent (those that score
+        every run) are read the same way.
 
         ``renderers``: ``{tool name: fn}``, each ``fn(result)`` drawing that tool's JSON result as
         data in this view (a DataFrame, a figure...), before those of ``mn.renderer``.
