@@ -129,7 +129,7 @@ describe("a static page", () => {
     const shown = el.querySelector<HTMLElement>(".mn-footer .mn-feedback") as HTMLElement;
     expect(shown.hidden).toBe(false);
     expect(shown.querySelector("button, input")).toBeNull();
-    expect(shown.querySelector(".mn-feedback-text")?.textContent).toBe("👎 · 2 · “too long”");
+    expect(shown.querySelector(".mn-feedback-text")?.textContent).toBe("thumbs down · 2 · “too long”");
     expect(shown.querySelector(".mn-feedback-note")?.textContent).toBe("kept in the notebook");
   });
 

@@ -10,10 +10,37 @@ import type { Label, NodeData, Send } from "../types";
 
 type Thumbs = "up" | "down";
 
-const THUMBS: [Thumbs, string, string][] = [
-  ["up", "👍", "Thumbs up"],
-  ["down", "👎", "Thumbs down"],
+const THUMBS: [Thumbs, string][] = [
+  ["up", "Thumbs up"],
+  ["down", "Thumbs down"],
 ];
+
+/** Feather's thumbs-up outline (MIT): drawn in the text's colour, so it reads in both themes and needs
+ * no emoji font; thumbs down is the same turned over. */
+const THUMB_PATH =
+  "M14 9V5a3 3 0 0 0-3-3l-4 9v11h11.28a2 2 0 0 0 2-1.7l1.38-9a2 2 0 0 0-2-2.3zM7 22H4a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2h3";
+
+function thumbIcon(value: Thumbs): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const attrs: Record<string, string> = {
+    viewBox: "0 0 24 24",
+    width: "14",
+    height: "14",
+    fill: "none",
+    stroke: "currentColor",
+    "stroke-width": "2",
+    "stroke-linecap": "round",
+    "stroke-linejoin": "round",
+    "aria-hidden": "true",
+  };
+  if (value === "down") attrs.transform = "rotate(180)";
+  for (const [name, attr] of Object.entries(attrs)) svg.setAttribute(name, attr);
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", THUMB_PATH);
+  svg.append(path);
+  return svg;
+}
 
 export class FeedbackControl {
   readonly el = h("div", "mn-feedback", [], { "data-mn-control": "" });
@@ -44,8 +71,8 @@ export class FeedbackControl {
       this.el.hidden = true;
       return;
     }
-    const thumbs = THUMBS.map(([value, icon, title]) => {
-      const button = h("button", "mn-feedback-thumb", [icon], {
+    const thumbs = THUMBS.map(([value, title]) => {
+      const button = h("button", "mn-feedback-thumb", [thumbIcon(value)], {
         type: "button",
         title,
         "aria-label": title,
@@ -110,12 +137,12 @@ export class FeedbackControl {
   }
 }
 
-/** The label as one line of text: `👍 · 4 · "a comment"` (empty when the label has nothing). */
+/** The label as one line of text: `thumbs up · 4 · “a comment”` (empty when the label has nothing). */
 export function labelText(label: Label | null): string {
   if (label === null) return "";
   const parts: string[] = [];
   const thumb = THUMBS.find(([value]) => value === label.thumbs);
-  if (thumb) parts.push(thumb[1]);
+  if (thumb) parts.push(thumb[1].toLowerCase());
   if (typeof label.score === "number") parts.push(String(label.score));
   if (label.comment) parts.push(`“${label.comment}”`);
   return parts.join(" · ");

@@ -1,0 +1,64 @@
+"""Human labels in a real JupyterLab with the real Mastra server (issue 20 item 5): a click on a
+thumb, a score and a comment typed in the view's footer reach ``result.feedback`` and Mastra (the
+footer says "sent to Mastra"); a view of a recording keeps its label in the notebook and says so.
+Screenshots in light and dark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import fixture_path
+from tests.e2e import helpers as e2e
+
+pytestmark = pytest.mark.e2e
+
+LIVE = 'view = client.agent("reasoning").stream("Is Paris the capital of France?")\nview'
+READ = 'print("LABEL", view.result.feedback.model_dump_json())'
+
+
+def test_a_label_given_in_the_footer_reaches_python_and_mastra(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    recording = f"kept = mn.view({str(fixture_path('plain-text'))!r}, max_height=260)\nkept"
+    notebook = e2e.cells(mastra_url, LIVE, READ, recording)
+    e2e.open_and_run(page, lab.notebook("feedback", notebook), 0, 1)
+    root = e2e.view_root(page, 1)
+    assert e2e.wait_status(root, "finished") == "finished"
+
+    control = root.locator(".mn-footer .mn-feedback")
+    up = control.locator('[data-thumbs="up"]')
+    up.click()
+    expect(up).to_have_attribute("aria-pressed", "true")
+    control.locator(".mn-feedback-score").fill("4")
+    control.locator(".mn-feedback-score").press("Enter")
+    control.locator(".mn-feedback-comment").fill("Right, and short.")
+    control.locator(".mn-feedback-comment").press("Enter")
+    note = control.locator(".mn-feedback-note")
+    expect(note).to_have_text("sent to Mastra", timeout=30_000)
+    expect(control.locator(".mn-feedback-comment")).to_have_value("Right, and short.")
+
+    e2e.run_cells(page, 2)
+    output = e2e.cell_output_text(page, 2)
+    assert '"thumbs":"up"' in output
+    assert '"score":4.0' in output
+    assert '"comment":"Right, and short."' in output
+    assert '"sent_to_mastra":true' in output
+
+    e2e.run_cells(page, 3)
+    kept = e2e.view_root(page, 3)
+    assert e2e.wait_status(kept, "finished") == "finished"
+    kept_control = kept.locator(".mn-footer .mn-feedback")
+    kept_control.locator('[data-thumbs="down"]').click()
+    expect(kept_control.locator(".mn-feedback-note")).to_contain_text(
+        "kept in the notebook: this run names no Mastra trace", timeout=30_000
+    )
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(root, f"feedback-view-{theme}")
+        e2e.screenshot(root.locator(".mn-footer"), f"feedback-footer-{theme}")
+        e2e.screenshot(kept.locator(".mn-footer"), f"feedback-kept-{theme}")
+    e2e.set_theme(page, "light")
+    assert not page_events.errors
