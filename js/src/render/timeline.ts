@@ -309,7 +309,7 @@ export class Timeline {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly unsubscribe: () => void;
   private outlined: string[] = [];
-  private openSpan: string | null = null; // the span whose details show, under the lane
+  private openSpan: string | null = null; // the span whose details show, under its row
   private readonly folds = new Map<string, FoldedBelow>(); // per span: the JSON a reader unfolded
 
   /**
@@ -377,6 +377,7 @@ export class Timeline {
     const span = this.openSpan === null ? undefined : layout.trace?.spans.get(this.openSpan);
     const detail = span ? spanDetail(span, this.foldsOf(this.openSpan ?? "")) : null;
     this.el.replaceChildren(drawTimeline(layout, layout.total, this.openSpan, detail));
+    this.el.classList.toggle("mn-tl-has-detail", detail !== null); // the panel grows to show it
     if (live) this.schedule(); // open bars grow with the clock
   }
 
@@ -384,6 +385,18 @@ export class Timeline {
     const row = event.target instanceof Element ? event.target.closest<HTMLElement>(".mn-tl-row") : null;
     this.outline(row?.dataset.covers?.split(" ") ?? []);
   };
+
+  /** The lane's heading at the panel's top when the opened span's row is then in its upper half
+   * (the lane in view above its details), else that row at the top. */
+  private scrollToOpenSpan(): void {
+    const opened = this.el.querySelector(".mn-tl-row.mn-tl-open");
+    if (!opened) return;
+    const from = this.el.getBoundingClientRect().top - this.el.scrollTop;
+    const row = opened.getBoundingClientRect().top - from;
+    const lane = this.el.querySelector(".mn-tl-lane")?.getBoundingClientRect().top;
+    const heading = lane === undefined ? row : lane - from;
+    this.el.scrollTop = (row - heading < this.el.clientHeight / 2 ? heading : row) - 4;
+  }
 
   private foldsOf(id: string): FoldedBelow {
     let folds = this.folds.get(id);
@@ -403,6 +416,7 @@ export class Timeline {
     if (spanId !== undefined) {
       this.openSpan = spanId === this.openSpan ? null : spanId; // a second click closes it
       this.draw();
+      this.scrollToOpenSpan();
       return;
     }
     const id = row?.dataset.nodeRef;
@@ -447,7 +461,7 @@ function scrollerOf(el: HTMLElement): HTMLElement | null {
 
 /**
  * The rows of a layout on an axis of `span` ms (compare draws two runs on one axis): the run's bars,
- * then the trace's lane (its spans; `openSpan` marked, its `detail` under the lane).
+ * then the trace's lane (its spans; `openSpan` marked, its `detail` under its row).
  */
 export function drawTimeline(
   layout: TimelineLayout,
@@ -513,7 +527,8 @@ function traceRows(layout: TimelineLayout, row: (b: Bar) => HTMLElement, detail:
     h("span", "mn-tl-legend mn-tl-lane-legend", spans.length > 0 ? keys : []),
   ]);
   const message = trace.message ? h("div", `mn-tl-trace-note${spans.length > 0 ? "" : " mn-tl-trace-none"}`, [trace.message]) : null;
-  return [heading, ...(message ? [message] : []), ...spans.map(row), ...(detail ? [detail] : [])];
+  const drawn = spans.flatMap((b) => (detail && b.id === detail.dataset.spanId ? [row(b), detail] : [row(b)]));
+  return [heading, ...(message ? [message] : []), ...drawn];
 }
 
 /** What a span was given and gave: inert text, its JSON folded below the first level. */
@@ -539,6 +554,7 @@ export function spanDetail(span: Record<string, unknown>, folds: Set<string>): H
     span.cut === true
       ? h("div", "mn-muted mn-tl-span-cut", ["Cut to fit the view: view.trace() returns the whole span."])
       : null;
+  const id = str(span.id) ?? "";
   return h("div", "mn-tl-span-detail", [
     head,
     errorBox(span.error),
@@ -546,7 +562,7 @@ export function spanDetail(span: Record<string, unknown>, folds: Set<string>): H
     field("Output", "output"),
     field("Attributes", "attributes"),
     cut,
-  ]);
+  ], { "data-span-id": id });
 }
 
 /**

@@ -1,0 +1,73 @@
+"""Mastra's trace as a lane of the timeline, in a real JupyterLab against the bundled server (issue 19,
+item 4): after ``view.trace()`` the open timeline draws the trace's spans under the run; a click on
+the model generation shows its input, output and attributes, as text, its JSON folded. Screenshots
+of the lane with a span opened, light and dark (test-artifacts/trace-lane-*.png)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import helpers as e2e
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_trace_draws_under_the_run_and_a_span_opens(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    cells = e2e.cells(
+        mastra_url,
+        "import uuid\n"
+        'memory = {"thread": f"e2e-{uuid.uuid4()}", "resource": "e2e-trace"}\n'
+        'view = client.agent("weatherMemory").stream("Weather in <b>Paris</b>?", memory=memory)\n'
+        "view",
+        "view.wait(60)\ntrace = view.trace(timeout=30)\nprint('SPANS', len(trace.spans))",
+    )
+    e2e.open_and_run(page, lab.notebook("trace-lane", cells), 0, 1)
+    root = e2e.view_root(page, 1)
+    assert e2e.wait_status(root, "finished", "error", "aborted") == "finished"
+    root.locator(".mn-timeline-toggle").click()
+    panel = root.locator(".mn-timeline")
+    expect(panel.locator(".mn-tl-lane")).to_have_count(0)  # no trace fetched yet
+    e2e.run_cells(page, 2)
+    assert "SPANS" in e2e.cell_output_text(page, 2)
+
+    spans = panel.locator(".mn-tl-row[data-span-ref]")
+    expect(panel.locator(".mn-tl-lane-title")).to_have_text("Mastra's trace", timeout=30_000)
+    labels = spans.locator(".mn-tl-label")
+    expect(labels.first).to_have_text("agent run: 'weatherMemory'")
+    shown = labels.all_text_contents()
+    assert {"memory: recall", "memory: save", "tool: 'getWeather'", "llm: 'mock-weatherMemory'"} <= set(shown)
+    phases = panel.locator(".mn-tl-row[data-span-ref] .mn-tl-seg").evaluate_all(
+        "els => els.map(e => e.dataset.phase)"
+    )
+    assert {"run", "model", "memory", "tool"} <= set(phases)
+
+    viewport = page.viewport_size
+    page.set_viewport_size({"width": viewport["width"], "height": 1400})  # room for the lane and a span
+    e2e.painted(page)
+    generation = panel.locator(".mn-tl-row[data-span-ref]", has_text="llm: 'mock-weatherMemory'")
+    generation.click()
+    detail = panel.locator(".mn-tl-span-detail")
+    expect(detail.locator(".mn-tl-span-name")).to_have_text("llm: 'mock-weatherMemory'")
+    expect(detail.locator(".mn-label")).to_have_text(["Input", "Output", "Attributes"])
+    expect(detail.locator("b")).to_have_count(0)  # the prompt's markup is text
+    expect(detail).to_contain_text("<b>Paris</b>")
+    first_level = detail.locator("details.mn-tree").first
+    expect(first_level).to_have_attribute("open", "")
+    expect(detail.locator("details.mn-tree:not([open])").first).to_be_attached()  # deeper JSON folded
+    row, shown_detail = generation.bounding_box(), detail.bounding_box()  # its details under its row
+    assert row is not None
+    assert shown_detail is not None
+    assert row["y"] + row["height"] <= shown_detail["y"] + 1
+    assert not page_events.errors
+
+    for theme in ("light", "dark"):
+        e2e.set_theme(page, theme)
+        e2e.painted(page)
+        e2e.screenshot(panel, f"trace-lane-{theme}")
+    e2e.set_theme(page, "light")
+    page.set_viewport_size(viewport)
