@@ -1,0 +1,90 @@
+"""A step's "Request" toggle in a real JupyterLab (issue 19, part 2), on a real provider's recording
+(Anthropic, a tool round trip: step 2 was given the prompt, the call and its result) and on a step
+given ~200 kB: nothing is drawn until the toggle opens, opening asks the kernel, and the answer is
+drawn as text, bounded. Screenshots: test-artifacts/request-toggle-<theme>.png."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import helpers as e2e
+from tests.test_request_view import big_request_chunks
+
+pytestmark = pytest.mark.e2e
+
+NAME = "anthropic-tools"
+BIG = "big-request"
+# the view scrolls inside itself under a sticky header: bring the step to its top, below that header
+SHOW_BELOW_HEADER = """el => {
+  el.scrollIntoView({block: 'start'});
+  let scroller = el.parentElement;
+  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
+  if (scroller) scroller.scrollTop -= 80;
+}"""
+
+
+@pytest.fixture(scope="module")
+def views(lab: e2e.Lab, browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[e2e.Views]:
+    big = tmp_path_factory.mktemp("request") / f"{BIG}.jsonl"
+    big.write_text("".join(json.dumps(chunk) + "\n" for chunk in big_request_chunks()))
+    recordings: dict[str, Path] = {NAME: e2e.FIXTURES / "providers" / f"{NAME}.jsonl", BIG: big}
+    with e2e.views_notebook(browser, lab, "request_toggle", recordings) as views:
+        for name in recordings:
+            e2e.wait_status(views.root(name), *e2e.ENDED)
+        yield views
+
+
+def test_the_toggle_draws_nothing_until_opened_then_the_kernels_answer(views: e2e.Views) -> None:
+    root = views.root(NAME)
+    toggles = root.locator(".mn-request-toggle")
+    expect(toggles).to_have_count(2)
+    expect(toggles.nth(0)).to_have_text("Request · system · 1 message · 1 tool")
+    expect(toggles.nth(1)).to_have_text("Request · system · 3 messages (1 history) · 1 tool")
+    expect(root.locator(".mn-request-message")).to_have_count(0)  # nothing drawn before it opens
+    toggles.nth(1).click()
+    panel = root.locator(".mn-request").nth(1)
+    expect(panel).to_contain_text("You are a helpful assistant.")  # the kernel answered
+    expect(panel.locator(".mn-request-history")).not_to_have_attribute("open", "")
+    expect(panel.locator(".mn-request-message.mn-role-new")).to_have_count(2)
+    expect(panel.locator(".mn-request-message.mn-role-new").nth(0)).to_contain_text("tool call updateIssueList")
+    expect(panel).to_contain_text("Tools (1)")
+    expect(panel).to_contain_text("model: claude-sonnet-4-5")
+    toggles.nth(1).click()
+    expect(panel).to_be_hidden()
+
+
+def test_a_200_kb_request_arrives_bounded(views: e2e.Views) -> None:
+    root = views.root(BIG)
+    toggle = root.locator(".mn-request-toggle")
+    expect(toggle).to_have_text("Request · system · 43 messages (40 history) · 30 tools · temperature 0.3")
+    toggle.click()
+    panel = root.locator(".mn-request")
+    expect(panel).to_contain_text("The whole request is in result.steps[0].request.")
+    expect(panel).to_contain_text("more characters]")
+    # the reply is bounded (64 kB of JSON); drawn, its JSON values are indented, a little longer
+    size = len(panel.evaluate("el => el.textContent"))
+    assert size < 100_000, size  # the request was over 200 kB
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshot_of_the_opened_toggle(views: e2e.Views, theme: str) -> None:
+    e2e.set_theme(views.page, theme)
+    root = views.root(NAME)
+    toggle = root.locator(".mn-request-toggle").nth(1)
+    panel = root.locator(".mn-request").nth(1)
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    expect(panel).to_contain_text("You are a helpful assistant.")
+    history = panel.locator(".mn-request-history")
+    if history.get_attribute("open") is None:
+        history.locator("summary").click()  # the picture shows the history too
+    root.locator(".mn-step-block").nth(1).evaluate(SHOW_BELOW_HEADER)
+    e2e.painted(views.page)
+    e2e.screenshot(root, f"request-toggle-{theme}")
+    e2e.set_theme(views.page, "light")
