@@ -52,7 +52,9 @@ def test_the_toggle_draws_nothing_until_opened_then_the_kernels_answer(views: e2
     expect(panel).to_contain_text("You are a helpful assistant.")  # the kernel answered
     expect(panel.locator(".mn-request-history")).not_to_have_attribute("open", "")
     expect(panel.locator(".mn-request-message.mn-role-new")).to_have_count(2)
-    expect(panel.locator(".mn-request-message.mn-role-new").nth(0)).to_contain_text("tool call updateIssueList")
+    expect(panel.locator(".mn-request-message.mn-role-new").nth(0)).to_contain_text(
+        "tool call updateIssueList"
+    )
     expect(panel).to_contain_text("Tools (1)")
     expect(panel).to_contain_text("model: claude-sonnet-4-5")
     toggles.nth(1).click()
