@@ -8,6 +8,7 @@ import asyncio
 import base64
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -452,3 +453,16 @@ def test_the_displays_fit_the_node_schema() -> None:
     for node in (run.state.calls["c1"], broken.state.calls["c1"]):
         ToolNode.model_validate(node.as_dict())  # extra fields are refused: the keys are the schema's
     assert broken.state.calls["c1"].fields["display"]["error"] == "ZeroDivisionError: division by zero"
+
+
+def test_a_replays_renderers_draw_again_after_a_seek_back(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    path = tmp_path / "search.jsonl"
+    path.write_text("".join(json.dumps(chunk) + "\n" for chunk in tool_chunks("search", {}, ROWS)))
+    view = mn.replay(path, autoplay=False, renderers={"search": pd.DataFrame})
+    view.seek(5)
+    assert "<table" in view.run.state.calls["c1"].fields["display"]["data"]["text/html"]
+    view.seek(0)
+    view.seek(5)  # a fresh run, fed again: the view's renderers still draw
+    assert "<table" in view.run.state.calls["c1"].fields["display"]["data"]["text/html"]

@@ -8,6 +8,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,15 @@ class ReplayView(StreamView):
 
     replay = traitlets.Dict().tag(sync=True)  # {"total", "position", "playing", "speed"}
 
-    def __init__(self, recording: Recording, *, speed: float = 1.0, title: str = "") -> None:
-        super().__init__(title=title)
+    def __init__(
+        self,
+        recording: Recording,
+        *,
+        speed: float = 1.0,
+        title: str = "",
+        renderers: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(title=title, renderers=renderers)
         self._recording = recording
         self.speed = speed
         self._player: Work | None = None
@@ -124,7 +132,8 @@ class ReplayView(StreamView):
     def _rebuild(self, position: int) -> None:
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
         self._flush()
-        self._run = Run(on_op=self._on_op, epoch_ms=self._run.epoch_ms)  # recorded times placed alike
+        # recorded times placed alike; the view's renderers draw again
+        self._run = Run(on_op=self._on_op, epoch_ms=self._run.epoch_ms, draw=self._run.state.draw)
         self._run.start(recorded=True)
         self._batch.take()  # the fresh root's add travels in the snapshot instead
         self._fed = 0
@@ -155,10 +164,18 @@ class ReplayView(StreamView):
             super()._handle_browser_message(content)
 
 
-def replay(source: Any, speed: float = 1.0, *, autoplay: bool = True, title: str = "") -> ReplayView:
-    """Play a recording (``view.save`` output, or any Mastra JSONL / SSE body) in a view with controls."""
+def replay(
+    source: Any,
+    speed: float = 1.0,
+    *,
+    autoplay: bool = True,
+    title: str = "",
+    renderers: Mapping[str, Any] | None = None,
+) -> ReplayView:
+    """Play a recording (``view.save`` output, or any Mastra JSONL / SSE body) in a view with controls
+    (``renderers``: ``{tool name: fn}`` drawing those tools' results as data, as in ``mn.view``)."""
     name = Path(source).name if isinstance(source, (str, Path)) else ""
-    view = ReplayView(Recording.load(source), speed=speed, title=title or name)
+    view = ReplayView(Recording.load(source), speed=speed, title=title or name, renderers=renderers)
     if autoplay:
         view.play()
     return view
