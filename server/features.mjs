@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from '@mastra/core/agent';
 import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
-import { chunk, model, splitN, text, toolCall } from './models.mjs';
+import { chunk, model, sleep, splitN, text, toolCall } from './models.mjs';
 import { answerLength, completeness } from './scorers.mjs';
 import { getWeather } from './tools.mjs';
 import { cityIn } from './weather.mjs';
@@ -28,9 +28,10 @@ const STYLES = {
   brief: s => s.split(/(?<=\.)\s/)[0],
 };
 
-/** Answers from its effective instructions ("Answer in <style>."), so that prompts differ in output. */
+/** Answers from its effective instructions ("Answer in <style>."), so that prompts differ in output;
+ * "Pace <N> ms." in them waits N ms after each text delta (an experiment's grid seen while it streams). */
 function dynamicScript(detail) {
-  return function* (ctx) {
+  return async function* (ctx) {
     const system = systemText(ctx);
     const style = system.match(/Answer in ([^.\n]+)/)?.[1]?.trim() ?? 'plain words';
     const sentences = [
@@ -39,7 +40,11 @@ function dynamicScript(detail) {
       `This is the ${detail} model.`,
     ];
     const answer = (detail === 'brief' ? sentences.slice(0, 2) : sentences).join(' ');
-    yield* text('dynamic-0', chunk((STYLES[style] ?? (s => `(${style}) ${s}`))(answer), 12));
+    const pace = Number(system.match(/\bPace (\d+) ms\b/)?.[1] ?? 0);
+    for (const part of text('dynamic-0', chunk((STYLES[style] ?? (s => `(${style}) ${s}`))(answer), 12))) {
+      yield part;
+      if (pace > 0 && part.type === 'text-delta') await sleep(pace, ctx.signal);
+    }
   };
 }
 
