@@ -93,6 +93,8 @@ class Job(Generic[H]):
         error (any other end)."""
         if self.queued or self.running:
             return self.status
+        if not self.ended and self.result.status == "running":  # given its handle, not yet streaming
+            return "running"
         return {"finished": "done", "aborted": "stopped"}.get(self.result.status, "error")
 
     @property

@@ -35,6 +35,7 @@ __all__ = ["Experiment", "load_experiment"]
 
 PAGE_TILES = 48  # cells on a page (inputs by variants): the page's DOM stays bounded
 ANSWER_CHARS = 240  # of a run's answer in its tile
+TICK_S = 0.4  # the page's streaming tiles are redrawn this often
 SUMMARY_EVERY_S = 0.5  # the summary (every run's scores) is drawn again at most this often while runs end
 
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
@@ -316,11 +317,11 @@ _BADGE = (
 _TILE = (
     "box-sizing:border-box;height:100%;padding:6px 8px;border:1px solid var(--jp-border-color2,#ccc);"
     "border-radius:6px;background:var(--jp-layout-color1,transparent);color:var(--jp-ui-font-color1,inherit);"
-    "font-size:12px;overflow:hidden;overflow-wrap:anywhere"
+    "font-size:12px;line-height:1.4;overflow:hidden;overflow-wrap:anywhere"
 )
 _ANSWER = (
     "display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;"
-    "white-space:pre-wrap;margin:2px 0 4px;opacity:0.9"
+    "margin:2px 0 4px;opacity:0.9"
 )
 _TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0"
 _TD = (
@@ -340,7 +341,8 @@ def tile_html(cells: Sequence[Cell]) -> str:
         result, status = cell.result, cell.status
         badges = [_badge(status_word(status), status_tone(status))]
         badges += [_badge(b["text"], b["tone"], b["title"]) for b in map(badge, result.scores)]
-        text = result.text.strip() or (result.error.message if result.error else "")
+        # its words in one flow: a heading and blank lines would take the tile's few lines
+        text = " ".join((result.text or (result.error.message if result.error else "")).split())
         answer = escape(text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else ""))
         repeat = (
             f'<span style="opacity:0.6;margin-right:4px">#{cell.repeat + 1}</span>' if len(cells) > 1 else ""
@@ -365,7 +367,7 @@ def summary_html(experiment: Experiment) -> str:
     scorers = numbers.scorer_names(experiment.outcomes())
     head = [
         "variant",
-        "runs",
+        "ended / runs",
         "errors",
         *(f"{name} (95% CI)" for name in scorers),
         "tokens",
@@ -415,8 +417,8 @@ def _input_html(experiment: Experiment, index: int) -> str:
         else ""
     )
     return (
-        '<div class="mn-exp-input" style="font-size:12px;padding:6px 4px;overflow-wrap:anywhere"'
-        f' title="{escape(text)}">'
+        '<div class="mn-exp-input" style="font-size:12px;line-height:1.4;padding:6px 4px;'
+        f'overflow-wrap:anywhere" title="{escape(text)}">'
         f'<span style="opacity:0.6">#{index}</span> {escape(text[:200])}{expected}</div>'
     )
 
@@ -469,6 +471,7 @@ class Grid:
         self.offset = 0
         self._display: Any = None
         self._summary_due = False
+        self._ticking = False
         self._progress = ipywidgets.HTML()
         self._summary = ipywidgets.HTML()
         self._differs = ipywidgets.ToggleButton(
@@ -605,11 +608,35 @@ class Grid:
             self._draw_tile(row, column, self._cells(cell.item, cell.variant))
         if event == "queued":
             return
+        if event == "started":
+            self._tick_soon()
         self._progress.value = self._progress_html()
         if event == "ended":
             self._summary_soon()
         if self.experiment.batch.idle:
             self.settled()
+
+    def _tick_soon(self) -> None:
+        """While runs stream, their tiles on the page show their answers as they grow (redrawn every
+        TICK_S, not per chunk)."""
+        loop = running_loop()
+        if loop is None or self._ticking:
+            return
+        self._ticking = True
+        loop.call_later(TICK_S, self._tick)
+
+    def _tick(self) -> None:
+        self._ticking = False
+        variants = list(self.experiment.variants)
+        streaming = False
+        for row, index in enumerate(self.page):
+            for column, variant in enumerate(variants):
+                cells = self._cells(index, variant)
+                if any(cell.status == "running" for cell in cells):
+                    streaming = True
+                    self._draw_tile(row, column, cells)
+        if streaming or any(job.running for job in self.experiment.batch.jobs):
+            self._tick_soon()
 
     def _summary_soon(self) -> None:
         loop = running_loop()

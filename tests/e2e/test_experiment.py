@@ -1,0 +1,86 @@
+"""An experiment's grid in a real JupyterLab with the real Mastra server (issue 20 item 2): inputs are
+rows and variants columns, each cell a compact tile (status, score badges, the answer's first lines)
+updated while the runs stream; the summary per variant with its intervals; the "differs" toggle; a
+tile's "open" shows the run's full view. Screenshots in light and dark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e import helpers as e2e
+
+pytestmark = pytest.mark.e2e
+
+EXPERIMENT = """import pandas as pd
+inputs = pd.DataFrame({
+    "input": ["Where is NASA based?", "Who founded IBM?", "What is Paris known for?",
+              "How tall is Everest?", "Why is the sky blue?"],
+    "expected": ["NASA", "IBM", "Paris", "Everest", "blue"],
+})
+exact = mn.scorer(lambda result, *, expected=None: expected in result.text, name="exact", threshold=1)
+variants = {  # "Pace 150 ms." slows the dynamic agent's deltas: the grid is seen while it streams
+    "plain": {"instructions": "Answer in plain words. Pace 150 ms.", "prompt": "Question: {input}"},
+    "uppercase": {"instructions": "Answer in uppercase. Pace 150 ms."},
+    "detailed": {"instructions": "Answer in plain words. Pace 150 ms.",
+                 "request_context": {"model": "mock-dynamic-detailed"}},
+}
+exp = client.agent("dynamic").experiment(
+    inputs, variants, scorers=[exact], repeats=2, concurrency=4, name="answer styles"
+)
+exp"""
+
+
+def test_experiment_grid_summary_and_differs(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    notebook = e2e.cells(
+        mastra_url, EXPERIMENT, "exp.wait(300)\nprint('DONE', len(exp.to_dataframe()))", "exp.summary()"
+    )
+    e2e.open_and_run(page, lab.notebook("experiment", notebook), 0, 1)
+    grid = e2e.cell(page, 1).locator(".mn-experiment")
+    expect(grid).to_be_visible(timeout=60_000)
+    expect(grid.locator(".mn-exp-tile")).to_have_count(15)  # 5 inputs x 3 variants, one page
+    # while it streams: a running tile shows its answer so far
+    running = grid.locator('.mn-exp-run[data-status="running"]')
+    expect(running.first.locator(".mn-exp-answer")).not_to_be_empty(timeout=60_000)
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(grid, f"experiment-streaming-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
+
+    e2e.run_cell(page, 2)
+    expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE 30", timeout=300_000)
+    progress = grid.locator(".mn-exp-progress")
+    expect(progress).to_contain_text("30 done", timeout=30_000)
+    summary = grid.locator("table.mn-exp-summary")
+    expect(summary.locator("tr")).to_have_count(4)  # a header and a row per variant
+    expect(summary).to_contain_text("exact (95% CI)")
+    expect(summary.locator("tr").nth(1)).to_contain_text("1 [1, 1] · 100% pass")  # plain keeps every word
+    expect(summary.locator("tr").nth(3)).to_contain_text("1 [1, 1] · 100% pass")  # so does detailed
+    # uppercase keeps NASA and IBM: 4 of 10; t(0.975, 9) * s / sqrt(10) = 0.369
+    expect(summary.locator("tr").nth(2)).to_contain_text("0.4 [0.0306, 0.769] · 40% pass")
+    expect(grid.locator(".mn-exp-run .mn-exp-answer").first).to_contain_text('You asked: "Question: Where')
+    expect(grid.locator(".mn-exp-tile").nth(1)).to_contain_text("exact 1 ✓")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(grid, f"experiment-summary-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
+
+    # "differs": uppercase loses Paris, Everest and blue; the others keep every word
+    grid.locator(".mn-exp-differs").click()
+    expect(grid.locator(".mn-exp-where")).to_have_text("inputs 1–3 of 3 (differing)")
+    expect(grid.locator(".mn-exp-input")).to_contain_text(["#2", "#3", "#4"])
+    # a tile's "open" shows the run's full view under the grid
+    grid.locator(".mn-exp-cell").nth(1).locator(".mn-exp-open").first.click()  # #2 uppercase
+    detail = grid.locator(".mn-exp-detail .mn-root")
+    expect(detail).to_be_visible(timeout=30_000)
+    expect(detail).to_contain_text("WHAT IS PARIS KNOWN FOR")
+    assert e2e.wait_status(detail, "finished") == "finished"
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(grid, f"experiment-differs-{theme}", max_height=3000)
+    e2e.set_theme(page, "light")
+    assert not page_events.errors
