@@ -233,3 +233,19 @@ def test_the_footer_control_sends_without_blocking_and_shows_sending_first() -> 
     assert label is not None
     assert (label.thumbs, label.score, label.sent_to_mastra) == ("up", 3.0, True)
     assert len(sent) == 2
+
+
+# ---- the saved notebook's transcript ----------------------------------------------------------------
+
+
+def test_the_transcript_shows_the_label_and_a_result_read_back_from_json_keeps_it() -> None:
+    from mastra_notebook.render.transcript import render_html
+
+    view = ended_view()
+    view.label(thumbs="down", score=2, comment="<b>too</b> long")
+    for result in (view.result, mn.RunResult.model_validate_json(view.result.model_dump_json())):
+        page = render_html(result)
+        assert "thumbs down · 2 · \N{LEFT DOUBLE QUOTATION MARK}&lt;b&gt;too&lt;/b&gt; long" in page
+        assert "kept in the notebook: this run names no Mastra trace" in page
+        assert "<b>too</b>" not in page
+    assert "data-feedback" not in render_html(ended_view().result)  # no label: no row

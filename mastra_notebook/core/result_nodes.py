@@ -7,7 +7,7 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from . import figures, labels
+from . import feedback, figures, labels
 from .result import RunResult, Step, ToolCall, WorkflowStep, view_snapshot
 from .score import badge
 from .state import VIEW_DEPTH
@@ -138,6 +138,9 @@ def _run_fields(result: RunResult, nested: bool) -> dict[str, Any]:
         # the footer's row draw them from a result read back from JSON too
         "scores": [score.model_dump() for score in result.scores] or None,
         "score_badges": [badge(score) for score in result.scores] or None,
+        # a person's label as a live run's node has it (core/run.py label): the footer shows it
+        "feedback": result.feedback.model_dump(mode="json") if result.feedback else None,
+        "feedback_note": feedback.note(result.feedback) if result.feedback else None,
     }
 
 

@@ -1,5 +1,6 @@
 """The run footer (footer.ts): status, then the figures the kernel formatted (core/figures.py), then
-a row of the run's scores as the kernel wrote them (core/score.py ``badge``)."""
+a row of the run's scores as the kernel wrote them (core/score.py ``badge``), then a person's label
+(feedback.ts, as a page with no kernel shows it: text, no control)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def run_footer(tree: SnapshotTree, run: NodeFields) -> str:
     line = " ".join(stats)
     return tag(
         "div",
-        line + score_row(run),
+        line + score_row(run) + label_row(run),
         style=f"{MUTED};font-size:85%;border-top:1px solid {BORDER};margin-top:8px;padding-top:4px",
     )
 
@@ -85,3 +86,36 @@ def score_row(run: NodeFields) -> str:
             )
         )
     return tag("div", " ".join(shown), style="margin-top:2px") if shown else ""
+
+
+# feedback.ts THUMBS: how a static page words the thumbs
+THUMB_WORDS = {"up": "thumbs up", "down": "thumbs down"}
+
+
+def label_text(label: NodeFields) -> str:
+    """feedback.ts ``labelText``: ``thumbs up · 4 · “a comment”`` ("" when the label has nothing)."""
+    parts = []
+    thumbs = label.get("thumbs")
+    if isinstance(thumbs, str) and thumbs in THUMB_WORDS:
+        parts.append(THUMB_WORDS[thumbs])
+    score = label.get("score")
+    if isinstance(score, (int, float)) and not isinstance(score, bool):
+        parts.append(str(int(score)) if float(score).is_integer() else repr(float(score)))  # as JS String()
+    comment = string(label.get("comment"))
+    if comment:
+        parts.append(f"\N{LEFT DOUBLE QUOTATION MARK}{comment}\N{RIGHT DOUBLE QUOTATION MARK}")
+    return " · ".join(parts)
+
+
+def label_row(run: NodeFields) -> str:
+    """feedback.ts on a page with no kernel: the run's label as text and its state (the note the
+    kernel wrote: sent to Mastra, or kept and why); nothing for a run without a label."""
+    label = obj(run.get("feedback"))
+    text = label_text(label) if label else ""
+    if not text:
+        return ""
+    note = string(run.get("feedback_note")) or ""
+    bits = [esc("label"), tag("span", esc(text), style="color:inherit")]
+    if note:
+        bits.append(tag("span", esc(note), style="font-style:italic"))
+    return tag("div", " ".join(bits), style="margin-top:2px", data_feedback="")
