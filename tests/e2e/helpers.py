@@ -367,6 +367,14 @@ def cell_output_text(page: Any, index: int, timeout: float = 60_000) -> str:
 # ---- theming, and what the e2e tests share of a view -----------------------------------------------
 
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+# A view scrolls inside itself under a sticky header: bring an element to its top, below that header
+# (``locator.evaluate(SHOW_BELOW_HEADER)``, before a screenshot of what it shows).
+SHOW_BELOW_HEADER = """el => {
+  el.scrollIntoView({block: 'start'});
+  let scroller = el.parentElement;
+  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
+  if (scroller) scroller.scrollTop -= 80;
+}"""
 ENDED = ("finished", "error", "aborted", "tripwire", "suspended", "incomplete")
 AT_END = "el => el.scrollHeight - el.scrollTop - el.clientHeight <= 30"
 # The text of a view's root run. textContent, not innerText: closed markdown blocks out of view have

@@ -15,13 +15,6 @@ from tests.e2e import helpers as e2e
 pytestmark = pytest.mark.e2e
 
 NAME = "data-parts"
-# the view scrolls inside itself under a sticky header: bring the first data card to its top, below that header
-SHOW_BELOW_HEADER = """el => {
-  el.scrollIntoView({block: 'start'});
-  let scroller = el.parentElement;
-  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
-  if (scroller) scroller.scrollTop -= 80;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +41,7 @@ def test_the_sandbox_reads_as_a_terminal(views: e2e.Views, theme: str) -> None:
     badge = root.locator(".mn-data-exit .mn-badge")
     expect(badge).to_have_text("exit 1")
     assert "mn-tone-error" in (badge.get_attribute("class") or "")
-    root.locator(".mn-data").first.evaluate(SHOW_BELOW_HEADER)
+    root.locator(".mn-data").first.evaluate(e2e.SHOW_BELOW_HEADER)
     e2e.painted(views.page)
     e2e.screenshot(root, f"data-parts-{theme}")
     e2e.set_theme(views.page, "light")

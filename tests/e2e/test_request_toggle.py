@@ -20,13 +20,6 @@ pytestmark = pytest.mark.e2e
 
 NAME = "anthropic-tools"
 BIG = "big-request"
-# the view scrolls inside itself under a sticky header: bring the step to its top, below that header
-SHOW_BELOW_HEADER = """el => {
-  el.scrollIntoView({block: 'start'});
-  let scroller = el.parentElement;
-  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
-  if (scroller) scroller.scrollTop -= 80;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +79,7 @@ def test_screenshot_of_the_opened_toggle(views: e2e.Views, theme: str) -> None:
     history = panel.locator(".mn-request-history")
     if history.get_attribute("open") is None:
         history.locator("summary").click()  # the picture shows the history too
-    root.locator(".mn-step-block").nth(1).evaluate(SHOW_BELOW_HEADER)
+    root.locator(".mn-step-block").nth(1).evaluate(e2e.SHOW_BELOW_HEADER)
     e2e.painted(views.page)
     e2e.screenshot(root, f"request-toggle-{theme}")
     e2e.set_theme(views.page, "light")
