@@ -226,6 +226,8 @@ def test_the_model_gets_records_bounded_in_rows() -> None:
     assert big["total_rows"] == 1000
     assert len(big["records"]) == MODEL_ROWS
     assert big["note"] == "the first 100 of 1,000 rows"
+    heavy = model_form(pd.DataFrame({"text": ["z" * 5000] * 100}), jsonable)
+    assert heavy["note"] == "the first 12 of 100 rows"  # halved while over MODEL_BYTES
     indexed = model_form(
         pd.Series([4, 19], index=pd.Index(["Oslo", "Lima"], name="city"), name="t"), jsonable
     )

@@ -26,6 +26,7 @@ BYTES_PER_CARD = 256_000  # a card's display on the wire, at most: the rest stay
 TABLE_ROWS = 50  # rows a table card shows at most
 TABLE_COLUMNS = 40  # columns a table card shows at most
 MODEL_ROWS = 100  # rows of a table a model is sent at most
+MODEL_BYTES = 64_000  # ... and fewer while their JSON weighs more (a tool result is also on its card)
 MODEL_ITEMS = 1_000  # items of an array a model is sent at most
 TEXT_CHARS = 20_000  # a text/plain or text/markdown fallback, cut
 IMAGE_SIDE = 1600  # pixels: a larger image is shown scaled down
@@ -293,20 +294,27 @@ def describe(value: Any) -> str:
 
 def model_form(value: Any, jsonable: Callable[[Any], Any]) -> Any:
     """What a model is sent of ``value``: records for a DataFrame or Series (the first
-    :data:`MODEL_ROWS`, with the count when there are more), a list for an array (or its shape and
-    first items when large), a short description of a figure or an image, the text of another rich
-    object; anything else as ``jsonable`` makes it."""
+    :data:`MODEL_ROWS`, fewer past :data:`MODEL_BYTES`, with the count when there are more), a list
+    for an array (or its shape and first items when large), a short description of a figure or an
+    image, the text of another rich object; anything else as ``jsonable`` makes it."""
     if _is_series(value):
-        value = value.to_frame().reset_index() if not _plain_index(value) else value.to_frame()
+        value = value.to_frame()
     if _is_frame(value):
         rows = len(value)
         frame = value if _plain_index(value) else value.reset_index()
-        records = json.loads(
-            frame.head(MODEL_ROWS).to_json(orient="records", date_format="iso", default_handler=str)
-        )
-        if rows <= MODEL_ROWS:
-            return records
-        return {"records": records, "total_rows": rows, "note": f"the first {MODEL_ROWS} of {rows:,} rows"}
+
+        def records(count: int) -> list[Any]:
+            text = frame.head(count).to_json(orient="records", date_format="iso", default_handler=str)
+            return list(json.loads(text))
+
+        count = min(rows, MODEL_ROWS)
+        sent = records(count)
+        while count > 1 and len(json.dumps(sent).encode()) > MODEL_BYTES:
+            count //= 2
+            sent = records(count)
+        if count >= rows:
+            return sent
+        return {"records": sent, "total_rows": rows, "note": f"the first {count:,} of {rows:,} rows"}
     if _is_array(value):
         if value.size <= MODEL_ITEMS:
             return jsonable(value.tolist())
