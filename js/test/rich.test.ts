@@ -46,6 +46,16 @@ describe("a tool's result drawn as data", () => {
     expect(json?.querySelector("pre")?.textContent).toContain('"name": "row 60"');
   });
 
+  it("starts folded once done, as every finished tool (a gallery tile's cards stay one line)", () => {
+    const display = { data: { "image/png": PNG } };
+    const { el } = mount([tool("t", { status: "done", result: rows(60), display }), tool("u", { status: "done", result: rows(3) })]);
+    for (const id of ["t", "u"]) {
+      const card = nodeEl(el, id);
+      expect(card.classList.contains("mn-folded"), id).toBe(true);
+      expect(card.querySelector<HTMLElement>(".mn-card-body")?.hidden, id).toBe(true);
+    }
+  });
+
   it("keeps results that are not flat records as JSON", () => {
     const { el } = mount([
       tool("nested", { status: "done", result: [{ a: { b: 1 } }] }),
