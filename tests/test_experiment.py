@@ -20,6 +20,7 @@ from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, t
 from mastra_notebook.widget.experiment import Experiment, static_html, tile_html
 
 from .compare_runs import PARIS, run
+from .helpers import execute
 
 INPUTS = pd.DataFrame(
     {
@@ -157,3 +158,37 @@ async def test_grid_tiles_and_static_transcript(recording_comm: object) -> None:
     bundle = grid.bundle()
     assert "text/html" in bundle
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+SAVED = """import mastra_notebook as mn
+from mastra_notebook.analysis.experiment import items_of
+from mastra_notebook.widget.experiment import Experiment
+
+def start(item, variant, repeat):
+    view = mn.StreamView()
+    answer = item.input.upper() if variant == "loud" else item.input
+
+    async def work():
+        for chunk in [{"type": "start", "payload": {}}, {"type": "text-start", "payload": {"id": "t"}},
+                      {"type": "text-delta", "payload": {"id": "t", "text": "said " + answer}},
+                      {"type": "text-end", "payload": {"id": "t"}}, {"type": "finish", "payload": {}}]:
+            view.feed(chunk)
+        view.run.add_scores([mn.Score(scorer="loud", score=float(answer.isupper()))])
+
+    return view, work
+
+exp = Experiment(items_of(["first prompt", "second prompt"]), {"quiet": {}, "loud": {}}, start=start, name="saved")
+exp"""
+
+
+@pytest.mark.timeout(120)
+def test_a_saved_notebook_shows_the_grid_and_summary_as_they_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notebook = execute([SAVED, "exp.wait(60)\nprint('DONE')"], tmp_path, monkeypatch)
+    (html,) = [o["data"]["text/html"] for o in notebook.cells[0].outputs if "text/html" in o.get("data", {})]
+    assert "4 done" in html
+    assert "queued" not in html
+    assert "said SECOND PROMPT" in html
+    assert "loud 1" in html
+    assert 'class="mn-exp-summary"' in html
