@@ -151,6 +151,16 @@ def test_a_label_on_a_gallery_tile_stays_with_its_kept_run() -> None:
     assert feedback.read(kept.recording.chunk(len(kept.recording) - 1)) is not None
 
 
+def test_a_kept_run_with_no_view_is_labelled_and_a_view_showing_it_later_shows_the_label() -> None:
+    kept = ended_view().kept()
+    label = kept.label(thumbs="down", comment="off the page")
+    assert kept.run.result.feedback == label
+    assert len(kept.touched) == len(kept.recording)  # the inspector's links stay one per chunk
+    shown = mn.StreamView()
+    shown.show_kept(kept, title="tile")
+    assert final_root(shown)["feedback"]["comment"] == "off the page"
+
+
 def test_the_footer_control_labels_through_the_view_s_message() -> None:
     view = ended_view()
     view._on_browser_message(view, {"t": "label", "thumbs": "down", "score": None, "comment": "too long"}, [])

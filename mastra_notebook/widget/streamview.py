@@ -97,6 +97,18 @@ class KeptRun:
     touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
     labels: LabelSender | None = None  # where the run's labels are sent (its trace on a server)
 
+    def label(
+        self, thumbs: str | None = None, score: float | None = None, comment: str | None = None
+    ) -> Feedback:
+        """Label the run with no view of it (a gallery tile or an experiment cell off the page), as
+        ``StreamView.label`` does: on its result, in its recording, sent where its labels go. A view
+        that shows it again shows the label."""
+        label = _sent(self.labels, make_label(thumbs, score, comment))
+        self.recording.add(label_line(label, self.run.result.run_id), math.nan)
+        self.touched.append([self.run.state.node.id])  # one entry per chunk (the inspector's links)
+        self.run.label(label)
+        return label
+
 
 class RunControls(Protocol):
     """What drives a view's run from outside, attached with ``StreamView.attach``: a client's session
@@ -468,8 +480,7 @@ class StreamView(anywidget.AnyWidget):
         MastraClient sends it to Mastra's feedback route with the run's trace id (blocking, as
         ``trace()``); a server that keeps no observability, or a view of a recording, keeps it in
         the notebook, and its ``reason`` (and the footer) says what to turn on."""
-        given = make_label(thumbs, score, comment)
-        kept = self._labels.send(given) if self._labels is not None else _unsent(given)
+        kept = _sent(self._labels, make_label(thumbs, score, comment))
         self._keep_label(kept)
         return kept
 
@@ -477,7 +488,7 @@ class StreamView(anywidget.AnyWidget):
         """The footer's control labelled the run: shown at once as being sent, then as sent or kept."""
         given = make_label(content.get("thumbs"), content.get("score"), content.get("comment"))
         if self._labels is None or given.empty:  # nothing to send (an empty label sends no request)
-            self._keep_label(self._labels.send(given) if self._labels is not None else _unsent(given))
+            self._keep_label(_sent(self._labels, given))
             return
         self._run.label(given)  # "sending to Mastra…"
         self._flush()
@@ -790,8 +801,10 @@ def first_line(prompt: Any, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _unsent(label: Feedback) -> Feedback:
-    """A label of a view no client streamed: kept in the notebook only."""
+def _sent(labels: LabelSender | None, label: Feedback) -> Feedback:
+    """``label`` sent where a run's labels go (blocking); a run no client streamed keeps it here only."""
+    if labels is not None:
+        return labels.send(label)
     return label.model_copy(update={"sent_to_mastra": False, "reason": NO_TRACE})
 
 
