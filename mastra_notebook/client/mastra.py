@@ -216,11 +216,12 @@ class Agent(_OnServer):
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         page_size: int | None = None,
         scorers: Iterable[Any] = (),
+        renderers: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> Gallery:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
-        (``tools`` and ``scorers`` as for :meth:`stream`, for every prompt), ``page_size`` tiles a
-        page (48)."""
+        (``tools``, ``scorers`` and ``renderers`` as for :meth:`stream`, for every prompt),
+        ``page_size`` tiles a page (48)."""
         from ..widget.gallery import Gallery
 
         batch = Gallery(concurrency, page_size=page_size)
@@ -229,7 +230,7 @@ class Agent(_OnServer):
             # made when its turn comes: no widget per queued prompt
             session, path, body = self._session(
                 prompt, options, tools=tools, tool_timeout=tool_timeout, max_tool_rounds=max_tool_rounds,
-                scorers=scorers,
+                scorers=scorers, renderers=renderers,
             )  # fmt: skip
             return session.view, session.request(path, body)
 

@@ -103,3 +103,13 @@ def test_a_raising_renderer_shows_its_error_and_the_run_goes_on(client: mn.Mastr
     result = client.agent("weather").stream("weather in Paris", renderers={"getWeather": broken}).wait(30)
     assert result.status == "finished"
     assert tool_node(result)["display"]["error"] == "ValueError: no table for you"
+
+
+def test_a_batchs_renderers_draw_every_tile(client: mn.MastraClient) -> None:
+    gallery = client.agent("weather").stream_many(
+        ["weather in Paris", "weather in Oslo"],
+        renderers={"getWeather": lambda result: pd.DataFrame([result])},
+    )
+    results = gallery.wait(60)
+    assert [r.status for r in results] == ["finished", "finished"]
+    assert all("<table" in tool_node(r)["display"]["data"]["text/html"] for r in results)
