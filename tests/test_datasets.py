@@ -39,10 +39,10 @@ def test_items_from_lists_mappings_objects_and_dataframes() -> None:
     assert item_bodies(None) == []
     with pytest.raises(ValueError, match="'input' column"):
         item_bodies(pd.DataFrame({"question": ["a"]}))
-    with pytest.raises(ValueError, match="needs an 'input'"):
-        item_bodies([{"question": "a"}])
-    with pytest.raises(TypeError, match="wrap it in a list"):
+    with pytest.raises(TypeError, match="not str"):
         item_bodies("one prompt")
+    with pytest.raises(TypeError, match="wrap it in a list"):
+        item_bodies({"input": "a"})
 
 
 class FakeMastra:

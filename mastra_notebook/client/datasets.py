@@ -24,6 +24,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..analysis.experiment import items_of
 from ..core.score import Score
 from .catalogue import Catalogue, excerpt
 from .scores import KnownScorers, mastra_score
@@ -43,7 +44,14 @@ ENDED = ("completed", "failed")
 _TEXT = 220  # characters of an input, output or expected answer in a cell
 _MUTED = "opacity:.75"
 _ERROR = "color:var(--jp-error-color1,#c62828)"
-_BAR = "width:12em;height:.6em;vertical-align:middle;accent-color:currentColor"
+_BAR = (
+    "display:inline-block;width:12em;height:.55em;vertical-align:middle;border-radius:3px;"
+    "border:1px solid rgba(128,128,128,.6);overflow:hidden"
+)
+_FILL = "display:block;height:100%;background:currentColor;opacity:.55"
+_PILL = (
+    "font-weight:400;border:1px solid rgba(128,128,128,.6);border-radius:8px;padding:0 6px;margin-left:4px"
+)
 
 
 # ---- items ----------------------------------------------------------------------------------------
@@ -66,30 +74,19 @@ def _missing(value: Any) -> bool:
 
 
 def item_bodies(items: Any) -> list[dict[str, Any]]:
-    """``items`` as Mastra's item bodies (``{input, groundTruth?}``), from a DataFrame (an ``input``
-    column, and ``expected`` when present), or a list of inputs, of ``{"input", "expected"}``
-    mappings (``groundTruth`` read too) or of objects with ``.input`` and ``.expected``."""
+    """``items`` as Mastra's item bodies (``{input, groundTruth?}``), read as an experiment reads its
+    inputs: a DataFrame (an ``input`` column, and ``expected`` when present), a list of inputs, of
+    ``{"input", "expected"}`` mappings (``groundTruth`` read too) or of objects with ``.input`` and
+    ``.expected`` (another dataset's items)."""
     if items is None:
         return []
-    if hasattr(items, "columns") and hasattr(items, "to_dict"):  # a pandas DataFrame
-        if "input" not in items.columns:
-            raise ValueError(f"a dataset's DataFrame needs an 'input' column (it has {list(items.columns)})")
-        items = items.to_dict("records")
-    if isinstance(items, (str, bytes, Mapping)):
-        raise TypeError("items are a list (or a DataFrame) of inputs, not one input: wrap it in a list")
+    if isinstance(items, Mapping):  # one item given alone: its keys would be read as inputs
+        raise TypeError("items are a list (or a DataFrame) of inputs, not one: wrap it in a list")
     bodies = []
-    for given in items:
-        if isinstance(given, Mapping):
-            value, expected = given.get("input"), given.get("expected", given.get("groundTruth"))
-            if "input" not in given:
-                raise ValueError(f"a dataset item needs an 'input' (got keys {sorted(given)})")
-        elif hasattr(given, "input"):
-            value, expected = given.input, getattr(given, "expected", None)
-        else:
-            value, expected = given, None
-        body = {"input": value}
-        if not _missing(expected):
-            body["groundTruth"] = expected
+    for item in items_of(items):
+        body = {"input": item.input}
+        if not _missing(item.expected):
+            body["groundTruth"] = item.expected
         bodies.append(body)
     return bodies
 
@@ -643,11 +640,17 @@ class DatasetExperiment:
         reading = (
             "" if self.ended or self.status not in ENDED else " " + _muted("reading results and scores…")
         )
-        bar = f'<progress style="{_BAR}" value="{done}" max="{max(total, 1)}"></progress>'
+        share = 100 * done / total if total else 0
+        bar = (
+            f'<span class="mn-progress" role="progressbar" aria-valuenow="{done}" aria-valuemax="{total}" '
+            f'style="{_BAR}"><span style="{_FILL};width:{share:.0f}%"></span></span>'
+        )
+        pill = _PILL + (f";{_ERROR};border-color:currentColor" if self.status == "failed" else "")
         scorers = ", ".join(f"<code>{escape(s)}</code>" for s in self.scorers) or _muted("no scorers")
         head = (
             f'<div style="font-weight:600">experiment <bdi>{escape(self.name)}</bdi> '
-            f'<span class="mn-status" data-status="{escape(self.status)}">{escape(status)}</span>'
+            f'<span class="mn-status" data-status="{escape(self.status)}" style="{pill}">'
+            f"{escape(status)}</span>"
             f"{reading}</div>"
             f'<div style="{_MUTED}">agent <code>{escape(self.agent)}</code> · '
             f"dataset <bdi>{escape(self.dataset.name)}</bdi> · "
@@ -668,19 +671,21 @@ class DatasetExperiment:
     def _results_html(self) -> str:
         if not self.results:
             return ""
-        heads = ("input", "expected", "output", *self.scorers, "error")
+        facts = self.rows()
+        errors = any(row["error"] for row in facts)  # an error column only when an item failed
+        heads = ("input", "expected", "output", *self.scorers, *(("error",) if errors else ()))
         rows = []
-        for r, facts in zip(self.results, self.rows(), strict=True):
+        for r, row in zip(self.results, facts, strict=True):
             found = {s.scorer: s for s in self.scores.get(str(r.get("itemId")), ())}
-            rows.append(
-                [
-                    _label(facts["input"]),
-                    _label(facts["expected"]) if facts["expected"] is not None else _muted("—"),
-                    _label(facts["output"]),
-                    *(_score_cell(found.get(s)) for s in self.scorers),
-                    _label(facts["error"], 160) if facts["error"] else _muted("—"),
-                ]
-            )
+            cells = [
+                _label(row["input"]),
+                _label(row["expected"]) if row["expected"] is not None else _muted("—"),
+                _label(row["output"]),
+                *(_score_cell(found.get(s)) for s in self.scorers),
+            ]
+            if errors:
+                cells.append(_label(row["error"], 160) if row["error"] else _muted("—"))
+            rows.append(cells)
         return _table(rows, heads, "results")
 
     def html(self) -> str:
@@ -788,7 +793,8 @@ class Comparison:
                     if not delta
                     else (f" <b>▲ {delta:+.3g}</b>" if delta > 0 else f" <b>▼ {delta:+.3g}</b>")
                 )
-                cells.append(f'<span class="mn-score-pair">{_value(sa)} → {_value(sb)}</span>{moved}')
+                pair = f'<span class="mn-score-pair">{_value(sa)} → {_value(sb)}</span>{moved}'
+                cells.append(f'<span style="white-space:nowrap">{pair}</span>')
             rows.append(cells)
         caption = f"<bdi>{a_label}</bdi> (A) vs <bdi>{b_label}</bdi> (B)"
-        return f'<div class="mn-dataset-comparison">{_table(rows, heads, "comparison", caption)}</div>'
+        return f'<div class="mn-dataset-comparison">{_table(rows, heads, "items", caption)}</div>'
