@@ -1,6 +1,6 @@
 /** Test helpers: hand-built ops and messages, a fake anywidget model, frame waiting. */
 import type { NodeData, Op, OpsMsg, SnapshotMsg } from "../src/types";
-import { mountStatic, type StaticHandle } from "../src/widget";
+import widget, { mountStatic, type StaticHandle } from "../src/widget";
 
 export const add = (parent: string | null, id: string, kind: string, fields: Record<string, unknown> = {}): Op => [
   "add",
@@ -105,4 +105,18 @@ export function nodeEl(el: ParentNode, id: string): HTMLElement {
   const found = el.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
   if (!found) throw new Error(`no element for node ${id}`);
   return found;
+}
+
+/** Renders a live view of `model` into a fresh element of the page. */
+export function show(model: FakeModel): HTMLElement {
+  const el = document.createElement("div");
+  document.body.append(el);
+  widget.render({ model, el });
+  return el;
+}
+
+/** A click, as a person's (it bubbles to the view's delegated listeners). */
+export function click(el: Element | null): void {
+  if (!el) throw new Error("nothing to click");
+  el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 }

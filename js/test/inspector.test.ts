@@ -2,20 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChunkEntry, cellsOf, hitsOf, NO_KERNEL_MS, scrollTopFor } from "../src/inspector";
 import { keyTarget } from "../src/replay-bar";
-import widget from "../src/widget";
-import { add, FakeModel, nextFrame, opsMsg, append, root, snapshot } from "./helpers";
-
-function show(model: FakeModel): HTMLElement {
-  const el = document.createElement("div");
-  document.body.append(el);
-  widget.render({ model, el });
-  return el;
-}
-
-function click(el: Element | null): void {
-  if (!el) throw new Error("nothing to click");
-  el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-}
+import { add, click, FakeModel, nextFrame, opsMsg, append, root, show, snapshot } from "./helpers";
 
 const entry = (i: number, fields: Partial<ChunkEntry> = {}): ChunkEntry => ({
   i,

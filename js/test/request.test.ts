@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NO_KERNEL_MS } from "../src/render/request";
-import widget, { mountStatic } from "../src/widget";
-import { add, drawn, FakeModel, root, snapshot } from "./helpers";
+import { mountStatic } from "../src/widget";
+import { add, click, drawn, FakeModel, root, show, snapshot } from "./helpers";
 
 const HOSTILE = '<img src=x onerror="alert(1)">';
 
@@ -46,18 +46,6 @@ const REPLY = {
     cut: true,
   },
 };
-
-function show(model: FakeModel): HTMLElement {
-  const el = document.createElement("div");
-  document.body.append(el);
-  widget.render({ model, el });
-  return el;
-}
-
-function click(el: Element | null): void {
-  if (!el) throw new Error("nothing to click");
-  el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-}
 
 const asked = (model: FakeModel) => model.sent.filter((m) => (m as { t: string }).t === "request");
 
