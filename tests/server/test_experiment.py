@@ -85,3 +85,21 @@ def test_five_inputs_three_variants_two_repeats(client: mn.MastraClient, tmp_pat
         "plain": {"prompt": "Question: {input}"},
         **{k: VARIANTS[k] for k in ("upper", "detailed")},
     }
+
+
+def test_variants_on_other_agents_with_prompt_functions_differ_by_trajectory(client: mn.MastraClient) -> None:
+    variants: dict[str, dict[str, Any]] = {
+        "dynamic": {},
+        "weather": {"agent": "weather", "prompt": lambda city: f"What is the weather in {city}?"},
+        "weather again": {"agent": "weather", "prompt": "What is the weather in {input}?"},
+    }
+    exp = client.agent("dynamic").experiment(["Paris", "Lisbon"], variants, concurrency=3).wait(120)
+    frame = exp.to_dataframe()
+    assert set(frame["status"]) == {"finished"}
+    assert [r.tool_calls[0].args for r in exp.runs(1, "weather")] == [{"city": "Lisbon"}]
+    assert list(frame[frame["variant"] == "dynamic"]["tool_call_count"]) == [0, 0]
+    assert exp.differs() == [0, 1]  # the weather agent calls getWeather; dynamic calls nothing
+    assert exp.differs("weather", "weather again") == []  # the same calls with the same arguments
+    comparisons = exp.compare("dynamic", "weather")
+    assert sorted(comparisons) == [0, 1]
+    assert comparisons[0].parting is not None
