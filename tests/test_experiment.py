@@ -192,3 +192,19 @@ def test_a_saved_notebook_shows_the_grid_and_summary_as_they_ended(
     assert "said SECOND PROMPT" in html
     assert "loud 1" in html
     assert 'class="mn-exp-summary"' in html
+
+
+async def test_a_saved_recording_keeps_its_scores(recording_comm: object, tmp_path: Path) -> None:
+    view = mn.StreamView()
+    for chunk in run("It is Paris."):
+        view.feed(chunk)
+    view.end()
+    view.run.add_scores([mn.Score(scorer="exact", score=1.0, passed=True, threshold=0.5)])
+    view.save(tmp_path / "run.jsonl")
+    again = mn.collect(tmp_path / "run.jsonl")
+    assert again.scores == view.result.scores
+    assert again.text == "It is Paris."
+    again_view = mn.view(tmp_path / "run.jsonl")
+    await again_view
+    again_view.save(tmp_path / "again.jsonl")  # saved twice: the scores once, not doubled
+    assert mn.collect(tmp_path / "again.jsonl").scores == view.result.scores

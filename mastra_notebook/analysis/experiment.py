@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.recording import Recording
 from ..core.result import RunResult
+from ..core.score import scored_lines
 from .align import call_key
 from .compare import Comparison, compare
 from .dataframe import row
@@ -339,15 +340,15 @@ class Saved:
 
 def save(folder: str | Path, saved: Saved) -> Path:
     """Write ``saved`` into ``folder`` (made if missing): ``experiment.json`` and ``runs/NNNN.jsonl``.
-    Each run's result is kept whole (its scores included: Mastra's come after the stream, so its
-    recording alone does not have them) beside its recording."""
+    Each run's recording ends with a line of its scores (Mastra's come after the stream: no chunk
+    says them), and its result is kept whole beside it."""
     folder = Path(folder)
     (folder / "runs").mkdir(parents=True, exist_ok=True)
     runs = []
     width = max(4, len(str(len(saved.outcomes))))
     for index, (outcome, recording) in enumerate(zip(saved.outcomes, saved.recordings, strict=True)):
         name = f"runs/{index:0{width}d}.jsonl"
-        recording.save(folder / name)
+        recording.save(folder / name, scored_lines(outcome.result))  # its scores end it
         runs.append({
             "item": outcome.item, "variant": outcome.variant, "repeat": outcome.repeat,
             "status": outcome.status, "recording": name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +93,15 @@ class Recording:
         for item, at_ms in zip(self.items, self.times, strict=True):
             yield _line(item, at_ms)
 
-    def save(self, path: str | Path) -> Path:
-        """Write the recording to ``path`` as JSONL (``mn.view(path)`` or ``mn.replay(path)`` reads it)."""
+    def save(self, path: str | Path, after: Iterable[dict[str, Any]] = ()) -> Path:
+        """Write the recording to ``path`` as JSONL (``mn.view(path)`` or ``mn.replay(path)`` reads it),
+        then the lines ``after``, untimed (the run's scores: no chunk of its stream says them)."""
         path = Path(path)
         with path.open("wb") as file:
             for line in self.lines():
                 file.write(line + b"\n")
+            for item in after:
+                file.write(_line(item, math.nan) + b"\n")
         return path
 
     @classmethod

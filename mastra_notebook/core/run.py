@@ -19,7 +19,7 @@ from .handlers import fold
 from .request import ModelRequest
 from .result import RunResult, keep_view
 from .result_from_state import read_result
-from .score import Score, badge
+from .score import Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
@@ -103,6 +103,10 @@ class Run:
         label = feedback.read(chunk)
         if label is not None:  # a person's label, saved with the recording: no chunk of the stream
             self.label(label)
+            return
+        scores = read_scores(chunk)
+        if scores is not None:  # the run's scores, saved with its recording: they replace any so far
+            self.scores(scores)
             return
         recorded = chunk.get(TIME_KEY) if received_ms is None and type(chunk) is dict else received_ms
         self.clock.moment = self._arrival(recorded)
@@ -200,11 +204,14 @@ class Run:
 
     def add_scores(self, scores: list[Score]) -> None:
         """Scores of the run (Mastra's or Python scorers'): on its result (``result.scores``) and its view."""
+        so_far = [Score.model_validate(score) for score in self.state.node.fields.get("scores", ())]
+        self.scores([*so_far, *scores])
+
+    def scores(self, scores: list[Score]) -> None:
+        """The run's scores are ``scores`` (a saved recording's line of them)."""
         self._version += 1
-        kept = [*self.state.node.fields.get("scores", ()), *(score.model_dump() for score in scores)]
-        self.tree.set(self.state.node, "scores", kept)
-        badges = [*self.state.node.fields.get("score_badges", ()), *(badge(score) for score in scores)]
-        self.tree.set(self.state.node, "score_badges", badges)
+        self.tree.set(self.state.node, "scores", [score.model_dump() for score in scores])
+        self.tree.set(self.state.node, "score_badges", [badge(score) for score in scores])
 
     def label(self, label: Feedback) -> None:
         """A person's label of the run (thumbs, score, comment, and whether Mastra has it): on its

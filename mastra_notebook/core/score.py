@@ -17,6 +17,7 @@ from typing import Any, Literal, overload
 from .documented import Documented
 
 Source = Literal["mastra", "notebook"]
+SCORES_TYPE = "mn-scores"  # a saved recording's line of the run's scores (the notebook's own chunk type)
 
 
 class Score(Documented):
@@ -177,3 +178,33 @@ def named(scores: list[Score], name: str) -> Score:
             return score
     there = ", ".join(repr(score.scorer) for score in scores) or "none"
     raise KeyError(f"no score {name!r} on this run (scores: {there})")
+
+
+def scores_line(scores: list[Score], run_id: str | None = None) -> dict[str, Any]:
+    """A saved recording's line of a run's scores (shaped as a Mastra chunk: other readers of the
+    JSONL skip its unknown type). Mastra scores a run after its stream, so no chunk of it says them."""
+    chunk: dict[str, Any] = {
+        "type": SCORES_TYPE,
+        "from": "USER",
+        "payload": {"scores": [score.model_dump(mode="json") for score in scores]},
+    }
+    if run_id is not None:
+        chunk["runId"] = run_id
+    return chunk
+
+
+def scored_lines(result: Any) -> list[dict[str, Any]]:
+    """What a saved recording of ``result`` (a RunResult) ends with: the line of its scores, if any."""
+    return [scores_line(result.scores, result.run_id)] if result.scores else []
+
+
+def read_scores(chunk: Any) -> list[Score] | None:
+    """The scores a recording's line holds, or None for any other chunk (or a payload not scores)."""
+    if type(chunk) is not dict or chunk.get("type") != SCORES_TYPE:
+        return None
+    payload = chunk.get("payload")
+    listed = payload.get("scores") if isinstance(payload, dict) else None
+    try:
+        return [Score.model_validate(score) for score in listed] if isinstance(listed, list) else None
+    except ValueError:
+        return None

@@ -81,7 +81,8 @@ class Cell:
             for item in self.recording.items:
                 run.feed(item)
             run.end()
-            run.add_scores(self.result.scores)
+            if run.result.scores != self.result.scores:  # a recording saved without its scores' line
+                run.scores(self.result.scores)
             self.kept = KeptRun(run, self.recording, [[] for _ in self.recording.items])
         return self.kept
 

@@ -20,6 +20,7 @@ from ..core.cost import format_usd
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
+from ..core.score import scored_lines
 from ..core.status_words import status_word
 from .batch import Batch, Event, Job, Start, Streaming
 from .bundle import Carrier, carry_lightly
@@ -172,7 +173,7 @@ class Tile:
         """Save the run's chunks as JSONL (see ``StreamView.save``)."""
         if self.view is not None:
             return self.view.save(path)
-        return (self.recording or Recording()).save(path)
+        return (self.recording or Recording()).save(path, scored_lines(self.result))
 
     def __repr__(self) -> str:
         return f"<Tile #{self.index} {self.title!r}: {self.status}>"

@@ -45,6 +45,7 @@ from ..core.recording import Recording, describe, is_stored
 from ..core.request_bounded import request_reply
 from ..core.result import RunResult
 from ..core.run import Run
+from ..core.score import scored_lines
 from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
 from ..core.tree import Op
 from ..core.values import capped
@@ -162,7 +163,7 @@ class StreamView(anywidget.AnyWidget):
     _final = traitlets.Unicode("").tag(sync=True)
     streaming = traitlets.Bool(False).tag(sync=True)
     can_approve = traitlets.Bool(False).tag(sync=True)
-    can_label = traitlets.Bool(True).tag(sync=True)  # the footer's label control (a live view's)
+    _can_label = traitlets.Bool(True).tag(sync=True)  # the footer's label control (a live view's)
     title = traitlets.Unicode("").tag(sync=True)
     subtitle = traitlets.Unicode("").tag(sync=True)  # a line under the title: what was asked
     queued = traitlets.Bool(False).tag(sync=True)  # waiting for its turn (a gallery tile not started)
@@ -262,8 +263,9 @@ class StreamView(anywidget.AnyWidget):
         return self._recording
 
     def save(self, path: str | Path) -> Path:
-        """Save every chunk received so far as JSONL, with each chunk's arrival time (see ``recording``)."""
-        return self._recording.save(path)
+        """Save every chunk received so far as JSONL, with each chunk's arrival time (see ``recording``),
+        and the run's scores in a line of their own at the end (``mn.view(path)`` reads them back)."""
+        return self._recording.save(path, scored_lines(self.result))
 
     def _take(self, item: Any) -> None:
         """A chunk arrived: record it, then fold it in."""
