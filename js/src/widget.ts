@@ -37,7 +37,7 @@ function parseSnapshot(value: unknown): SnapshotMsg | null {
 }
 
 /** The synced traits the view reads. */
-const TRAITS = ["title", "subtitle", "streaming", "queued", "can_approve", "can_label", "max_height"];
+const TRAITS = ["title", "subtitle", "streaming", "queued", "can_approve", "_can_label", "max_height"];
 
 /**
  * Merges store changes and applies them to the view when its scheduler says: a frame after a quiet
@@ -122,7 +122,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
       streaming: model.get("streaming") === true,
       queued: model.get("queued") === true,
       canApprove: model.get("can_approve") === true,
-      canLabel: model.get("can_label") === true,
+      canLabel: model.get("_can_label") === true,
       maxHeight: String(model.get("max_height") ?? ""),
     };
     view.setTraits(traits);

@@ -13,7 +13,7 @@ const fakeClock: Clock = {
 
 function live(rootFields: Record<string, unknown> = {}) {
   vi.useFakeTimers({ now: 1_000_000 });
-  const model = new FakeModel({ can_label: true });
+  const model = new FakeModel({ _can_label: true });
   const el = document.createElement("div");
   document.body.append(el);
   const cleanup = renderView(model, el, fakeClock);
