@@ -179,3 +179,11 @@ def test_a_span_s_name_and_message_are_text_in_the_transcript(hostile: str) -> N
     html = render_html(view.result)
     assert "<script" not in html.lower()
     assert "<img" not in html.lower()
+
+
+def test_the_exported_page_carries_the_lane(recording_comm: RecordingComm) -> None:
+    view = ended_view(TRACE)
+    view.trace(timeout=1)
+    page = view.to_html()
+    assert '"trace"' in page  # the snapshot the page's own renderer draws, its lane and span details
+    assert "memory: recall" in page

@@ -354,6 +354,14 @@ def _bar(bar: Bar, span: float) -> str:
     )
 
 
+def _legend(phases: Iterable[str]) -> str:
+    return " ".join(
+        f'<span style="white-space:nowrap"><span style="display:inline-block;width:12px;height:8px;'
+        f'border-radius:2px;background:{_COLORS[phase]}"></span> {PHASE_LABELS[phase]}</span>'
+        for phase in phases
+    )
+
+
 def _bar_row(bar: Bar, span: float) -> str:
     ref = "data-span-ref" if bar.kind == "span" else "data-node-ref"
     attrs = f' data-bar="{bar.kind}" {ref}="{escape(bar.id)}" title="{escape(describe(bar))}"'
@@ -367,10 +375,11 @@ def _lane_rows(plan: Layout, span: float) -> list[str]:
     spans = [bar for bar in plan.bars if bar.kind == "span"]
     count = "1 span" if len(spans) == 1 else f"{len(spans)} spans"
     hidden = f" ({plan.trace.hidden} chunk and event spans not drawn)" if plan.trace.hidden else ""
+    legend = _legend(("run", "model", "memory", "processor", "tool")) if spans else ""
     rows = [
         '<div data-trace-lane="" style="margin-top:6px;padding-top:4px;border-top:1px solid '
         f"rgba(128,128,128,0.35);font-size:12px\"><b>Mastra's trace</b> "
-        f'<span style="opacity:0.75">{count if spans else ""}{hidden if spans else ""}</span></div>'
+        f'<span style="opacity:0.75">{count if spans else ""}{hidden if spans else ""}</span> {legend}</div>'
     ]
     if plan.trace.message:
         rows.append(
@@ -391,11 +400,7 @@ def layout_html(plan: Layout, span: float | None = None, heading: str = "Timelin
         f"{format_ms(ms)}</span>"
         for ms in ticks_for(span)
     )
-    legend = " ".join(
-        f'<span style="white-space:nowrap"><span style="display:inline-block;width:12px;height:8px;'
-        f'border-radius:2px;background:{_COLORS[phase]}"></span> {PHASE_LABELS[phase]}</span>'
-        for phase in ("text", "reasoning", "args", "exec", "wait")
-    )
+    legend = _legend(("text", "reasoning", "args", "exec", "wait"))
     rows = [_row("", ticks, "", attrs=' data-axis=""')]
     rows += [_bar_row(bar, span) for bar in plan.bars if bar.kind != "span"]
     rows += _lane_rows(plan, span)
