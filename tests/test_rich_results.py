@@ -468,3 +468,46 @@ def test_a_replays_renderers_draw_again_after_a_seek_back(
     view.seek(0)
     view.seek(5)  # a fresh run, fed again: the view's renderers still draw
     assert "<table" in view.run.state.calls["c1"].fields["display"]["data"]["text/html"]
+
+
+def test_the_model_is_told_of_other_rich_objects_in_words() -> None:
+    class Html:
+        def _repr_html_(self) -> str:
+            return "<p>three orders</p>"
+
+    class Picture:
+        def _repr_png_(self) -> bytes:
+            return PNG
+
+    assert model_form(Html(), jsonable) == "<p>three orders</p>"
+    assert model_form(Picture(), jsonable) == "a Picture picture (image/png), shown to the user"
+
+
+def test_an_altair_chart_is_an_svg_and_words_for_the_model() -> None:
+    altair = pytest.importorskip("altair")
+    pytest.importorskip("vl_convert")
+    chart = (
+        altair.Chart(pd.DataFrame({"a": [1, 2], "b": [3, 4]}), title="Sales").mark_bar().encode(x="a", y="b")
+    )
+    shown = display_of(chart, "value")
+    assert shown is not None
+    assert shown["data"]["image/svg+xml"].startswith("<svg")
+    assert model_form(chart, jsonable) == "an altair chart (Chart: 'Sales'), shown to the user"
+
+
+def test_a_plotly_figure_is_a_png_with_kaleido_else_says_what_draws_it() -> None:
+    express = pytest.importorskip("plotly.express")
+    figure = express.bar(x=[1, 2], y=[3, 4], title="Orders")
+    shown = display_of(figure, "value")
+    assert shown is not None
+    assert model_form(figure, jsonable) == "a plotly chart (Figure: 'Orders'), shown to the user"
+    try:
+        import kaleido  # noqa: F401
+    except ImportError:
+        assert (
+            shown["preview"]
+            == "not drawn: plotly charts are drawn here as images by kaleido (pip install kaleido)"
+        )
+        assert "text/html" not in shown["data"]  # its own HTML needs its script, which no card runs
+    else:
+        assert png_of(shown).startswith(PNG)

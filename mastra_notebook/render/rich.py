@@ -97,7 +97,7 @@ def is_rich(value: Any) -> bool:
     anything with IPython's rich reprs)."""
     if value is None or isinstance(value, (str, bytes, int, float, bool, list, tuple, dict)):
         return False
-    kinds = (_is_frame, _is_series, _is_array, _figure_of, _is_image, _has_reprs)
+    kinds = (_is_frame, _is_series, _is_array, _figure_of, _is_image, _chart_library, _has_reprs)
     return any(kind(value) for kind in kinds)
 
 
@@ -139,12 +139,36 @@ def bundle(value: Any) -> tuple[Bundle, str | None]:
         return _image(value)
     if _is_array(value):
         return _fit({"text/plain": _cut(_array_text(value))})
-    if _module(value).startswith("plotly") and hasattr(value, "to_image"):
-        try:  # a static image needs kaleido; without it, the figure's own bundle
-            return _fit({"image/png": _b64(value.to_image(format="png")), "text/plain": _cut(repr(value))})
-        except Exception:  # no kaleido: its reprs below
-            pass
+    if _chart_library(value) is not None:
+        return _chart(value)
     return _fit(_reprs(value))
+
+
+_CHART_NEEDS = {"plotly": "kaleido", "altair": "vl-convert-python"}  # to draw a chart as an image
+
+
+def _chart_library(value: Any) -> str | None:
+    """``plotly`` or ``altair`` for a chart of theirs, else None."""
+    library = _module(value).split(".", 1)[0]
+    drawable = {"plotly": "to_image", "altair": "save"}
+    return library if library in drawable and hasattr(value, drawable[library]) else None
+
+
+def _chart(value: Any) -> tuple[Bundle, str | None]:
+    """A plotly figure (through kaleido) or an altair chart (through vl-convert) as a static image:
+    their own bundles need their JavaScript, which no card runs. Without that package, the preview
+    says which one draws it."""
+    library = _chart_library(value)
+    text = {"text/plain": describe(value)}
+    try:
+        if library == "plotly":
+            return _fit({"image/png": _b64(value.to_image(format="png")), **text})
+        buffer = io.StringIO()
+        value.save(buffer, format="svg")
+        return _fit({"image/svg+xml": buffer.getvalue(), **text})
+    except Exception:  # its package is missing (or failed): the preview says which draws it
+        needs = _CHART_NEEDS[str(library)]
+        return text, f"not drawn: {library} charts are drawn here as images by {needs} (pip install {needs})"
 
 
 def _reprs(value: Any) -> Bundle:
@@ -289,7 +313,19 @@ def describe(value: Any) -> str:
     if _is_image(value):
         width, height = value.size
         return f"an image, {width}x{height} px, {value.mode} (shown to the user)"
+    library = _chart_library(value)
+    if library is not None:
+        article = "an" if library[0] in "aeiou" else "a"
+        return f"{article} {library} chart ({type(value).__name__}{_chart_title(value)}), shown to the user"
     return f"a {type(value).__name__} object (shown to the user)"
+
+
+def _chart_title(value: Any) -> str:
+    """``: 'Sales'`` for a chart with a plain title, else ""."""
+    title = getattr(value, "title", None)  # altair: a string, or its Undefined
+    layout_title = getattr(getattr(value, "layout", None), "title", None)  # plotly
+    text = getattr(layout_title, "text", None) if layout_title is not None else title
+    return f": {text!r}" if isinstance(text, str) and text else ""
 
 
 def model_form(value: Any, jsonable: Callable[[Any], Any]) -> Any:
@@ -320,13 +356,23 @@ def model_form(value: Any, jsonable: Callable[[Any], Any]) -> Any:
             return jsonable(value.tolist())
         head = value.reshape(-1)[:MODEL_ITEMS].tolist()
         return {"shape": list(value.shape), "dtype": str(value.dtype), "first_items": jsonable(head)}
-    if _figure_of(value) is not None or _is_image(value):
+    if _figure_of(value) is not None or _is_image(value) or _chart_library(value) is not None:
         return describe(value)
     if is_rich(value) and not hasattr(value, "model_dump") and not hasattr(value, "to_dict"):
-        text = _reprs(value)
-        shown = text.get("text/markdown") or text.get("application/json") or text.get("text/plain")
-        return shown if not isinstance(shown, str) else _cut(shown, 4000)
+        return _words(_reprs(value), value)
     return jsonable(value)
+
+
+def _words(data: Bundle, value: Any) -> Any:
+    """What a model is told of another rich object: its markdown, JSON or HTML, else that it is a
+    picture, else its text."""
+    for mime in ("text/markdown", "application/json", "text/html"):
+        if mime in data:
+            return _cut(data[mime], 4000) if isinstance(data[mime], str) else data[mime]
+    pictures = sorted((_BINARY | {"image/svg+xml"}) & data.keys())
+    if pictures:
+        return f"a {type(value).__name__} picture ({pictures[0]}), shown to the user"
+    return _cut(str(data.get("text/plain", "")), 4000)
 
 
 def _plain_index(table: Any) -> bool:
