@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import helpers as e2e
-from tests.test_request_view import big_request_chunks
+from tests.request_bodies import big_request_chunks
 
 pytestmark = pytest.mark.e2e
 
