@@ -8,6 +8,7 @@ import asyncio
 import base64
 import json
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from mastra_notebook.render.rich import (
     is_rich,
     model_form,
 )
+from mastra_notebook.render.transcript import render_html
 
 from .conftest import RecordingComm
 from .helpers import browser_state
@@ -511,3 +513,55 @@ def test_a_plotly_figure_is_a_png_with_kaleido_else_says_what_draws_it() -> None
         assert "text/html" not in shown["data"]  # its own HTML needs its script, which no card runs
     else:
         assert png_of(shown).startswith(PNG)
+
+
+# ---- the XSS corpus through renderers: the kernel carries it as data, the transcript draws it inert ----
+
+CORPUS: list[str] = json.loads((Path(__file__).parent / "rich" / "xss-corpus.json").read_text())["entries"]
+ACTIVE = {"script", "iframe", "frame", "object", "embed", "form", "style", "link", "meta", "base"}
+
+
+class Html:
+    """What ``IPython.display.HTML`` is to a renderer: an object with ``_repr_html_``."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    handle_startendtag = handle_starttag
+
+
+@pytest.mark.parametrize("entry", CORPUS)
+def test_the_xss_corpus_through_renderers_leaves_the_transcript_inert(entry: str) -> None:
+    renderers = {
+        "html": Html,
+        "markdown": lambda result: type("Md", (), {"_repr_markdown_": lambda self: result})(),
+        "svg": lambda result: type("Svg", (), {"_repr_svg_": lambda self: result})(),
+        "table": lambda result: pd.DataFrame({"cell": [result]}),
+        "text": str,
+    }
+    run = mn.Run(draw=drawer(renderers))
+    for index, name in enumerate(renderers):
+        call = {"toolCallId": f"c{index}", "toolName": name}
+        run.feed({"type": "tool-call", "payload": {**call, "args": {}}})
+        run.feed({"type": "tool-result", "payload": {**call, "result": entry}})
+    run.end()
+    assert all(run.state.calls[f"c{i}"].fields["display"]["data"] for i in range(len(renderers)))
+    page = render_html(run.result)
+    parser = _Tags()
+    parser.feed(page)
+    for tag, attrs in parser.tags:
+        assert tag not in ACTIVE, (tag, attrs)
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        assert not any("javascript:" in (value or "").lower() for value in attrs.values()), (tag, attrs)
