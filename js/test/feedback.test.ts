@@ -1,15 +1,8 @@
 /** The footer's label control (feedback.ts): thumbs, a score and a comment sent to the kernel, the
  * label and its state as the kernel wrote them, and a static page that only shows the label. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Clock } from "../src/schedule";
 import { renderView } from "../src/widget";
-import { FakeModel, add, mount, opsMsg, root, set, snapshot } from "./helpers";
-
-const fakeClock: Clock = {
-  now: () => Date.now(),
-  frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
-  after: (ms, callback) => void setTimeout(callback, ms),
-};
+import { FakeModel, add, fakeClock, mount, opsMsg, root, set, snapshot } from "./helpers";
 
 function live(rootFields: Record<string, unknown> = {}) {
   vi.useFakeTimers({ now: 1_000_000 });
