@@ -35,7 +35,7 @@ class Bounds:
 
 
 WIRE = Bounds(string=4_000, value=16_000, whole=64_000)  # a reply to the widget's toggle
-PAGE = Bounds(string=2_000, value=4_000, whole=24_000)  # each step in a transcript or export page
+PAGE = Bounds(string=1_000, value=2_000, whole=12_000)  # each step in a transcript or export page
 
 
 def _size(value: Any) -> int:
