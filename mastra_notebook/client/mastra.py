@@ -274,6 +274,7 @@ class Agent(_OnServer):
         tool_timeout: float | None = None,
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         scorers: Iterable[Any] = (),
+        renderers: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
         """A run made, not started: its view and the work that streams into it (a batch starts it
@@ -281,7 +282,7 @@ class Agent(_OnServer):
         prompt when None) and ``expected``."""
         session, path, body = self._session(
             prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
-            max_tool_rounds=max_tool_rounds, scorers=scorers,
+            max_tool_rounds=max_tool_rounds, scorers=scorers, renderers=renderers,
             scored=(prompt_or_messages if input is None else input, expected),
         )  # fmt: skip
         return session.view, session.request(path, body)
