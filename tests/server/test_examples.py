@@ -9,6 +9,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+import mastra_notebook as mn
+
 from ..helpers import kernel_sees_the_package
 
 pytestmark = pytest.mark.server
@@ -44,8 +46,13 @@ SHOWN = {
         "agent-researcher",
     ],
     "prompt-iteration.ipynb": [
-        "--- Paris\n+++ Tokyo",
-        "True",  # the saved recording reads back the same text
+        "judge-answers-question",  # client.scorers() lists the server's scorers
+        "differ on any score: [0, 1, 2, 3, 4]",  # answer-length tells every variant apart
+        "baseline and uppercase differ on names_term: [2, 3, 4]",  # upper case loses Paris, Everest, ...
+        "--- baseline\n+++ uppercase",  # one step-by-step comparison's text diff
+        "sent_to_mastra=True",  # the human label reached Mastra's feedback route
+        "True",  # the saved experiment reopens with the same summary
+        "<Comparison 'plain words' vs 'uppercase': 5 items>",  # two dataset experiments on the server
     ],
     "tool-iteration.ipynb": [
         "finished notebook [{'city': 'Mexico City', 'rainy_days': 133}",  # v1 ran in the kernel
@@ -63,8 +70,10 @@ def test_an_example_shows_what_it_should(
     text = run_notebook(name, mastra_url, monkeypatch, tmp_path)
     assert [shown for shown in SHOWN[name] if shown not in text] == []
     if name == "prompt-iteration.ipynb":
-        assert text.count("finished") >= 8
         assert (tmp_path / "examples" / "paris.html").read_text().startswith("<!doctype html>")
+        saved = mn.load_experiment(tmp_path / "examples" / "glossary-experiment")
+        assert len(saved.to_dataframe()) == 40  # 5 questions x 4 variants x 2 repeats
+        assert saved.summary().loc["uppercase", "names_term_mean"] == 0.4
 
 
 def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
