@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from mastra_notebook.widget.export import write_page
 from tests.e2e import helpers as e2e
 from tests.request_bodies import big_request_chunks
 
@@ -83,3 +84,20 @@ def test_screenshot_of_the_opened_toggle(views: e2e.Views, theme: str) -> None:
     e2e.painted(views.page)
     e2e.screenshot(root, f"request-toggle-{theme}")
     e2e.set_theme(views.page, "light")
+
+
+def test_the_export_page_opens_each_request_with_no_kernel(browser: Any, tmp_path: Path) -> None:
+    """The exported page embeds each step's request: its toggle opens it offline, no kernel asked."""
+    page_file = tmp_path / "page.html"
+    write_page(e2e.FIXTURES / "providers" / f"{NAME}.jsonl", page_file, NAME)
+    context = browser.new_context(offline=True)
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    page.wait_for_selector("body[data-mounted='true'] .mn-root[data-status='finished']", timeout=15_000)
+    toggle = page.locator(".mn-root .mn-request-toggle").nth(1)
+    expect(toggle).to_have_text("Request · system · 3 messages (1 history) · 1 tool")
+    toggle.click()
+    panel = page.locator(".mn-root .mn-request").nth(1)
+    expect(panel).to_contain_text("You are a helpful assistant.")
+    expect(panel).to_contain_text("tool result updateIssueList")
+    context.close()
