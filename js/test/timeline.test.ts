@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { type Bar, layoutTimeline, MAX_BARS, ticksFor, type TreeSource } from "../src/render/timeline";
 import type { NodeData } from "../src/types";
-import { add, mount, nodeEl } from "./helpers";
+import { add, FakeModel, mount, nodeEl, opsMsg, root, show, snapshot } from "./helpers";
 
 /** A tree from [parent, node] pairs, in order. */
 function tree(pairs: [string | null, NodeData][]): TreeSource {
@@ -242,6 +242,23 @@ describe("Mastra's trace, a lane under the run", () => {
     expect(panel?.querySelector(".mn-tl-span-detail .mn-error")?.textContent).toBe("boom");
     panel?.querySelector<HTMLButtonElement>(".mn-tl-span-close")?.click();
     expect(panel?.querySelector(".mn-tl-span-detail")).toBeNull();
+  });
+
+  it("opens on the lane when the trace arrives while the view is shown, not when drawn again", () => {
+    const model = new FakeModel();
+    const el = show(model);
+    const run = { status: "finished", started_at: T0, finished_at: T0 + 1000 };
+    model.receive(snapshot(0, [root(run), add("root", "s1", "step", { index: 1, started_at: T0, ended_at: T0 + 900 })]));
+    const panel = el.querySelector<HTMLElement>(".mn-timeline");
+    expect(panel?.hidden).toBe(true);
+    model.receive(opsMsg(1, [["set", "root", "trace", lane]])); // view.trace() in a later cell
+    expect(panel?.hidden).toBe(false);
+    expect(panel?.querySelectorAll(".mn-tl-row[data-span-ref]")).toHaveLength(4);
+
+    const other = new FakeModel(); // a view drawn from a state that has the trace already
+    const shown = show(other);
+    other.receive(snapshot(0, [root({ ...run, trace: lane })]));
+    expect(shown.querySelector<HTMLElement>(".mn-timeline")?.hidden).toBe(true);
   });
 
   it("says what to turn on when the server gives no trace, instead of an empty lane", () => {

@@ -1,5 +1,5 @@
 """Mastra's trace as a lane of the timeline, in a real JupyterLab against the bundled server (issue 19,
-item 4): after ``view.trace()`` the open timeline draws the trace's spans under the run; a click on
+item 4): after ``view.trace()`` the timeline opens and draws the trace's spans under the run; a click on
 the model generation shows its input, output and attributes, as text, its JSON folded. Screenshots
 of the lane with a span opened, light and dark (test-artifacts/trace-lane-*.png)."""
 
@@ -29,11 +29,12 @@ def test_the_trace_draws_under_the_run_and_a_span_opens(
     e2e.open_and_run(page, lab.notebook("trace-lane", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "finished", "error", "aborted") == "finished"
-    root.locator(".mn-timeline-toggle").click()
     panel = root.locator(".mn-timeline")
-    expect(panel.locator(".mn-tl-lane")).to_have_count(0)  # no trace fetched yet
+    expect(panel).to_be_hidden()
     e2e.run_cells(page, 2)
     assert "SPANS" in e2e.cell_output_text(page, 2)
+    expect(panel).to_be_visible()  # the trace arrived: the timeline opens on its lane
+    expect(root.locator(".mn-timeline-toggle")).to_have_attribute("aria-expanded", "true")
 
     spans = panel.locator(".mn-tl-row[data-span-ref]")
     expect(panel.locator(".mn-tl-lane-title")).to_have_text("Mastra's trace", timeout=30_000)

@@ -16,7 +16,7 @@
 import { h } from "../dom";
 import { formatDuration, list, num, obj, str } from "../format";
 import { scrollTopFor } from "../inspector";
-import { ROOT_ID, type Store } from "../store";
+import { type Change, ROOT_ID, type Store } from "../store";
 import type { NodeData } from "../types";
 import { badge, errorBox } from "./common";
 import { jsonTree } from "./json";
@@ -311,6 +311,7 @@ export class Timeline {
   private outlined: string[] = [];
   private openSpan: string | null = null; // the span whose details show, under its row
   private readonly folds = new Map<string, FoldedBelow>(); // per span: the JSON a reader unfolded
+  private hadTrace = false;
 
   /**
    * `scrollBox` is the view's root (its own scroll box when bounded, else the page scrolls it);
@@ -324,7 +325,10 @@ export class Timeline {
   ) {
     this.el.hidden = true;
     this.toggle.addEventListener("click", () => this.setOpen(!this.open));
-    this.unsubscribe = store.subscribe(() => this.schedule());
+    this.unsubscribe = store.subscribe((change) => {
+      this.traceArrived(change);
+      this.schedule();
+    });
     this.el.addEventListener("mouseover", this.onHover);
     this.el.addEventListener("mouseleave", () => this.outline([]));
     this.el.addEventListener("click", this.onClick);
@@ -396,6 +400,20 @@ export class Timeline {
     const lane = this.el.querySelector(".mn-tl-lane")?.getBoundingClientRect().top;
     const heading = lane === undefined ? row : lane - from;
     this.el.scrollTop = (row - heading < this.el.clientHeight / 2 ? heading : row) - 4;
+  }
+
+  /**
+   * The trace arrived while the view is shown (`view.trace()` in a cell: ops, not a snapshot): the
+   * panel opens on its lane. A view drawn again from a state that has it opens as it was (closed).
+   */
+  private traceArrived(change: Change): void {
+    const has = obj(this.store.get(ROOT_ID)?.trace) !== null;
+    const arrived = has && !this.hadTrace && !change.reset;
+    this.hadTrace = has;
+    if (!arrived || this.open) return;
+    this.setOpen(true);
+    const lane = this.el.querySelector(".mn-tl-lane")?.getBoundingClientRect().top;
+    if (lane !== undefined) this.el.scrollTop += lane - this.el.getBoundingClientRect().top - 4;
   }
 
   private foldsOf(id: string): FoldedBelow {
