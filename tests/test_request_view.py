@@ -217,3 +217,22 @@ def test_the_export_page_embeds_each_request_for_its_toggle() -> None:
     folds = _Folds()
     folds.feed(page.split('<div id="mn-view">')[1].split("<script")[0])
     assert folds.requests == [False]
+
+
+def test_a_step_redacted_in_the_stream_is_labelled_from_the_trace_once_filled() -> None:
+    run = run_of(one_step({}))
+    ops: list[Any] = []
+    run.tree.sink = ops.append
+    traced = normalise_request(anthropic_body("hello", history=2, tools=1)).model_copy(
+        update={"source": "trace"}
+    )
+    run.fill_requests([traced])
+    (step,) = steps_of(run)
+    assert (
+        step["request_summary"]
+        == "system · 3 messages (2 history) · 1 tool · temperature 0.3 · from the trace"
+    )
+    assert step.get("request_reason") is None
+    assert ops  # a live view hears it
+    (found,) = step_requests(run.snapshot(), run.result).values()
+    assert found.shown()["request"]["source"] == "trace"

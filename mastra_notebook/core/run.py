@@ -280,6 +280,7 @@ class Run:
         ``step_requests``): a step whose stream body was redacted takes its request from there."""
         self._version += 1
         self._traced = list(requests)
+        self.state.label_traced(self._traced)  # the steps' Request toggles open on them now
 
     # ---- reading --------------------------------------------------------------------------------
 

@@ -328,6 +328,19 @@ class RunState:
         history = labels.new_messages_from(read, before)
         return (hint, read), {"request_summary": labels.request_summary(read, history)}
 
+    def label_traced(self, traced: list[ModelRequest]) -> None:
+        """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
+        it (``traced``, the steps' in order): its toggle opens on that request now."""
+        previous: ModelRequest | None = None
+        for position, step in enumerate(self.steps):
+            own = step.request_read[1] if step.request_read is not None else None
+            found = traced[position] if position < len(traced) else None
+            if own is None and found is not None and step.node is not None:
+                history = labels.new_messages_from(found, previous)
+                self.tree.set(step.node, "request_summary", labels.request_summary(found, history))
+                self.tree.set(step.node, "request_reason", None)
+            previous = own or found
+
     def finish_step(self, fields: dict[str, Any], usage: dict[str, int], reported_text: Any = None) -> None:
         """The open step ends (a continuation finishes the step its first stream began: what arrived
         since the last step makes it up)."""
