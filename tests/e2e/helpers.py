@@ -10,6 +10,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -98,6 +99,21 @@ def serving(
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@contextlib.contextmanager
+def serving_marimo(folder: Path, app: str) -> Iterator[str]:
+    """``marimo run`` on the app ``app`` written into ``folder`` (each page load runs it afresh), its
+    theme following the system's; yields its URL."""
+    (folder / "app.py").write_text(app)
+    (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
+    port = free_port()
+    command = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
+               "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
+    url = f"http://127.0.0.1:{port}"
+    with serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
+        yield url
 
 
 class PageEvents:

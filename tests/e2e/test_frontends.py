@@ -9,7 +9,6 @@ Screenshots (light and dark) go to ``test-artifacts/frontends-*.png``.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tarfile
@@ -176,15 +175,8 @@ def _(mn):
 @pytest.fixture(scope="module")
 def marimo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``marimo run`` on a generated app (each page load runs it afresh); its theme follows the system."""
-    folder = tmp_path_factory.mktemp("marimo")
-    (folder / "app.py").write_text(MARIMO_APP.format(long=str(LONG_TEXT), tool=str(TOOL_CALL)))
-    (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
-    port = e2e.free_port()
-    command = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
-               "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(e2e.ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
-    url = f"http://127.0.0.1:{port}"
-    with e2e.serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
+    app = MARIMO_APP.format(long=str(LONG_TEXT), tool=str(TOOL_CALL))
+    with e2e.serving_marimo(tmp_path_factory.mktemp("marimo"), app) as url:
         yield url
 
 

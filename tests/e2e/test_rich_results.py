@@ -5,9 +5,7 @@ the transcript's table; marimo's table card. Screenshots: test-artifacts/tool-<w
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,14 +45,6 @@ for line in lines:
     if deltas == {SQL_DELTAS}:
         break
 streaming"""
-
-# the view's scroller: the card to its top, below the sticky header
-SHOW = """el => {
-  el.scrollIntoView({block: 'start'});
-  let scroller = el.parentElement;
-  while (scroller && scroller.scrollHeight <= scroller.clientHeight) scroller = scroller.parentElement;
-  if (scroller) scroller.scrollTop -= 80;
-}"""
 
 
 def opened(card: Any) -> Any:
@@ -101,7 +91,7 @@ def test_records_draw_as_a_table_card(notebook: Any, theme: str) -> None:
     th, td = table.locator("thead th").first, table.locator("tbody td").first
     colours = "el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]"
     assert th.evaluate(colours)[0] == td.evaluate(colours)[0]  # the page's own text colour in both themes
-    card.evaluate(SHOW)
+    card.evaluate(e2e.SHOW_BELOW_HEADER)
     e2e.painted(notebook)
     e2e.screenshot(card, f"tool-table-{theme}")
     # the image part beside it, drawn without registration
@@ -118,7 +108,7 @@ def test_a_renderers_figure_draws_as_a_chart_card(notebook: Any, theme: str) -> 
     expect(image).to_have_count(1)
     assert image.evaluate("img => img.complete && img.naturalWidth > 300")
     expect(card.locator(".mn-rich table")).to_have_count(0)  # the renderer's drawing, not the built-in table
-    card.evaluate(SHOW)
+    card.evaluate(e2e.SHOW_BELOW_HEADER)
     e2e.painted(notebook)
     e2e.screenshot(card, f"tool-chart-{theme}")
 
@@ -149,6 +139,7 @@ def test_the_transcript_draws_the_table(notebook: Any, theme: str) -> None:
     expect(card.locator("table tbody tr")).to_have_count(50)
     expect(card).to_contain_text("7 more rows (in the JSON)")
     card.scroll_into_view_if_needed()
+    notebook.mouse.move(0, 0)  # no row under the pointer: JupyterLab tints a hovered output table row
     e2e.painted(notebook)
     e2e.screenshot(card, f"tool-transcript-{theme}")
 
@@ -163,6 +154,7 @@ app = marimo.App(width="medium")
 @app.cell
 def _():
     import mastra_notebook as mn
+    mn.renderer("queryOrders", args={{"sql": "sql"}})
     return (mn,)
 
 
@@ -176,15 +168,7 @@ def _(mn):
 
 @pytest.fixture(scope="module")
 def marimo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("marimo_rich")
-    (folder / "app.py").write_text(MARIMO_APP.format(rich=str(RICH)))
-    (folder / "pyproject.toml").write_text('[tool.marimo.display]\ntheme = "system"\n')
-    port = e2e.free_port()
-    command = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--no-token",
-               "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(e2e.ROOT), "MARIMO_SKIP_UPDATE_CHECK": "1"}
-    url = f"http://127.0.0.1:{port}"
-    with e2e.serving("marimo", command, url, cwd=folder, env=env, log=folder / "marimo.log"):
+    with e2e.serving_marimo(tmp_path_factory.mktemp("marimo_rich"), MARIMO_APP.format(rich=str(RICH))) as url:
         yield url
 
 
@@ -196,10 +180,11 @@ def test_marimo_shows_the_table_card(marimo_url: str, browser: Any) -> None:
         e2e.wait_status(root, *e2e.ENDED)
         card = opened(e2e.tool_card(root, "queryOrders"))
         expect(card.locator(".mn-rich table.mn-table tbody tr")).to_have_count(50)
+        expect(card.locator(".mn-args-code .hljs-keyword").first).to_have_text("SELECT")
         for dark in (False, True):
             page.emulate_media(color_scheme="dark" if dark else "light")
             e2e.painted(page)
-            card.evaluate(SHOW)
+            card.evaluate(e2e.SHOW_BELOW_HEADER)
             e2e.painted(page)
             card.screenshot(path=str(e2e.ARTIFACTS / f"tool-marimo-{'dark' if dark else 'light'}.png"))
         assert not events.errors, events.errors
