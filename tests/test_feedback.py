@@ -161,6 +161,33 @@ def test_a_kept_run_with_no_view_is_labelled_and_a_view_showing_it_later_shows_t
     assert final_root(shown)["feedback"]["comment"] == "off the page"
 
 
+async def test_a_gallery_tile_labelled_after_its_end_shows_it_on_its_result_and_dataframe() -> None:
+    pytest.importorskip("pandas")
+    from mastra_notebook.widget.gallery import Gallery
+
+    def start() -> tuple[mn.StreamView, Any]:
+        view = mn.StreamView(title="tile")
+
+        async def work() -> None:
+            for record in TEXT.splitlines():
+                view.feed(record)
+
+        return view, work
+
+    gallery = Gallery(2, page_size=1)  # the second tile is off the page: labelled with no view
+    for index in range(2):
+        gallery.submit(start, prompt=f"prompt {index}")
+    await gallery.batch
+    shown, off_page = gallery.tiles
+    assert shown.view is not None
+    shown.view.label(thumbs="up")
+    assert off_page.kept is not None
+    off_page.kept.label(thumbs="down", score=1)
+    frame = mn.to_dataframe(gallery)
+    assert list(frame["feedback_thumbs"]) == ["up", "down"]
+    assert (shown.result.feedback.thumbs, off_page.result.feedback.score) == ("up", 1.0)  # type: ignore[union-attr]
+
+
 def test_the_footer_control_labels_through_the_view_s_message() -> None:
     view = ended_view()
     view._on_browser_message(view, {"t": "label", "thumbs": "down", "score": None, "comment": "too long"}, [])

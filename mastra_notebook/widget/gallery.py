@@ -161,8 +161,9 @@ class Tile:
 
     @property
     def result(self) -> RunResult:
-        """The run's RunResult so far (an empty, running one while queued)."""
-        return self.job.result
+        """The run's RunResult so far (an empty, running one while queued); once ended, as its kept
+        run stands now (a label given after its end included)."""
+        return self.kept.run.result if self.kept is not None else self.job.result
 
     @property
     def recording(self) -> Recording | None:
