@@ -680,7 +680,7 @@ class DatasetExperiment:
             cells = [
                 _label(row["input"]),
                 _label(row["expected"]) if row["expected"] is not None else _muted("—"),
-                _label(row["output"]),
+                _label(row["output"]) if row["output"] is not None else _muted("—"),
                 *(_score_cell(found.get(s)) for s in self.scorers),
             ]
             if errors:

@@ -37,14 +37,15 @@ COMPARE = (
     "ds.compare(pirate, upper)"
 )
 
+FAILING = "ds.experiment('errorAgent', scorers=['answer-length'], name='upstream down')"
 SLOW = "slow = ds.experiment('slow', name='slow', max_concurrency=1)  # one item at a time, ~10 s each\nslow"
 
 
 def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    notebook = e2e.cells(mastra_url, DATASET, PIRATE, COMPARE, SLOW)
-    e2e.open_and_run(page, lab.notebook("datasets", notebook), 0, 1, 2, 3, 4)
+    notebook = e2e.cells(mastra_url, DATASET, PIRATE, COMPARE, SLOW, FAILING)
+    e2e.open_and_run(page, lab.notebook("datasets", notebook), 0, 1, 2, 3, 4, 5)
 
     expect(output(page, 1).locator("table.mn-catalogue")).to_contain_text("What is Berlin?", timeout=30_000)
     experiment = output(page, 2).locator(".mn-dataset-experiment")
@@ -67,6 +68,16 @@ def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
         e2e.set_theme(page, theme)
         for shown, name in ((experiment, "dataset-experiment"), (compared, "dataset-compare")):
             e2e.screenshot(shown, f"{name}-{theme}", max_height=2400)
+    e2e.set_theme(page, "light")
+
+    # items that failed: why, at the top and per item
+    failing = output(page, 5).locator(".mn-dataset-experiment")
+    expect(failing.locator('.mn-status[data-status="failed"]')).to_be_visible(timeout=60_000)
+    expect(failing.locator(".mn-experiment-error")).to_contain_text("3 of 3 items failed")
+    expect(failing.locator('table[data-kind="results"]')).to_contain_text("Mock upstream connection reset")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(failing, f"dataset-experiment-failed-{theme}")
     e2e.set_theme(page, "light")
 
     # the progress of a running experiment, drawn again in place as its items end

@@ -130,3 +130,17 @@ def test_an_experiment_mastra_failed_says_where_its_reason_is(client: mn.MastraC
     assert f"'Experiment {failed.id} failed: ...'" in failed.error
     assert failed.to_dataframe().empty
     assert "mn-experiment-error" in failed.html()
+
+
+def test_items_that_fail_show_their_errors(client: mn.MastraClient) -> None:
+    dataset = made(client)
+    failed = dataset.experiment("errorAgent", scorers=["answer-length"], name="errors").wait(60)
+    assert failed.status == "failed"
+    assert failed.progress == (0, 3, 3)
+    assert (
+        failed.error
+        == "3 of 3 items failed (0 succeeded); the first said: Mock upstream connection reset (ECONNRESET)"
+    )
+    assert set(failed.to_dataframe()["error"]) == {"Mock upstream connection reset (ECONNRESET)"}
+    assert '<th style="' in failed.html()
+    assert ">error</th>" in failed.html()  # an error column, as items failed
