@@ -62,3 +62,33 @@ def test_a_label_given_in_the_footer_reaches_python_and_mastra(
         e2e.screenshot(kept.locator(".mn-footer"), f"feedback-kept-{theme}")
     e2e.set_theme(page, "light")
     assert not page_events.errors
+
+
+def test_a_gallery_tile_is_labelled_with_the_same_control(
+    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+) -> None:
+    prompts = ["Is Paris the capital of France?", "Is Lyon the capital of France?"]
+    notebook = e2e.cells(
+        mastra_url,
+        f"batch = client.agent('reasoning').stream_many({prompts!r}, concurrency=2)\nbatch",
+        "batch.wait(60)\nframe = mn.to_dataframe(batch)\n"
+        "print('LABELS', frame[['feedback_thumbs', 'feedback_sent']].to_dict('records'))",
+    )
+    e2e.open_and_run(page, lab.notebook("feedback-gallery", notebook), 0, 1)
+    tiles = e2e.cell(page, 1).locator(".mn-root")
+    expect(tiles).to_have_count(len(prompts), timeout=30_000)
+    tile = tiles.nth(1)
+    assert e2e.wait_status(tile, "finished") == "finished"
+    control = tile.locator(".mn-footer .mn-feedback")
+    control.locator('[data-thumbs="down"]').click()
+    expect(control.locator(".mn-feedback-note")).to_have_text("sent to Mastra", timeout=30_000)
+
+    e2e.run_cells(page, 2)
+    output = e2e.cell_output_text(page, 2)
+    assert "'feedback_thumbs': 'down', 'feedback_sent': True" in output
+    assert output.count("'feedback_thumbs'") == len(prompts)
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        e2e.screenshot(tile, f"feedback-tile-{theme}")
+    e2e.set_theme(page, "light")
+    assert not page_events.errors
