@@ -48,8 +48,8 @@ SHOWN = {
     "prompt-iteration.ipynb": [
         "judge-answers-question",  # client.scorers() lists the server's scorers
         "differ on any score: [0, 1, 2, 3, 4]",  # answer-length tells every variant apart
-        "baseline and uppercase differ on names_term: [2, 3, 4]",  # upper case loses Paris, Everest, ...
-        "--- baseline\n+++ uppercase",  # one step-by-step comparison's text diff
+        "plain and uppercase differ on names_term: [2, 3, 4]",  # upper case loses Paris, Everest, ...
+        "--- plain\n+++ uppercase",  # one step-by-step comparison's text diff
         "sent_to_mastra=True",  # the human label reached Mastra's feedback route
         "True",  # the saved experiment reopens with the same summary
         "<Comparison 'plain words' vs 'uppercase': 5 items>",  # two dataset experiments on the server
@@ -72,7 +72,7 @@ def test_an_example_shows_what_it_should(
     if name == "prompt-iteration.ipynb":
         assert (tmp_path / "examples" / "paris.html").read_text().startswith("<!doctype html>")
         saved = mn.load_experiment(tmp_path / "examples" / "glossary-experiment")
-        assert len(saved.to_dataframe()) == 40  # 5 questions x 4 variants x 2 repeats
+        assert len(saved.to_dataframe()) == 30  # 5 questions x 3 variants x 2 repeats
         assert saved.summary().loc["uppercase", "names_term_mean"] == 0.4
 
 
