@@ -286,3 +286,41 @@ def test_the_transcript_shows_the_label_and_a_result_read_back_from_json_keeps_i
         assert "kept in the notebook: this run names no Mastra trace" in page
         assert "<b>too</b>" not in page
     assert "data-feedback" not in render_html(ended_view().result)  # no label: no row
+
+
+# ---- an experiment's cells ------------------------------------------------------------------------
+
+
+async def test_an_experiment_cell_s_label_reaches_its_dataframe_and_is_saved_with_it(
+    tmp_path: Path, recording_comm: object
+) -> None:
+    pytest.importorskip("pandas")
+    from mastra_notebook.analysis.experiment import items_of
+    from mastra_notebook.widget.experiment import Experiment
+
+    def start(item: Any, variant: str, repeat: int) -> tuple[mn.StreamView, Any]:
+        view = mn.StreamView(title="agent fake")
+
+        async def work() -> None:
+            for record in TEXT.splitlines():
+                view.feed(record)
+
+        return view, work
+
+    exp = await Experiment(items_of(["q1", "q2"]), {"a": {}, "b": {}}, start=start, name="labels")
+    cell = exp.cells_of(1, "b")[0]
+    assert cell.kept is not None
+    label = cell.kept.label(thumbs="down", comment="wrong")
+    frame = exp.to_dataframe()
+    labelled = frame[(frame["input_index"] == 1) & (frame["variant"] == "b")]
+    assert list(labelled["feedback_thumbs"]) == ["down"]
+    assert frame["feedback_thumbs"].isna().sum() == 3
+
+    exp.save(tmp_path / "exp")
+    reopened = mn.load_experiment(tmp_path / "exp")
+    again = reopened.cells_of(1, "b")[0]
+    assert again.result.feedback == label  # the saved result
+    assert again.keep().run.result.feedback == label  # and its recording's line, read back
+    assert list(reopened.to_dataframe()["feedback_thumbs"].fillna("")) == list(
+        frame["feedback_thumbs"].fillna("")
+    )

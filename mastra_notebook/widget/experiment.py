@@ -67,6 +67,8 @@ class Cell:
         """The run's RunResult so far."""
         if self.saved is not None:
             return self.saved.result
+        if self.kept is not None:  # ended: as its run stands now (a label given after its end included)
+            return self.kept.run.result
         return self.job.result if self.job is not None else Run().result
 
     def outcome(self) -> Outcome:
