@@ -59,7 +59,8 @@ UNFOLD = f"""async ([root, settle]) => {{
   const el = document.querySelector(root);
   for (let i = 0; i < 50; i++) {{
     const closed = [...el.querySelectorAll("details:not([open])")];
-    const folded = [...el.querySelectorAll(".mn-fold-head[aria-expanded='false']")];
+    // a step's Request toggle too (its panel is the transcript's <details data-mn-request>)
+    const folded = [...el.querySelectorAll(".mn-fold-head[aria-expanded='false'], .mn-request-toggle[aria-expanded='false']:not([hidden])")];
     if (!closed.length && !folded.length) break;
     const toggled = closed.map((d) => new Promise((done) => d.addEventListener("toggle", done, {{ once: true }})));
     for (const d of closed) d.open = true;
