@@ -20,7 +20,9 @@ Score runs
     (by id: ``client.scorers()``) and Python ones (``mn.scorer(fn, threshold=...)``):
     ``result.scores``, ``result.score(name)``, a :class:`Score` each. On the server:
     ``client.create_dataset(name, items)``, ``dataset.experiment(agent=..., scorers=[...])``,
-    ``dataset.compare(a, b)``.
+    ``dataset.compare(a, b)``. ``view.label(thumbs="up", score=4, comment=...)`` (or the view's
+    footer) is a person's label: ``result.feedback``, a :class:`Feedback`, sent to Mastra's
+    feedback route with the run's trace.
 What a run holds
     :class:`RunResult` with its :class:`Step`, :class:`ToolCall`, :class:`Usage`, :class:`Timing`,
     :class:`Cost` and :class:`ErrorInfo`.
@@ -51,6 +53,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .client.tools import tool
     from .client.trace import TraceUnavailable
     from .client.transport import MastraError
+    from .core.feedback import Feedback
     from .core.recording import Recording
     from .core.score import Score, scorer
     from .core.trace import Span, Trace
@@ -88,6 +91,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "compare": "analysis.compare",
     "to_dataframe": "analysis.dataframe",
     "Recording": "core.recording",
+    "Feedback": "core.feedback",
     "Score": "core.score",
     "scorer": "core.score",
     "Span": "core.trace",
@@ -121,6 +125,7 @@ __all__ = [
     "Decision",
     "ErrorInfo",
     "Experiment",
+    "Feedback",
     "MastraClient",
     "MastraError",
     "Recording",
