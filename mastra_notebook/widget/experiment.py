@@ -17,7 +17,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+import anywidget
 import ipywidgets
+import traitlets
 
 from ..analysis import experiment as numbers
 from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
@@ -42,7 +44,7 @@ SUMMARY_EVERY_S = 0.5  # the summary (every run's scores) is drawn again at most
 StartRun = Callable[[Item, str, int], tuple[RunHandle, Streaming]]
 
 
-@dataclass
+@dataclass(eq=False)
 class Cell:
     """One run of the experiment: which input, variant and repeat; its batch job while it has one;
     what it kept once ended (its Run and recording)."""
@@ -50,6 +52,7 @@ class Cell:
     item: int
     variant: str
     repeat: int
+    number: int  # its place in the experiment's cells
     job: Job[Any] | None = None
     kept: KeptRun | None = None
     saved: Outcome | None = None  # a reopened experiment's run: its result as saved
@@ -135,7 +138,7 @@ class Experiment:
                         self._submit(start, index, item, variant, repeat)
 
     def _submit(self, start: StartRun, index: int, item: Item, variant: str, repeat: int) -> None:
-        cell = Cell(index, variant, repeat)
+        cell = Cell(index, variant, repeat, len(self.cells))
         self.cells.append(cell)
 
         def started() -> tuple[RunHandle, Streaming]:
@@ -235,7 +238,17 @@ class Experiment:
 
     def runs(self, item: int, variant: str) -> list[RunResult]:
         """The results of input ``item`` with ``variant``, one per repeat."""
-        return [c.result for c in self.cells if c.item == item and c.variant == variant]
+        return [cell.result for cell in self.cells_of(item, variant)]
+
+    def cells_of(self, item: int, variant: str) -> list[Cell]:
+        """The runs of input ``item`` with ``variant``, one per repeat (found where they were
+        submitted: input by input, variant by variant)."""
+        per_item = len(self.variants) * self.repeats
+        start = item * per_item + list(self.variants).index(variant) * self.repeats
+        cells = self.cells[start : start + self.repeats]
+        if cells and all(c.item == item and c.variant == variant for c in cells):
+            return cells
+        return [c for c in self.cells if c.item == item and c.variant == variant]
 
     # ---- saved ----------------------------------------------------------------------------------
 
@@ -289,7 +302,8 @@ def load_experiment(folder: str | Path) -> Experiment:
         saved.items, saved.variants, repeats=saved.repeats, name=saved.name, agent=saved.agent
     )
     for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
-        cell = Cell(outcome.item, outcome.variant, outcome.repeat, saved=outcome, recording=recording)
+        number = len(experiment.cells)
+        cell = Cell(outcome.item, outcome.variant, outcome.repeat, number, saved=outcome, recording=recording)
         experiment.cells.append(cell)
     return experiment
 
@@ -318,7 +332,7 @@ _BADGE = (
     "line-height:17px"
 )
 _TILE = (
-    "box-sizing:border-box;height:100%;padding:6px 8px;border:1px solid var(--jp-border-color2,#ccc);"
+    "box-sizing:border-box;flex:1 1 auto;padding:6px 8px;border:1px solid var(--jp-border-color2,#ccc);"
     "border-radius:6px;background:var(--jp-layout-color1,transparent);color:var(--jp-ui-font-color1,inherit);"
     "font-size:12px;line-height:1.4;overflow:hidden;overflow-wrap:anywhere"
 )
@@ -326,6 +340,25 @@ _ANSWER = (
     "display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;"
     "margin:2px 0 4px;opacity:0.9"
 )
+_OPEN = (
+    "font:inherit;font-size:11px;padding:1px 8px;margin:3px 4px 0 0;cursor:pointer;border-radius:4px;"
+    "border:1px solid var(--jp-border-color1,#bbb);background:var(--jp-layout-color2,#eee);"
+    "color:var(--jp-ui-font-color1,inherit)"
+)
+_QUEUED = ";opacity:0.45;cursor:default"  # a queued run's "open": nothing to open yet
+# The page's module: draws the kernel's HTML, sends a run's "open" (no markup is made here)
+PAGE_ESM = """
+function render({ model, el }) {
+  const draw = () => { el.innerHTML = model.get("html"); };
+  draw();
+  model.on("change:html", draw);
+  el.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-open]");
+    if (button && el.contains(button) && !button.disabled) model.send({ open: button.dataset.open });
+  });
+}
+export default { render };
+"""
 _TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0"
 _TD = (
     "padding:2px 8px;border-bottom:1px solid var(--jp-border-color2,#ddd);text-align:right;white-space:nowrap"
@@ -435,40 +468,72 @@ def _progress(experiment: Experiment) -> str:
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
 
 
+def rows_html(experiment: Experiment, rows: Sequence[int], *, buttons: bool = False) -> str:
+    """The grid's rows as HTML: the inputs' column, then a cell per variant (its tile and, on the
+    live page, an "open" button per run that has started)."""
+    variants = list(experiment.variants)
+    columns = f"minmax(140px,1fr) repeat({len(variants)},minmax(200px,2fr))"
+    head = '<div class="mn-exp-head" style="font-weight:600;font-size:12px">input</div>' + "".join(
+        f'<div class="mn-exp-head" style="font-weight:600;font-size:12px"'
+        f' title="{_described(experiment, v)}">{escape(v)}</div>'
+        for v in variants
+    )
+    body = []
+    for index in rows:
+        body.append(_input_html(experiment, index))
+        for variant in variants:
+            cells = experiment.cells_of(index, variant)
+            opens = ""
+            if buttons:
+                opens = "".join(
+                    f'<button class="mn-exp-open" style="{_OPEN}{_QUEUED if cell.status == "queued" else ""}"'
+                    f' data-open="{cell.number}"{" disabled" if cell.status == "queued" else ""}>'
+                    f"{'open' if len(cells) == 1 else f'open #{cell.repeat + 1}'}</button>"
+                    for cell in cells
+                )
+            body.append(
+                f'<div class="mn-exp-cell" style="display:flex;flex-direction:column">'
+                f"{tile_html(cells)}<div>{opens}</div></div>"
+            )
+    return (
+        f'<div class="mn-exp-rows" style="display:grid;grid-template-columns:{columns};gap:6px;'
+        'margin-top:6px">'
+        f"{head}{''.join(body)}</div>"
+    )
+
+
 def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> str:
     """The grid and summary as plain HTML (a saved notebook's transcript of the widget): the rows
     given, or the first page's."""
     per_page = max(1, PAGE_TILES // max(1, len(experiment.variants)))
     rows = list(rows) if rows is not None else list(range(min(per_page, len(experiment.items))))
-    columns = f"minmax(140px,1fr) repeat({len(experiment.variants)},minmax(200px,2fr))"
-    head = '<div style="font-weight:600;font-size:12px">input</div>' + "".join(
-        f'<div style="font-weight:600;font-size:12px">{escape(v)}</div>' for v in experiment.variants
-    )
-    body = []
-    for index in rows:
-        body.append(_input_html(experiment, index))
-        for variant in experiment.variants:
-            body.append(tile_html([c for c in experiment.cells if c.item == index and c.variant == variant]))
     more = len(experiment.items) - len(rows)
     tail = f'<div style="font-size:12px;opacity:0.7">… and {more} more inputs</div>' if more > 0 else ""
     title = f"<b>{escape(experiment.name)}</b> · " if experiment.name else ""
     return (
         f'<div class="mn-exp-static"><div style="font-size:12px">{title}{escape(_progress(experiment))}</div>'
-        f"{summary_html(experiment)}"
-        f'<div style="display:grid;grid-template-columns:{columns};gap:6px">{head}{"".join(body)}</div>'
-        f"{tail}</div>"
+        f"{summary_html(experiment)}{rows_html(experiment, rows)}{tail}</div>"
     )
+
+
+class Page(anywidget.AnyWidget):
+    """The grid's page as one widget: its HTML (``html``, made in the kernel, every string escaped)
+    drawn at once, and a click on a run's "open" sent back (``{"open": cell index}``). One widget,
+    not a few per tile: a page of 48 tiles as ipywidgets was ~250 widgets and a first draw of over a
+    second."""
+
+    _esm = traitlets.Unicode(PAGE_ESM).tag(sync=True)
+    html = traitlets.Unicode("").tag(sync=True)
 
 
 class Grid:
     """The experiment's widget: progress and summary, controls (differs toggle, pager), the page of
-    rows, and the detail view a tile's "open" shows. Slot widgets are made once per page position and
-    filled again as the reader pages (a page of at most ``page_tiles`` tiles)."""
+    rows (one :class:`Page`), and the detail view a tile's "open" shows (a page of at most
+    ``page_tiles`` tiles)."""
 
     def __init__(self, experiment: Experiment, page_tiles: int = PAGE_TILES) -> None:
         self.experiment = experiment
-        variants = list(experiment.variants)
-        self.rows_per_page = max(1, page_tiles // max(1, len(variants)))
+        self.rows_per_page = max(1, page_tiles // max(1, len(experiment.variants)))
         self.only_differing = False
         self.order: list[int] = list(range(len(experiment.items)))
         self.offset = 0
@@ -486,40 +551,14 @@ class Grid:
         self._differs.observe(self._on_differs, names="value")
         self._previous.on_click(lambda _b: self.turn(self.offset - self.rows_per_page))
         self._next.on_click(lambda _b: self.turn(self.offset + self.rows_per_page))
-        for name, control in {"differs": self._differs, "previous": self._previous, "next": self._next,
-                              "pager": self._pager, "summary": self._summary}.items():  # fmt: skip
+        named = {"differs": self._differs, "previous": self._previous, "next": self._next,
+                 "pager": self._pager, "summary": self._summary}  # fmt: skip
+        for name, control in named.items():
             control.add_class(f"mn-exp-{name}")
         controls = ipywidgets.HBox([self._differs, self._previous, self._pager, self._next])
-        header = [ipywidgets.HTML('<b style="font-size:12px">input</b>')] + [
-            ipywidgets.HTML(f'<b style="font-size:12px" title="{_described(experiment, v)}">{escape(v)}</b>')
-            for v in variants
-        ]
-        self._inputs = [ipywidgets.HTML() for _ in range(self.rows_per_page)]
-        self._tiles = [[ipywidgets.HTML() for _ in variants] for _ in range(self.rows_per_page)]
-        self._opens = [
-            [[ipywidgets.Button(description="open" if experiment.repeats == 1 else f"open #{r + 1}",
-                                layout=ipywidgets.Layout(width="auto", height="22px"))
-              for r in range(experiment.repeats)] for _ in variants]
-            for _ in range(self.rows_per_page)
-        ]  # fmt: skip
-        self._rows: list[list[ipywidgets.Widget]] = []
-        for row in range(self.rows_per_page):
-            cells: list[ipywidgets.Widget] = [self._inputs[row]]
-            for column in range(len(variants)):
-                for repeat, button in enumerate(self._opens[row][column]):
-                    button.add_class("mn-exp-open")
-                    button.on_click(lambda _b, r=row, c=column, k=repeat: self._open(r, c, k))
-                buttons = ipywidgets.HBox(self._opens[row][column])
-                cell = ipywidgets.VBox([self._tiles[row][column], buttons])
-                cell.add_class("mn-exp-cell")
-                cells.append(cell)
-            self._rows.append(cells)
-        columns = f"minmax(140px,1fr) repeat({len(variants)},minmax(200px,2fr))"
-        self._grid = ipywidgets.GridBox(
-            header, layout=ipywidgets.Layout(grid_template_columns=columns, grid_gap="6px")
-        )
-        self._grid.add_class("mn-exp-grid")
-        self._header = header
+        self._page = Page()
+        self._page.add_class("mn-exp-grid")
+        self._page.on_msg(self._on_page_message)
         self._detail_label = ipywidgets.HTML()
         self._close = ipywidgets.Button(description="close")
         self._close.on_click(lambda _b: self.close_detail())
@@ -527,7 +566,7 @@ class Grid:
         self._detail.add_class("mn-exp-detail")
         self._detail_view: StreamView | None = None  # shows ended runs, one after another
         self._shown: StreamView | None = None  # the view in the detail area now
-        self.widget = ipywidgets.VBox([self._progress, self._summary, controls, self._grid, self._detail])
+        self.widget = ipywidgets.VBox([self._progress, self._summary, controls, self._page, self._detail])
         self.widget.add_class("mn-experiment")
         self.turn(0)
         self._draw_summary()
@@ -555,18 +594,18 @@ class Grid:
         self.order = self.listing()
         last = max(0, (len(self.order) - 1) // self.rows_per_page * self.rows_per_page)
         self.offset = max(0, min(offset, last))
-        page = self.page
-        children: list[ipywidgets.Widget] = list(self._header)
-        for row, index in enumerate(page):
-            self._fill(row, index)
-            children += self._rows[row]
-        self._grid.children = tuple(children)
+        self._draw_page()
         self._draw_pager()
 
     @property
     def page(self) -> list[int]:
         """The inputs on the page now."""
         return self.order[self.offset : self.offset + self.rows_per_page]
+
+    def _draw_page(self) -> None:
+        html = rows_html(self.experiment, self.page, buttons=True)
+        if self._page.html != html:
+            self._page.html = html
 
     def _draw_pager(self) -> None:
         total, page = len(self.order), self.page
@@ -579,39 +618,14 @@ class Grid:
             f'<span class="mn-exp-where" style="font-size:12px;padding:0 8px">{escape(where)}</span>'
         )
 
-    def _cells(self, index: int, variant: str) -> list[Cell]:
-        per_item = len(self.experiment.variants) * self.experiment.repeats
-        column = list(self.experiment.variants).index(variant)
-        start = index * per_item + column * self.experiment.repeats
-        cells = self.experiment.cells[start : start + self.experiment.repeats]
-        if all(c.item == index and c.variant == variant for c in cells) and cells:
-            return cells
-        return [c for c in self.experiment.cells if c.item == index and c.variant == variant]
-
-    def _fill(self, row: int, index: int) -> None:
-        self._inputs[row].value = _input_html(self.experiment, index)
-        for column, variant in enumerate(self.experiment.variants):
-            self._draw_tile(row, column, self._cells(index, variant))
-
-    def _draw_tile(self, row: int, column: int, cells: list[Cell]) -> None:
-        html = tile_html(cells)
-        if self._tiles[row][column].value != html:
-            self._tiles[row][column].value = html
-        for repeat, button in enumerate(self._opens[row][column]):
-            button.disabled = repeat >= len(cells) or cells[repeat].status == "queued"
-
     # ---- runs change ----------------------------------------------------------------------------
 
     def changed(self, cell: Cell, event: Event) -> None:
-        """A run was queued, started, paused or ended: its tile (if on the page), the progress and,
-        at most every half second, the summary."""
-        page = self.page
-        if cell.item in page and event != "queued":
-            row, column = page.index(cell.item), list(self.experiment.variants).index(cell.variant)
-            self._draw_tile(row, column, self._cells(cell.item, cell.variant))
+        """A run was queued, started, paused or ended: the page (if the run is on it) soon, the
+        progress and, at most every half second, the summary."""
         if event == "queued":
             return
-        if event == "started":
+        if cell.item in self.page:
             self._tick_soon()
         self._progress.value = self._progress_html()
         if event == "ended":
@@ -620,26 +634,26 @@ class Grid:
             self.settled()
 
     def _tick_soon(self) -> None:
-        """While runs stream, their tiles on the page show their answers as they grow (redrawn every
-        TICK_S, not per chunk)."""
+        """The page is drawn again in TICK_S (its streaming tiles' answers as they grow, its runs
+        that started or ended), once for whatever changed meanwhile."""
         loop = running_loop()
-        if loop is None or self._ticking:
+        if loop is None:
+            self._draw_page()
             return
-        self._ticking = True
-        loop.call_later(TICK_S, self._tick)
+        if not self._ticking:
+            self._ticking = True
+            loop.call_later(TICK_S, self._tick)
 
     def _tick(self) -> None:
         self._ticking = False
-        variants = list(self.experiment.variants)
-        streaming = False
-        for row, index in enumerate(self.page):
-            for column, variant in enumerate(variants):
-                cells = self._cells(index, variant)
-                if any(cell.status == "running" for cell in cells):
-                    streaming = True
-                    self._draw_tile(row, column, cells)
-        if streaming or any(job.running for job in self.experiment.batch.jobs):
+        self._draw_page()
+        if any(cell.status == "running" for index in self.page for cell in self._row(index)):
             self._tick_soon()
+
+    def _row(self, index: int) -> list[Cell]:
+        return [
+            cell for variant in self.experiment.variants for cell in self.experiment.cells_of(index, variant)
+        ]
 
     def _summary_soon(self) -> None:
         loop = running_loop()
@@ -663,23 +677,19 @@ class Grid:
     def settled(self) -> None:
         """Every run ended: the summary, the page (scores came late) and the notebook's transcript."""
         self._draw_summary()
-        for row, index in enumerate(self.page):
-            self._fill(row, index)
         if self.only_differing:
             self.turn(self.offset)
+        else:
+            self._draw_page()
         if self._display is not None:
             self._display.update(self.bundle(), raw=True)
 
     # ---- the detail view ------------------------------------------------------------------------
 
-    def _open(self, row: int, column: int, repeat: int) -> None:
-        page = self.page
-        if row >= len(page):
-            return
-        variant = list(self.experiment.variants)[column]
-        cells = self._cells(page[row], variant)
-        if repeat < len(cells):
-            self.open(cells[repeat])
+    def _on_page_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        opened = content.get("open") if isinstance(content, dict) else None
+        if isinstance(opened, str) and opened.isdigit() and int(opened) < len(self.experiment.cells):
+            self.open(self.experiment.cells[int(opened)])
 
     def open(self, cell: Cell) -> StreamView | None:
         """Show ``cell``'s run in full below the grid: its live view while it streams, else drawn
