@@ -114,6 +114,25 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60) ->
 # ---- what a reader sees -------------------------------------------------------------------------
 
 
+class _StartTags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    handle_startendtag = handle_starttag
+
+
+def start_tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    """Every start tag of ``html`` with its attributes, in order (to find anything live)."""
+    parser = _StartTags()
+    parser.feed(html)
+    parser.close()
+    return parser.tags
+
+
 class Cells(HTMLParser):
     """Every table's rows as lists of cell texts, and the tags met (to find anything live)."""
 

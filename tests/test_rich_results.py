@@ -8,7 +8,6 @@ import asyncio
 import base64
 import json
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from mastra_notebook.render.rich import (
 from mastra_notebook.render.transcript import render_html
 
 from .conftest import RecordingComm
-from .helpers import browser_state
+from .helpers import browser_state, start_tags
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -531,17 +530,6 @@ class Html:
         return self.html
 
 
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    handle_startendtag = handle_starttag
-
-
 @pytest.mark.parametrize("entry", CORPUS)
 def test_the_xss_corpus_through_renderers_leaves_the_transcript_inert(entry: str) -> None:
     renderers = {
@@ -558,10 +546,7 @@ def test_the_xss_corpus_through_renderers_leaves_the_transcript_inert(entry: str
         run.feed({"type": "tool-result", "payload": {**call, "result": entry}})
     run.end()
     assert all(run.state.calls[f"c{i}"].fields["display"]["data"] for i in range(len(renderers)))
-    page = render_html(run.result)
-    parser = _Tags()
-    parser.feed(page)
-    for tag, attrs in parser.tags:
+    for tag, attrs in start_tags(render_html(run.result)):
         assert tag not in ACTIVE, (tag, attrs)
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)
         assert not any("javascript:" in (value or "").lower() for value in attrs.values()), (tag, attrs)
