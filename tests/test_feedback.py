@@ -205,8 +205,10 @@ class FeedbackServer:
     """A Mastra server under the transport: it streams a plain answer and takes feedback (or answers
     ``status`` to it: 501 is a server with no observability store)."""
 
-    def __init__(self, status: int = 200) -> None:
-        self.status = status
+    def __init__(
+        self, status: int = 200, message: str = "Observability storage domain is not available"
+    ) -> None:
+        self.status, self.message = status, message
         self.stream_bodies: list[dict[str, Any]] = []
         self.feedback: list[dict[str, Any]] = []
 
@@ -215,9 +217,7 @@ class FeedbackServer:
         if request.url.path == "/api/observability/feedback":
             self.feedback.append(body)
             if self.status != 200:
-                return httpx.Response(
-                    self.status, json={"error": "Observability storage domain is not available"}
-                )
+                return httpx.Response(self.status, json={"error": self.message})
             return httpx.Response(200, json={"success": True})
         self.stream_bodies.append(body)
         return httpx.Response(200, content=TEXT)
@@ -239,9 +239,18 @@ def test_a_label_is_sent_with_the_run_s_trace_id() -> None:
     assert root_of(view)["feedback_note"] == "sent to Mastra"
 
 
-@pytest.mark.parametrize("status", [501, 404])
-def test_a_server_without_observability_keeps_the_label_in_the_notebook_and_says_so(status: int) -> None:
-    server = FeedbackServer(status)
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (501, "Observability storage domain is not available"),  # no observability storage at all
+        (404, "Not Found"),  # a server older than the route
+        (500, "This storage provider does not support creating feedback"),  # @mastra/libsql's domain
+    ],
+)
+def test_a_server_without_observability_keeps_the_label_in_the_notebook_and_says_so(
+    status: int, message: str
+) -> None:
+    server = FeedbackServer(status, message)
     view = client_of(server).agent("a").stream("hello")
     view.wait(10)
     label = view.label(thumbs="down")
@@ -249,6 +258,7 @@ def test_a_server_without_observability_keeps_the_label_in_the_notebook_and_says
     assert label.reason is not None
     assert "keeps no feedback" in label.reason
     assert "observability: new Observability(" in label.reason  # what to turn on
+    assert "InMemoryStore does" in label.reason
     assert root_of(view)["feedback_note"].startswith(
         "kept in the notebook: Mastra's server keeps no feedback"
     )
@@ -324,3 +334,14 @@ async def test_an_experiment_cell_s_label_reaches_its_dataframe_and_is_saved_wit
     assert list(reopened.to_dataframe()["feedback_thumbs"].fillna("")) == list(
         frame["feedback_thumbs"].fillna("")
     )
+
+
+def test_another_server_error_keeps_the_label_and_says_what_the_server_said() -> None:
+    server = FeedbackServer(500, "database is locked")
+    view = client_of(server).agent("a").stream("hello")
+    view.wait(10)
+    label = view.label(score=3)
+    assert label.sent_to_mastra is False
+    assert label.reason is not None
+    assert "database is locked" in label.reason
+    assert "labelling again sends it again" in label.reason

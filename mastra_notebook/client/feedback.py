@@ -16,6 +16,13 @@ from .transport import MastraError, Transport
 
 FEEDBACK_PATH = "/api/observability/feedback"
 _NO_STORE = (404, 501)  # no such route (an older server), no observability storage domain
+# a storage whose observability domain keeps no feedback (@mastra/libsql 1.x: core's base class
+# throws "This storage provider does not support creating feedback", answered as a 500)
+_UNSUPPORTED = ("does not support", "NOT_IMPLEMENTED")
+FEEDBACK_HINT = (
+    f"{OBSERVABILITY_HINT}, a storage whose observability domain keeps feedback (InMemoryStore "
+    "does; @mastra/libsql's does not)"
+)
 
 
 class MastraFeedback:
@@ -55,10 +62,11 @@ class MastraFeedback:
 
 def kept(label: Feedback, error: MastraError) -> Feedback:
     """``label`` kept in the notebook only, because the server did not take it (and what to do)."""
-    if error.status_code in _NO_STORE:
+    unsupported = error.status_code == 500 and any(word in error.problem for word in _UNSUPPORTED)
+    if error.status_code in _NO_STORE or unsupported:
         reason = (
             f"Mastra's server keeps no feedback ({error.problem}); to send labels with the run's "
-            f"trace, {OBSERVABILITY_HINT}"
+            f"trace, {FEEDBACK_HINT}"
         )
     else:
         reason = f"Mastra's server did not take it ({error}); labelling again sends it again"
