@@ -160,7 +160,7 @@ AUDIT = """(root) => {
     for (const el of root.querySelectorAll(never)) bad.push(`element ${el.outerHTML.slice(0, 200)}`);
     // In the rendered run (not the widget's own controls): no active or styling elements at all.
     const body = root.querySelector('.mn-body');
-    const rich = 'svg, math, style, form, input, textarea, select, button:not(.mn-approve):not(.mn-decline):not(.mn-decline-confirm):not(.mn-decline-cancel), video, audio, [style]';
+    const rich = 'svg, math, style, form, input, textarea, select, button:not(.mn-approve):not(.mn-decline):not(.mn-decline-confirm):not(.mn-decline-cancel):not(.mn-request-toggle), video, audio, [style]';
     for (const el of body.querySelectorAll(rich)) bad.push(`in the run: ${el.outerHTML.slice(0, 200)}`);
     return bad;
 }"""
