@@ -7,8 +7,10 @@ runs, one daemon thread's loop serves every stream of the process.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import threading
+import weakref
 from collections.abc import Coroutine
 from typing import Any
 
@@ -19,11 +21,30 @@ Work = asyncio.Task[Any] | concurrent.futures.Future[Any]
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
-    """The loop running this code (the kernel's, in a cell), or None in a plain script."""
+    """The loop running this code (the kernel's, in a cell), or None in a plain script. A loop seen
+    here is made reentrant soon after (``wait()`` in a later cell nests it)."""
     try:
-        return asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
+    if loop not in _REENTRANT:
+        _REENTRANT.add(loop)
+        loop.call_soon(_make_reentrant, loop)
+    return loop
+
+
+# Loops that are, or are about to be, reentrant. nest_asyncio2 swaps the loop's ``_run_once``; the
+# loop turn that applies it still runs the original, which pops the handles it counted when it
+# began. A wait nested in that same turn takes some of them first, and the original then pops an
+# empty queue (IndexError: the kernel dies). So the swap is made in a callback of its own, a turn
+# before any wait nests, and a wait that comes in the very same turn pads what it took.
+_REENTRANT: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def _make_reentrant(loop: asyncio.AbstractEventLoop) -> None:
+    import nest_asyncio2
+
+    nest_asyncio2.apply(loop)
 
 
 def private_loop() -> asyncio.AbstractEventLoop:
@@ -50,8 +71,23 @@ def schedule(work: Coroutine[Any, Any, Any], loop: asyncio.AbstractEventLoop | N
 def run_nested(task: asyncio.Future[Any], timeout: float | None) -> None:
     """Wait for ``task`` from code that runs inside its (already running) loop, as a cell does."""
     loop = task.get_loop()
-    if loop.is_running():
-        import nest_asyncio2
+    if not loop.is_running():
+        loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))
+        return
+    if getattr(loop, "_nest_patched", False):  # nest_asyncio2's mark: patched in an earlier turn
+        loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))
+        return
+    # Patched in this very turn: the turn's original ``_run_once`` still expects the handles that
+    # are ready now; whatever the nested run takes of them is given back as no-ops.
+    ready: collections.deque[Any] = getattr(loop, "_ready", collections.deque())
+    expected = len(ready)
+    _make_reentrant(loop)
+    try:
+        loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))
+    finally:
+        for _ in range(expected - len(ready)):
+            loop.call_soon(_nothing)
 
-        nest_asyncio2.apply(loop)
-    loop.run_until_complete(asyncio.wait_for(asyncio.shield(task), timeout))
+
+def _nothing() -> None:
+    """A handle that does nothing (see ``run_nested``)."""
