@@ -80,7 +80,11 @@ def test_a_wait_in_a_later_cell_than_the_view_nests_safely() -> None:
 
 
 def test_a_wait_in_the_cell_that_made_the_view_nests_safely() -> None:
-    assert _everything_ran(_run_cells([lambda loop: (_view(loop), _wait(loop))]), 1)
+    def view_then_wait(loop: asyncio.AbstractEventLoop) -> None:
+        _view(loop)
+        _wait(loop)
+
+    assert _everything_ran(_run_cells([view_then_wait]), 1)
 
 
 def test_a_wait_with_no_view_before_it_nests_safely() -> None:
