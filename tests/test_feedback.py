@@ -112,9 +112,11 @@ def test_a_later_label_replaces_the_earlier_and_an_empty_one_clears_it() -> None
     view.label(thumbs="up")
     view.label(thumbs="down", comment="on second thought")
     assert (view.result.feedback.thumbs, view.result.feedback.comment) == ("down", "on second thought")  # type: ignore[union-attr]
-    view.label()
-    assert view.result.feedback is not None
-    assert view.result.feedback.empty
+    cleared = view.label()
+    assert cleared.empty
+    assert view.result.feedback is None
+    assert root_of(view)["feedback"] is None
+    assert mn.collect(view.recording.lines()).feedback is None  # cleared when read back too
 
 
 def test_a_label_is_saved_with_the_recording_and_read_back(tmp_path: Path) -> None:

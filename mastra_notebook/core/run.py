@@ -215,10 +215,11 @@ class Run:
 
     def label(self, label: Feedback) -> None:
         """A person's label of the run (thumbs, score, comment, and whether Mastra has it): on its
-        result (``result.feedback``) and its view's footer; a later label replaces it."""
+        result (``result.feedback``) and its view's footer; a later label replaces it, an empty one
+        clears it."""
         self._version += 1
-        self.tree.set(self.state.node, "feedback", label.model_dump(mode="json"))
-        self.tree.set(self.state.node, "feedback_note", feedback.note(label))
+        self.tree.set(self.state.node, "feedback", None if label.empty else label.model_dump(mode="json"))
+        self.tree.set(self.state.node, "feedback_note", None if label.empty else feedback.note(label))
 
     def decide(
         self, action: str, by: str, *, tool_call_id: str | None = None, step: str | None = None
