@@ -516,6 +516,27 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     )
 
 
+class Later:
+    """``draw()`` once, ``delay`` seconds after the first ``soon()`` since it last ran (on the running
+    loop; at once outside one)."""
+
+    def __init__(self, delay: float, draw: Callable[[], None]) -> None:
+        self.delay, self.draw, self.due = delay, draw, False
+
+    def soon(self) -> None:
+        """Draw in ``delay`` seconds, unless already due."""
+        loop = running_loop()
+        if loop is None:
+            self.draw()
+        elif not self.due:
+            self.due = True
+            loop.call_later(self.delay, self._now)
+
+    def _now(self) -> None:
+        self.due = False
+        self.draw()
+
+
 class Page(anywidget.AnyWidget):
     """The grid's page as one widget: its HTML (``html``, made in the kernel, every string escaped)
     drawn at once, and a click on a run's "open" sent back (``{"open": cell index}``). One widget,
@@ -538,8 +559,9 @@ class Grid:
         self.order: list[int] = list(range(len(experiment.items)))
         self.offset = 0
         self._display: Any = None
-        self._summary_due = False
-        self._ticking = False
+        # drawn at most so often, once for whatever changed meanwhile
+        self._page_later = Later(TICK_S, self._tick)
+        self._summary_later = Later(SUMMARY_EVERY_S, self._draw_summary)
         self._progress = ipywidgets.HTML()
         self._summary = ipywidgets.HTML()
         self._differs = ipywidgets.ToggleButton(
@@ -626,46 +648,27 @@ class Grid:
         if event == "queued":
             return
         if cell.item in self.page:
-            self._tick_soon()
+            self._page_later.soon()
         self._progress.value = self._progress_html()
         if event == "ended":
-            self._summary_soon()
+            self._summary_later.soon()
         if self.experiment.batch.idle:
             self.settled()
 
-    def _tick_soon(self) -> None:
-        """The page is drawn again in TICK_S (its streaming tiles' answers as they grow, its runs
-        that started or ended), once for whatever changed meanwhile."""
-        loop = running_loop()
-        if loop is None:
-            self._draw_page()
-            return
-        if not self._ticking:
-            self._ticking = True
-            loop.call_later(TICK_S, self._tick)
-
     def _tick(self) -> None:
-        self._ticking = False
+        """The page drawn again (its streaming tiles' answers as they grow, its runs that started or
+        ended), and again in TICK_S while a run on it streams."""
         self._draw_page()
-        if any(cell.status == "running" for index in self.page for cell in self._row(index)):
-            self._tick_soon()
+        running = any(cell.status == "running" for index in self.page for cell in self._row(index))
+        if running and running_loop() is not None:
+            self._page_later.soon()
 
     def _row(self, index: int) -> list[Cell]:
         return [
             cell for variant in self.experiment.variants for cell in self.experiment.cells_of(index, variant)
         ]
 
-    def _summary_soon(self) -> None:
-        loop = running_loop()
-        if loop is None:
-            self._draw_summary()
-            return
-        if not self._summary_due:
-            self._summary_due = True
-            loop.call_later(SUMMARY_EVERY_S, self._draw_summary)
-
     def _draw_summary(self) -> None:
-        self._summary_due = False
         self._summary.value = summary_html(self.experiment)
         self._progress.value = self._progress_html()
 
