@@ -101,3 +101,16 @@ def test_the_export_page_opens_each_request_with_no_kernel(browser: Any, tmp_pat
     expect(panel).to_contain_text("You are a helpful assistant.")
     expect(panel).to_contain_text("tool result updateIssueList")
     context.close()
+
+
+def test_the_saved_notebook_carries_each_request_folded(views: e2e.Views, lab: e2e.Lab) -> None:
+    """Saved, the view's transcript (read where no kernel runs: GitHub, nbviewer) holds each step's
+    request in a closed <details>, escaped."""
+    e2e.save(views.page)
+    saved = json.loads((lab.root / "request_toggle.ipynb").read_text())
+    outputs = saved["cells"][1]["outputs"]
+    (html,) = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    text = "".join(html) if isinstance(html, list) else html
+    assert text.count("<details data-mn-request>") == 2  # closed: no open attribute
+    assert "Request · system · 3 messages (1 history) · 1 tool" in text
+    assert "You are a helpful assistant." in text
