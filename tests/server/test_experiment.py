@@ -103,3 +103,30 @@ def test_variants_on_other_agents_with_prompt_functions_differ_by_trajectory(cli
     comparisons = exp.compare("dynamic", "weather")
     assert sorted(comparisons) == [0, 1]
     assert comparisons[0].parting is not None
+
+
+def test_two_versions_of_a_python_tool_as_variants(client: mn.MastraClient) -> None:
+    def lookup_v1(city: str) -> dict[str, Any]:
+        """Look a city up."""
+        return {"city": city, "population": None}
+
+    def lookup_v2(city: str) -> dict[str, Any]:
+        """Look a city up."""
+        return {"city": city, "population": {"Paris": 2_100_000}.get(city, 0)}
+
+    found = mn.scorer(lambda result: "2100000" in result.text, name="found")
+    variants = {"v1": {"tools": {"lookup": lookup_v1}}, "v2": {"tools": {"lookup": lookup_v2}}}
+    exp = (
+        client.agent("toolUser")
+        .experiment(
+            ['call lookup with {"city": "Paris"}', 'call lookup with {"city": "Oslo"}'],
+            variants,
+            scorers=[found],
+        )
+        .wait(120)
+    )
+    frame = exp.to_dataframe()
+    assert set(frame["status"]) == {"finished"}
+    assert list(frame["tool_calls"]) == [["lookup"]] * 4  # the same call in both versions
+    assert list(frame["score_found"]) == [0.0, 1.0, 0.0, 0.0]  # v2 knows Paris
+    assert exp.differs() == [0]  # Oslo: the same call, the same (unscored) outcome
