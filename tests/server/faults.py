@@ -12,7 +12,7 @@ import struct
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 EVENTS = [
     b'{"type":"start","runId":"r1","from":"AGENT","payload":{"id":"fault"}}',
@@ -183,6 +183,7 @@ class Proxy:
     url: str = ""
     connections: int = 0  # every connection the client opened
     forwarded: int = 0  # connections passed on to the target: what the server saw
+    requests: list[str] = field(default_factory=list)  # each forwarded connection's first request line
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -201,6 +202,9 @@ class Proxy:
             self.forwarded += 1
             host, port = self.target.removeprefix("http://").split(":")
             upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+            head = await reader.readuntil(b"\r\n\r\n")
+            self.requests.append(head.split(b"\r\n", 1)[0].decode())
+            upstream_writer.write(head)
             await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
         finally:
             writer.close()
