@@ -10,7 +10,7 @@ from typing import Any
 
 from ...core.status_words import status_tone, status_word
 from . import text as fmt
-from .html import CARD, KIND, LABEL, badge, details, esc, tag
+from .html import CARD, KIND, LABEL, MUTED, badge, bdi, details, esc, fold_only, tag
 from .json_view import json_pre
 
 NodeFields = dict[str, Any]
@@ -143,6 +143,32 @@ def outputs_view(values: Any, name: str = "Outputs") -> str:
 def head(*parts: str) -> str:
     """A card head: its pieces on one line, spaced as the widget's flex row."""
     return " ".join(part for part in parts if part)
+
+
+def call_head(
+    node: NodeFields,
+    kind_label: str,
+    name: str,
+    status: Any,
+    *,
+    folded: bool,
+    after_name: str = "",
+    after_status: str = "",
+    last: str = "",
+) -> str:
+    """The head a tool card and a workflow-step card share (tool.ts, workflow-step.ts ``callHead``):
+    kind, name, the outcome while folded, status badge, duration; a card's own pieces where they go."""
+    outcome = string(node.get("outcome")) or ""  # the kernel wrote it (core/labels.py)
+    duration = node_duration(node)
+    return head(
+        tag("span", esc(kind_label), style=KIND),
+        bdi(name, style="font-weight:600") + after_name,
+        fold_only(bdi(outcome), f"{MUTED};font-family:monospace;font-size:90%") if folded else "",
+        status_badge(status),
+        after_status,
+        tag("span", esc(duration), style=MUTED) if duration else "",
+        last,
+    )
 
 
 def card(node: NodeFields, head_html: str, body: str, *, opened: bool) -> str:

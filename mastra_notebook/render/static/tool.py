@@ -8,16 +8,14 @@ from ...core.status_words import status_word
 from .common import (
     NodeFields,
     SnapshotTree,
+    call_head,
     card,
     error_box,
-    head,
-    node_duration,
     num,
     outputs_view,
-    status_badge,
     string,
 )
-from .html import KIND, LABEL, MUTED, bdi, details, esc, fold_only, label, tag
+from .html import LABEL, MUTED, details, esc, fold_only, label, tag
 from .human import decision_summary, human_view
 from .json_view import json_block, json_pre, maybe_json
 from .rich import rich_args, rich_result
@@ -54,21 +52,16 @@ def render_tool(tree: SnapshotTree, node: NodeFields) -> str:
     if not origin and node.get("orphan") is True:
         origin = "call not in this stream"
     fold = not opened  # the folded line's summaries show where the widget starts folded
-    call = bdi(string(node.get("tool_name")) or "tool", style="font-weight:600") + (
-        fold_only(esc(_args_summary(node)), "font-family:monospace;font-size:90%") if fold else ""
-    )
-    outcome = fold_only(
-        bdi(string(node.get("outcome")) or ""), f"{MUTED};font-family:monospace;font-size:90%"
-    )
     decided = decision_summary(node) if fold else None  # who decided; the wait apart from the tool's time
-    head_html = head(
-        tag("span", "Tool", style=KIND),
-        call,
-        outcome if fold else "",
-        status_badge(status),
-        tag("span", esc(origin), style=f"{MUTED};font-style:italic") if origin else "",
-        tag("span", esc(node_duration(node)), style=MUTED) if node_duration(node) else "",
-        fold_only(esc(decided), MUTED) if decided else "",
+    head_html = call_head(
+        node,
+        "Tool",
+        string(node.get("tool_name")) or "tool",
+        status,
+        folded=fold,
+        after_name=fold_only(esc(_args_summary(node)), "font-family:monospace;font-size:90%") if fold else "",
+        after_status=tag("span", esc(origin), style=f"{MUTED};font-style:italic") if origin else "",
+        last=fold_only(esc(decided), MUTED) if decided else "",
     )
     body = [_arguments(node)]
     if status == "suspended":

@@ -7,15 +7,13 @@ from . import text as fmt
 from .common import (
     NodeFields,
     SnapshotTree,
+    call_head,
     card,
     error_box,
-    head,
-    node_duration,
     outputs_view,
-    status_badge,
     string,
 )
-from .html import KIND, LABEL, MUTED, bdi, details, esc, fold_only, tag
+from .html import LABEL, bdi, details, tag
 from .human import human_view
 from .json_view import json_pre, maybe_json
 
@@ -37,14 +35,8 @@ def render_workflow_step(tree: SnapshotTree, node: NodeFields) -> str:
     status = string(node.get("status")) or ""
     nested = tree.has_run(node)
     opened = status in _STEP_LIVE or nested
-    outcome = string(node.get("outcome")) or ""  # the kernel wrote it (core/labels.py)
-    head_html = head(
-        tag("span", "Step", style=KIND),
-        bdi(string(node.get("step_name")) or "step", style="font-weight:600"),
-        "" if opened else fold_only(bdi(outcome), f"{MUTED};font-family:monospace;font-size:90%"),
-        status_badge(node.get("status")),
-        tag("span", esc(node_duration(node)), style=MUTED) if node_duration(node) else "",
-    )
+    step_name = string(node.get("step_name")) or "step"
+    head_html = call_head(node, "Step", step_name, node.get("status"), folded=not opened)
     previous = _previous_step(tree, node)
     step_input = node.get("input")
     same = (
