@@ -192,12 +192,41 @@ def _error_text(error: Any) -> str | None:
     return js_scalar(error)
 
 
+def flat_records(value: Any) -> list[dict[str, Any]] | None:
+    """A list of objects whose values are all scalars (what a query or a DataFrame's records give):
+    the result both renderers draw as a table (rich.ts ``flatRecords``)."""
+    if not isinstance(value, list) or not value:
+        return None
+    scalar = (str, int, float, bool, type(None))
+    if not all(isinstance(row, dict) and all(isinstance(v, scalar) for v in row.values()) for row in value):
+        return None
+    return value if any(value) else None
+
+
+def table_rows(value: Any) -> int | None:
+    """How many rows a tabular result holds: flat records, or a Python tool's bounded form of a
+    larger table (``{records, total_rows}``, render/rich.py ``model_form``); None when not a table."""
+    if isinstance(value, dict) and flat_records(value.get("records")) is not None:
+        total = value.get("total_rows")
+        if isinstance(total, int) and not isinstance(total, bool) and total >= 0:
+            return total
+    records = flat_records(value)
+    return None if records is None else len(records)
+
+
 def outcome_line(error: Any, value: Any) -> str:
     """A folded card's ``→ {temp: 21}`` or ``→ error: message`` ("" while nothing came out)."""
     message = _error_text(error)
     if message is not None:
         return f"→ error: {summarize_text(message)}"
     return "" if value is None else f"→ {summarize_value(value, 80)}"
+
+
+def _result_outcome(error: Any, result: Any) -> str:
+    """A tool's outcome: a table's is its row count (``→ 57 rows``), which fits a folded head where
+    its records' summary (``→ [{…}, {…}, …``) says nothing."""
+    rows = None if error is not None else table_rows(result)
+    return outcome_line(error, result) if rows is None else f"→ {rows:,} row{'' if rows == 1 else 's'}"
 
 
 def duration(fields: Mapping[str, Any]) -> str | None:
@@ -233,7 +262,11 @@ def _tool(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
         result = fields.get("result")
         # a sub-agent's result is {text, subAgentThreadId, ...}: its text says what came out
         answer = result.get("text") if nested and isinstance(result, dict) else None
-        outcome = outcome_line(fields.get("error"), answer if isinstance(answer, str) else result)
+        outcome = (
+            outcome_line(fields.get("error"), answer)
+            if isinstance(answer, str)
+            else _result_outcome(fields.get("error"), result)
+        )
     return {"args_summary": args_summary, "outcome": outcome, "duration": duration(fields)}
 
 

@@ -192,6 +192,11 @@ function jsonToggle(result: unknown): HTMLElement | null {
   return h("details", "mn-field mn-raw mn-rich-json", [h("summary", "mn-label", ["Result as JSON"]), jsonPre(result)]);
 }
 
+/** A failed display said by where it came from: a Python tool's own value, or a renderer. */
+export function displayError(source: string | null, error: string): string {
+  return source === "value" ? `The tool's value could not be drawn: ${error}` : `The renderer failed: ${error}`;
+}
+
 /**
  * The result section of a tool card: its display bundle (with its preview note, or the renderer's
  * error), else a built-in drawing, each with the JSON one click away; else null (drawn as JSON).
@@ -205,7 +210,7 @@ export function richResult(display: unknown, result: unknown): HTMLElement | nul
   const preview = d ? str(d.preview) : null;
   return h("div", "mn-field mn-rich", [
     h("div", "mn-label", ["Result"]),
-    error !== null ? h("div", "mn-error mn-rich-error", [`The renderer failed: ${error}`]) : shown,
+    error !== null ? h("div", "mn-error mn-rich-error", [displayError(str(d?.source), error)]) : shown,
     preview && drawn ? h("div", "mn-muted mn-rich-preview", [preview]) : null,
     jsonToggle(result),
   ]);

@@ -18,7 +18,7 @@ from typing import Any
 import jiter
 import nh3
 
-from ...core.labels import js_keys, js_scalar, truncate
+from ...core.labels import flat_records, js_keys, js_scalar, truncate
 from .common import error_box
 from .file import image_data_url
 from .html import LABEL, MUTED, PRE, details, esc, label, markdown, safe_href, tag
@@ -42,7 +42,10 @@ _FORBIDDEN_TAGS = {
 _TAGS = set(nh3.ALLOWED_TAGS) - _FORBIDDEN_TAGS
 _DROPPED_ATTRIBUTES = {"src", "srcset", "style", "class", "id"}  # styles and classes would restyle the page
 _ATTRIBUTES = {name: set(attrs) - _DROPPED_ATTRIBUTES for name, attrs in nh3.ALLOWED_ATTRIBUTES.items()}
-_IMAGE = "display:block;max-width:100%;max-height:480px;margin:2px 0;background:#fff"
+_IMAGE = (  # widget.css .mn-rich .mn-image: framed on white, it reads as a figure in either theme
+    "display:block;max-width:100%;max-height:480px;margin:2px 0;background:#fff;padding:6px;"
+    "border:1px solid rgba(128,128,128,0.35);border-radius:4px;box-sizing:border-box"
+)
 _CELL = "padding:2px 8px;border-bottom:1px solid rgba(128,128,128,0.35);text-align:left;vertical-align:top"
 
 
@@ -99,19 +102,6 @@ def draw_bundle(data: Any) -> str | None:
 
 
 # ---- built-in drawings of a JSON result -------------------------------------------------------------
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
-
-
-def flat_records(value: Any) -> list[dict[str, Any]] | None:
-    """A list of objects whose values are all scalars (what a query or a DataFrame's records give)."""
-    if not isinstance(value, list) or not value:
-        return None
-    if not all(isinstance(row, dict) and all(_scalar(item) for item in row.values()) for row in value):
-        return None
-    return value if any(value) else None
 
 
 _DATA_URL = re.compile(r"data:([a-z0-9.+/-]+);base64,(.*)", re.IGNORECASE | re.DOTALL)
@@ -235,6 +225,13 @@ def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def display_error(source: Any, error: str) -> str:
+    """rich.ts ``displayError``: a failed display said by where it came from (a tool's value, a renderer)."""
+    if source == "value":
+        return f"The tool's value could not be drawn: {error}"
+    return f"The renderer failed: {error}"
+
+
 def rich_result(display: Any, result: Any) -> str | None:
     """rich.ts ``richResult``: the bundle (its preview note, or the renderer's error), else a built-in
     drawing, each with the JSON one click away; else None (drawn as JSON)."""
@@ -248,7 +245,7 @@ def rich_result(display: Any, result: Any) -> str | None:
     return tag(
         "div",
         label("Result"),
-        error_box(f"The renderer failed: {error}") if error is not None else shown or "",
+        error_box(display_error(shape and shape.get("source"), error)) if error is not None else shown or "",
         tag("div", esc(preview), style=f"{MUTED};font-size:80%") if preview and drawn else "",
         _json_toggle(result),
         style="margin:4px 0",

@@ -1,0 +1,40 @@
+"""The words a rich result's card says (issue 21's follow-ups): a table's folded outcome is its row
+count, and a failed display is said by its source, in the static renderer as in the widget."""
+
+from __future__ import annotations
+
+from mastra_notebook.core.labels import labels_of, table_rows
+from mastra_notebook.render.static.rich import rich_result
+
+from .test_parity import visible_text
+
+
+def test_a_table_result_folds_to_its_row_count() -> None:
+    rows = [{"id": i, "name": f"row {i}"} for i in range(57)]
+    assert labels_of("tool", {"status": "done", "result": rows})["outcome"] == "→ 57 rows"
+    assert labels_of("tool", {"status": "done", "result": rows[:1]})["outcome"] == "→ 1 row"
+    bounded = {"records": rows[:50], "total_rows": 1_000_000, "note": "the first 50 of 1,000,000 rows"}
+    assert labels_of("tool", {"status": "done", "result": bounded})["outcome"] == "→ 1,000,000 rows"
+
+
+def test_what_is_not_a_table_folds_as_before() -> None:
+    assert table_rows([{"a": [1]}]) is None  # a nested value: JSON, not a table
+    assert table_rows([{}]) is None
+    assert table_rows({"records": "x", "total_rows": 3}) is None
+    assert labels_of("tool", {"status": "done", "result": [1, 2]})["outcome"] == "→ [1, 2]"
+    error = {"message": "boom"}
+    assert (
+        labels_of("tool", {"status": "error", "error": error, "result": [{"a": 1}]})["outcome"]
+        == "→ error: boom"
+    )
+    # a sub-agent's answer text still says what came out
+    nested = labels_of("tool", {"status": "done", "result": {"text": "done"}}, nested=True)
+    assert nested["outcome"] == '→ "done"'
+
+
+def test_a_failed_display_is_said_by_its_source() -> None:
+    value = visible_text(rich_result({"error": "ValueError: no", "source": "value"}, {"a": 1}) or "")
+    assert "The tool's value could not be drawn: ValueError: no" in value
+    assert "renderer" not in value
+    renderer = visible_text(rich_result({"error": "KeyError: 'a'", "source": "renderer"}, {"a": 1}) or "")
+    assert "The renderer failed: KeyError: 'a'" in renderer
