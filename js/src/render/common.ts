@@ -1,5 +1,5 @@
 /** Pieces shared by several renderers: status badges, labelled fields, errors, output lists. */
-import { h } from "../dom";
+import { h, isolated, slot } from "../dom";
 import { list, obj, prettyJson, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
 import type { NodeData } from "../types";
@@ -32,6 +32,39 @@ export function errorBox(error: unknown): HTMLElement | null {
  * (core/labels.py), or "" while unknown. */
 export function nodeDuration(node: NodeData): string {
   return str(node.duration) ?? "";
+}
+
+/**
+ * The head a tool card and a workflow-step card share (static common.py `call_head`): kind label,
+ * name, the outcome a folded card shows, status badge and duration, with a card's own pieces where
+ * they go (the tool's folded arguments by its name, its origin after the status, who decided last).
+ */
+export function callHead(
+  kind: string,
+  own: { around?: (name: HTMLElement) => HTMLElement; afterStatus?: HTMLElement[]; last?: HTMLElement[] } = {},
+): { el: HTMLElement; update(node: NodeData, name: string, status: unknown): void } {
+  const name = isolated("mn-name");
+  const outcome = isolated("mn-fold-outcome mn-fold-only");
+  const status = slot("mn-status", "span");
+  const duration = h("span", "mn-duration mn-muted");
+  const el = h("div", "mn-card-head", [
+    h("span", "mn-kind-label", [kind]),
+    own.around?.(name) ?? name,
+    outcome,
+    status.el,
+    ...(own.afterStatus ?? []),
+    duration,
+    ...(own.last ?? []),
+  ]);
+  return {
+    el,
+    update(node, nodeName, nodeStatus) {
+      name.textContent = nodeName;
+      status.update(nodeStatus, badge);
+      duration.textContent = nodeDuration(node);
+      outcome.textContent = str(node.outcome) ?? ""; // the kernel wrote it (core/labels.py)
+    },
+  };
 }
 
 const MAX_OUTPUTS = 200;

@@ -2,11 +2,11 @@
  * A tool call card: name, status badge, live arguments, result, error, outputs, duration,
  * approval buttons, and the nested run of an agent or workflow used as a tool.
  */
-import { h, isolated, slot } from "../dom";
+import { h, slot } from "../dom";
 import { obj, str } from "../format";
 import { capitalized, decisionWord, statusWord } from "../status-words";
 import type { NodeData, Send } from "../types";
-import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
+import { Fold, OutputsView, callHead, errorBox, maybeJson } from "./common";
 import type { NodeRenderer } from "./context";
 import { decisionSummary, decisionText, humanView } from "./human";
 import { jsonPre } from "./json";
@@ -93,11 +93,7 @@ const LIVE = new Set(["streaming-args", "running", "awaiting-approval", "suspend
 
 
 export const renderTool: NodeRenderer = (ctx, node) => {
-  const name = isolated("mn-name");
   const foldArgs = h("span", "mn-fold-args mn-fold-only");
-  const foldOutcome = isolated("mn-fold-outcome mn-fold-only");
-  const status = slot("mn-status", "span");
-  const duration = h("span", "mn-duration mn-muted");
   // folded: who decided, and the person's wait apart from the tool's own time (the duration)
   const decided = h("span", "mn-fold-decision mn-fold-only mn-muted");
   const args = slot("mn-args");
@@ -112,15 +108,13 @@ export const renderTool: NodeRenderer = (ctx, node) => {
   const children = h("div", "mn-children");
   const origin = h("span", "mn-origin mn-muted");
   const hidden = h("div", "mn-hidden-levels mn-muted");
-  const head = h("div", "mn-card-head", [
-    h("span", "mn-kind-label", ["Tool"]), h("span", "mn-call", [name, foldArgs]), foldOutcome, status.el, origin, duration, decided,
-  ]);
+  const head = callHead("Tool", { around: (name) => h("span", "mn-call", [name, foldArgs]), afterStatus: [origin], last: [decided] });
   // what happened inside (outputs the tool wrote, a nested run) before what came out
   const body = h("div", "mn-card-body", [
     args.el, approval.el, suspended.el, human.el, outputs.el, children, hidden, result.el, rawResult.el, error.el, denied.el,
   ]);
-  const el = h("div", "mn-card mn-tool", [head, body]);
-  const fold = new Fold(el, head, body);
+  const el = h("div", "mn-card mn-tool", [head.el, body]);
+  const fold = new Fold(el, head.el, body);
   const drawArgs = memo((_args, _text, _display, tool) => argsView(tool as NodeData));
   const drawResult = memo((display, value) => richResult(display, value) ?? maybeJson("Result", value));
   const nestedRun = () => ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
@@ -131,14 +125,12 @@ export const renderTool: NodeRenderer = (ctx, node) => {
     update(tool) {
       const toolStatus = str(tool.status) ?? "running";
       el.dataset.toolStatus = toolStatus;
-      name.textContent = str(tool.tool_name) ?? "tool";
-      status.update(toolStatus, badge);
+      head.update(tool, str(tool.tool_name) ?? "tool", toolStatus);
       const ranIn = str(tool.ran_in); // a client tool: the notebook ran it
       origin.textContent = tool.provider_executed === true ? "run by the provider" : ranIn !== null ? `ran in the ${ranIn}` : tool.orphan === true ? "call not in this stream" : "";
       const levels = typeof tool.hidden_levels === "number" ? tool.hidden_levels : 0;
       hidden.textContent = levels > 0 ? `… ${levels} more level${levels === 1 ? "" : "s"} of nested runs (kept in the result, not drawn)` : "";
       hidden.hidden = levels === 0;
-      duration.textContent = nodeDuration(tool);
       decided.textContent = decisionSummary(tool) ?? "";
       decided.title = decisionText(tool) ?? "";
       args.update(drawArgs(tool.args, tool.args_text, tool.args_display, tool), (drawn) => drawn);
@@ -163,9 +155,8 @@ export const renderTool: NodeRenderer = (ctx, node) => {
         reason === null ? null : h("div", "mn-error", [capitalized(statusWord("denied")) + (reason ? `: ${reason}` : "")]),
       );
       outputs.update(tool.outputs);
-      // the folded line's `(city="Paris")` and `→ {temp: 21}`, as the kernel wrote them (core/labels.py)
+      // the folded line's `(city="Paris")`, as the kernel wrote it (core/labels.py)
       foldArgs.textContent = `(${str(tool.args_summary) ?? "…"})`;
-      foldOutcome.textContent = str(tool.outcome) ?? "";
       // a finished call folds to one line; one holding a sub-run stays open: that run is the story
       fold.setDefault(LIVE.has(toolStatus) || nested);
     },

@@ -1,7 +1,7 @@
 import { h, isolated, slot } from "../dom";
 import { str } from "../format";
 import type { NodeData } from "../types";
-import { Fold, OutputsView, badge, errorBox, maybeJson, nodeDuration } from "./common";
+import { Fold, OutputsView, callHead, errorBox, maybeJson } from "./common";
 import type { NodeRenderer, RenderCtx } from "./context";
 import { humanView } from "./human";
 import { jsonPre } from "./json";
@@ -30,10 +30,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * that only repeats the previous step's output is folded; a finished step folds to one line.
  */
 export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
-  const name = isolated("mn-name");
-  const foldOutcome = isolated("mn-fold-outcome mn-fold-only");
-  const status = slot("mn-status", "span");
-  const duration = h("span", "mn-duration mn-muted");
+  const head = callHead("Step");
   const input = slot("mn-input");
   const sameInput = slot("mn-input mn-input-same");
   const output = slot("mn-output");
@@ -42,10 +39,9 @@ export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
   const human = humanView();
   const outputs = new OutputsView();
   const children = h("div", "mn-children");
-  const head = h("div", "mn-card-head", [h("span", "mn-kind-label", ["Step"]), name, foldOutcome, status.el, duration]);
   const body = h("div", "mn-card-body", [input.el, sameInput.el, suspended.el, human.el, output.el, error.el, outputs.el, children]);
-  const el = h("div", "mn-card mn-workflow-step", [head, body]);
-  const fold = new Fold(el, head, body);
+  const el = h("div", "mn-card mn-workflow-step", [head.el, body]);
+  const fold = new Fold(el, head.el, body);
   // the list of this step and its siblings (the store grows it in place)
   let siblings: readonly string[] = [];
   let compared: [unknown, unknown, boolean] = [undefined, undefined, false];
@@ -64,10 +60,8 @@ export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
         siblings = [...ctx.store.children.values()].find((ids) => ids.includes(node.id)) ?? [];
       }
       const stepStatus = str(step.status) ?? "";
-      name.textContent = str(step.step_name) ?? "step";
+      head.update(step, str(step.step_name) ?? "step", step.status);
       el.dataset.stepStatus = stepStatus;
-      status.update(step.status, badge);
-      duration.textContent = nodeDuration(step);
       const previous = previousStep(ctx, siblings, node.id);
       const same = repeats(step, previous);
       input.update(same ? null : step.input, (value) => maybeJson("Input", value));
@@ -84,7 +78,6 @@ export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
       suspended.update(stepStatus === "suspended" ? step.suspend_payload : null, (payload) => maybeJson("Suspended with", payload));
       human.update(step);
       outputs.update(step.outputs);
-      foldOutcome.textContent = str(step.outcome) ?? ""; // the kernel's (core/labels.py)
       const nested = ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
       fold.setDefault(LIVE.has(stepStatus) || stepStatus === "" || nested);
     },
