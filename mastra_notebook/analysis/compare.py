@@ -16,11 +16,13 @@ from typing import Any
 
 from ..core.cost import format_usd
 from ..core.ingest import collect
+from ..core.labels import rows_label
 from ..core.numbers import format_duration
 from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
 from ..render import timeline
+from ..render.static.rich import rich_result
 from .align import (
     ArgChange,
     Key,
@@ -298,6 +300,26 @@ class Comparison:
     def _step(self, run: int, index: int | None) -> Step | None:
         return None if index is None else self.results[run].steps[index]
 
+    @cached_property
+    def _displays(self) -> list[dict[str, Any]]:
+        """Each run's tool calls' displays (a table, a chart: issue 21) as its view drew them, by call id."""
+        return [
+            {
+                node["tool_call_id"]: node["display"]
+                for op in view_snapshot(r) or []
+                if len(op) > 2 and op[0] == "add" and isinstance(node := op[2], dict)
+                if node.get("kind") == "tool" and node.get("tool_call_id") and node.get("display")
+            }
+            for r in self.results
+        ]
+
+    def _rich_html(self, run: int, call: ToolCall) -> str:
+        """A call's result drawn as data (a table, an image) as the transcript draws it, in a bounded
+        box so the runs stay side by side; "" when it is best read as JSON."""
+        drawn = rich_result(self._displays[run].get(call.tool_call_id), call.result)
+        box = "max-height:320px;max-width:480px;overflow:auto"
+        return f'<div class="mn-compare-rich" style="{box}">{drawn}</div>' if drawn else ""
+
     def _call(self, run: int, row: StepRow, index: int | None) -> ToolCall | None:
         step = self._step(run, row.steps[run])
         return None if step is None or index is None else step.tool_calls[index]
@@ -439,14 +461,16 @@ class Comparison:
             changes.sort(key=lambda change: change.kind == "same")
         args = "".join(_arg_line(change, plain=plain) for change in changes[:_MAX_LINES])
         args += _more(len(changes), "arguments")
+        rich = "" if call.error else self._rich_html(run, call)
+        rows = rows_label(call.result) if rich else None
         outcome = (
             f'<span class="mn-compare-error" style="{_ERROR}">error: {_clip_html(call.error.message)}</span>'
             if call.error
-            else _clip_html(call.result)
+            else rows or _clip_html(call.result, 80 if rich else _CLIP)
         )
         return (
             f'<div class="mn-compare-call">{head}<div class="mn-compare-args">{args}</div>'
-            f'<div class="mn-compare-result">→ {outcome}</div></div>'
+            f'<div class="mn-compare-result">→ {outcome}</div>{rich}</div>'
         )
 
     def steps_html(self) -> str:

@@ -214,6 +214,12 @@ def table_rows(value: Any) -> int | None:
     return None if records is None else len(records)
 
 
+def rows_label(value: Any) -> str | None:
+    """A tabular result said by its size, ``57 rows`` (``1 row``); None when not a table."""
+    rows = table_rows(value)
+    return None if rows is None else f"{rows:,} row{'' if rows == 1 else 's'}"
+
+
 def outcome_line(error: Any, value: Any) -> str:
     """A folded card's ``→ {temp: 21}`` or ``→ error: message`` ("" while nothing came out)."""
     message = _error_text(error)
@@ -225,8 +231,8 @@ def outcome_line(error: Any, value: Any) -> str:
 def _result_outcome(error: Any, result: Any) -> str:
     """A tool's outcome: a table's is its row count (``→ 57 rows``), which fits a folded head where
     its records' summary (``→ [{…}, {…}, …``) says nothing."""
-    rows = None if error is not None else table_rows(result)
-    return outcome_line(error, result) if rows is None else f"→ {rows:,} row{'' if rows == 1 else 's'}"
+    rows = None if error is not None else rows_label(result)
+    return outcome_line(error, result) if rows is None else f"→ {rows}"
 
 
 def duration(fields: Mapping[str, Any]) -> str | None:
