@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from ..analysis.experiment import BASELINE, Item, items_of
-from ..widget.experiment import Experiment
+from ..analysis.experiment import BASELINE, Item
 from ..widget.streamview import StreamView
 
 
@@ -48,22 +47,18 @@ def prompt_for(template: Any, given: Any) -> Any:
     )
 
 
-def run_experiment(
-    agent: Agent,
-    inputs: Any,
-    variants: Mapping[str, Mapping[str, Any]] | None = None,
-    *,
-    scorers: Iterable[Any] = (),
-    repeats: int = 1,
-    concurrency: int = 8,
-    name: str | None = None,
-) -> Experiment:
-    """See :meth:`Agent.experiment`."""
-    items = items_of(inputs)
+Start = Callable[[Item, str, int], tuple[StreamView, Callable[[], Awaitable[None]]]]
+
+
+def variant_runs(
+    agent: Agent, variants: Mapping[str, Mapping[str, Any]] | None, scorers: Iterable[Any]
+) -> tuple[dict[str, dict[str, Any]], Start]:
+    """The variants by name (None is one, ``baseline``), checked now rather than once per run, and
+    how a variant runs an input's repeat: its agent, its prompt, ``scorers`` and its own options."""
     chosen = {str(key): dict(options) for key, options in (variants or {BASELINE: {}}).items()}
     scorers = list(scorers)
     agents = {agent.id: agent}
-    for variant, options in chosen.items():  # refused now, not once per run
+    for variant, options in chosen.items():
         if "agent" in options and not isinstance(options["agent"], str):
             raise TypeError(f"variant {variant!r}: agent= is another agent's id (a str)")
         if isinstance(options.get("prompt"), str):  # a template without {input} says so now
@@ -80,5 +75,4 @@ def run_experiment(
             prompt, input=item.input, expected=item.expected, scorers=[*scorers, *extra], **options
         )
 
-    return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
-                      agent=agent.id)  # fmt: skip
+    return chosen, start

@@ -258,11 +258,14 @@ class Agent(_OnServer):
         ``request_context``, ``tools``, ``scorers``, ...), plus ``agent=`` another agent's id and
         ``prompt=`` a template with ``{input}`` or a function of the input; None is one variant,
         ``baseline``. See :class:`~mastra_notebook.widget.experiment.Experiment`."""
-        from .experiment import run_experiment
+        from ..analysis.experiment import items_of
+        from ..widget.experiment import Experiment
+        from .experiment import variant_runs
 
-        return run_experiment(
-            self, inputs, variants, scorers=scorers, repeats=repeats, concurrency=concurrency, name=name
-        )
+        items = items_of(inputs)
+        chosen, start = variant_runs(self, variants, scorers)
+        return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
+                          agent=self.id)  # fmt: skip
 
     def prepare(
         self,
