@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -23,32 +22,13 @@ from mastra_notebook.render.static.rich import (
     sanitize_html,
 )
 
+from .helpers import start_tags
 from .test_parity import UPDATE, difference, visible_text
 
 RICH = Path(__file__).resolve().parent / "rich"
 CORPUS: list[str] = json.loads((RICH / "xss-corpus.json").read_text())["entries"]
 CASES = sorted((RICH.parent / "parity" / "hand").glob("*.json"))
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-
-
-class _Elements(HTMLParser):
-    """Every start tag with its attributes."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    handle_startendtag = handle_starttag
-
-
-def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
-    parser = _Elements()
-    parser.feed(html)
-    parser.close()
-    return parser.tags
 
 
 def _rows(n: int) -> list[dict[str, Any]]:
@@ -58,7 +38,7 @@ def _rows(n: int) -> list[dict[str, Any]]:
 def test_flat_records_draw_as_a_bounded_table_with_the_json_one_click_away() -> None:
     html = rich_result(None, _rows(60))
     assert html is not None
-    tags = [tag for tag, _ in elements(html)]
+    tags = [tag for tag, _ in start_tags(html)]
     assert tags.count("th") == 4
     assert tags.count("tr") == TABLE_ROWS + 1
     text = visible_text(html)
@@ -86,14 +66,14 @@ def test_images_files_and_data_urls() -> None:
         src,
     ):
         html = rich_result(None, result) or ""
-        assert ("img", {"src": src}) in [(tag, {"src": attrs.get("src")}) for tag, attrs in elements(html)]
+        assert ("img", {"src": src}) in [(tag, {"src": attrs.get("src")}) for tag, attrs in start_tags(html)]
     file = rich_result(None, {"type": "file", "url": "https://example.com/r.csv", "filename": "r.csv"}) or ""
-    links = [attrs for tag, attrs in elements(file) if tag == "a"]
+    links = [attrs for tag, attrs in start_tags(file) if tag == "a"]
     assert links == [
         {"href": "https://example.com/r.csv", "target": "_blank", "rel": "noopener noreferrer nofollow"}
     ]
     remote = rich_result(None, {"type": "image", "url": "https://evil.example/pixel.png"}) or ""
-    assert "img" not in [tag for tag, _ in elements(remote)]  # no remote image: a link
+    assert "img" not in [tag for tag, _ in start_tags(remote)]  # no remote image: a link
 
 
 def test_a_bundle_draws_its_richest_type_its_preview_and_the_json() -> None:
@@ -156,7 +136,7 @@ def test_the_xss_corpus_leaves_nothing_active(entry: str) -> None:
     assert all(html is not None for html in drawn[:7])
     assert drawn[9] is not None
     for html in drawn:
-        for tag, attrs in elements(html or ""):
+        for tag, attrs in start_tags(html or ""):
             assert tag not in ACTIVE, (tag, html)
             assert not any(name.startswith("on") for name in attrs), (tag, attrs)
             if tag == "a" and attrs.get("href") is not None:
@@ -166,7 +146,7 @@ def test_the_xss_corpus_leaves_nothing_active(entry: str) -> None:
             style = (attrs.get("style") or "").lower()
             assert not any(word in style for word in ("url(", "javascript", "fixed")), attrs
     sanitised = sanitize_html(entry)
-    for tag, attrs in elements(sanitised):
+    for tag, attrs in start_tags(sanitised):
         assert not {"style", "class", "id"} & set(attrs), (
             tag,
             attrs,
