@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -33,13 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from concurrency import launcher  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from render import LONGTASK_OBSERVER, RUN_CELL_JS, jupyterlab, long_tasks  # noqa: E402
+from lab import in_lab, lab_page  # noqa: E402
+from render import RUN_CELL_JS, long_tasks  # noqa: E402
 
-from tests.e2e.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
+from tests.e2e.helpers import (  # noqa: E402
     cell,
     open_notebook,
     printed_json,
@@ -161,10 +157,7 @@ def reload_until_back(page: Any, tiles: int) -> dict[str, Any]:
 
 
 def measure(browser: Any, url: str, prompts: int, *, reload: bool = False) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.add_init_script(LONGTASK_OBSERVER)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.dismiss())
+    context, page = lab_page(browser)
     tracing = False
     try:
         open_notebook(page, url)
@@ -234,29 +227,18 @@ def main() -> int:
     parser.add_argument("--reload", action="store_true", help="then save, reload, time the gallery's return")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if not Path(CHROMIUM).exists():
-        print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
+    figures = in_lab(
+        "batch",
+        lambda mastra_url: [
+            SETUP.format(url=mastra_url, count=args.prompts),
+            START.format(concurrency=args.concurrency),
+            REPORT,
+            STATE,
+        ],
+        lambda browser, url: measure(browser, url, args.prompts, reload=args.reload),
+    )
+    if figures is None:
         return 0
-    launch = launcher()
-    server, mastra_url = launch.start_server(port=0, timeout=120)
-    try:
-        with tempfile.TemporaryDirectory(prefix="mn-batch-") as tmp, jupyterlab(Path(tmp)) as lab:
-            url = lab.notebook("batch", [
-                SETUP.format(url=mastra_url, count=args.prompts),
-                START.format(concurrency=args.concurrency),
-                REPORT,
-                STATE,
-            ])  # fmt: skip
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-                )
-                try:
-                    figures = measure(browser, url, args.prompts, reload=args.reload)
-                finally:
-                    browser.close()
-    finally:
-        launch.stop_server(server)
     worst = [figures["long_tasks_during_batch"]["max_ms"], figures["long_tasks_paging"]["max_ms"]]
     figures.update(prompts=args.prompts, concurrency=args.concurrency, goal_long_task_ms=LONG_TASK_GOAL_MS)
     figures["goal_met"] = None not in worst and max(worst) <= LONG_TASK_GOAL_MS

@@ -1,0 +1,51 @@
+"""What the benchmarks in a real JupyterLab share: the bundled Mastra server, a JupyterLab holding
+one notebook, headless Chromium, and a page that keeps every long task (render.py's observer)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from concurrency import launcher
+from playwright.sync_api import sync_playwright
+from render import LONGTASK_OBSERVER, jupyterlab
+
+from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS
+
+T = TypeVar("T")
+
+
+def in_lab(name: str, cells: Callable[[str], list[str]], measure: Callable[[Any, str], T]) -> T | None:
+    """``measure(browser, url)`` of a notebook ``name`` whose ``cells`` are made for the server's
+    URL, in a JupyterLab of its own; None (and why, on stderr) where Chromium is missing."""
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
+        return None
+    launch = launcher()
+    server, mastra_url = launch.start_server(port=0, timeout=120)
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"mn-{name}-") as tmp, jupyterlab(Path(tmp)) as lab:
+            url = lab.notebook(name, cells(mastra_url))
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+                )
+                try:
+                    return measure(browser, url)
+                finally:
+                    browser.close()
+    finally:
+        launch.stop_server(server)
+
+
+def lab_page(browser: Any) -> tuple[Any, Any]:
+    """A browser context of its own (the caller closes it) and its page, which keeps long tasks and
+    dismisses dialogs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(LONGTASK_OBSERVER)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.dismiss())
+    return context, page
