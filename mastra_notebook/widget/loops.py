@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import sys
 import threading
 import weakref
 from collections.abc import Coroutine
@@ -27,7 +28,7 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
-    if loop not in _REENTRANT:
+    if loop not in _REENTRANT and in_a_kernel():
         _REENTRANT.add(loop)
         loop.call_soon(_make_reentrant, loop)
     return loop
@@ -39,6 +40,15 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
 # empty queue (IndexError: the kernel dies). So the swap is made in a callback of its own, a turn
 # before any wait nests, and a wait that comes in the very same turn pads what it took.
 _REENTRANT: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def in_a_kernel() -> bool:
+    """Whether this process is a Jupyter kernel, whose loop runs the cells. Elsewhere (a script's
+    ``asyncio.run``, a test) the loop is left as it is until a wait nests in it: nest_asyncio2 also
+    patches ``asyncio.run``, which then keeps its loops open."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
 
 
 def _make_reentrant(loop: asyncio.AbstractEventLoop) -> None:
