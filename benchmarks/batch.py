@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lab import in_lab, lab_page  # noqa: E402
+from lab import KERNEL_FIGURES, in_lab, lab_page  # noqa: E402
 from render import RUN_CELL_JS, long_tasks  # noqa: E402
 
 from tests.e2e.helpers import (  # noqa: E402
@@ -46,17 +46,15 @@ from tests.e2e.helpers import (  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results" / "batch.json"
 LONG_TASK_GOAL_MS = 100.0
 
-SETUP = """import json, resource, time
+SETUP = (
+    """import json, resource, time
 import ipywidgets
 import mastra_notebook as mn
 client = mn.MastraClient({url!r})
 prompts = [f"What is the weather in City{{i}}?" for i in range({count})]
-def peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-def widgets():
-    return len(ipywidgets.widgets.widget._instances)
-before = {{"peak_rss_mb": peak_rss_mb(), "widgets": widgets()}}
-print("SETUP", json.dumps(before))"""
+"""
+    + KERNEL_FIGURES
+)
 START = "t0 = time.perf_counter()\nbatch = client.agent('weather').stream_many(prompts, concurrency={concurrency})\nbatch"
 REPORT = """results = await batch
 wall = time.perf_counter() - t0

@@ -17,6 +17,16 @@ from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS
 
 T = TypeVar("T")
 
+# The end of a notebook's first cell (a str.format template: braces doubled): the kernel's peak RSS
+# and live widgets, read now and again at the end, and printed as SETUP (with json, resource and
+# ipywidgets imported above it).
+KERNEL_FIGURES = """def peak_rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def widgets():
+    return len(ipywidgets.widgets.widget._instances)
+before = {{"peak_rss_mb": peak_rss_mb(), "widgets": widgets()}}
+print("SETUP", json.dumps(before))"""
+
 
 def in_lab(name: str, cells: Callable[[str], list[str]], measure: Callable[[Any, str], T]) -> T | None:
     """``measure(browser, url)`` of a notebook ``name`` whose ``cells`` are made for the server's
