@@ -347,9 +347,25 @@ _OPEN = (
 )
 _QUEUED = ";opacity:0.45;cursor:default"  # a queued run's "open": nothing to open yet
 # The page's module: draws the kernel's HTML, sends a run's "open" (no markup is made here)
+# Only the rows' children that changed are replaced: the tiles that did not change keep their nodes
+# (no style and layout work for them, a hovered or focused button stays).
 PAGE_ESM = """
 function render({ model, el }) {
-  const draw = () => { el.innerHTML = model.get("html"); };
+  const draw = () => {
+    const next = document.createElement("template");
+    next.innerHTML = model.get("html");
+    const now = el.firstElementChild, rows = next.content.firstElementChild;
+    if (!now || !rows || el.childElementCount !== 1 || next.content.childElementCount !== 1
+        || !now.cloneNode(false).isEqualNode(rows.cloneNode(false))
+        || now.childElementCount !== rows.childElementCount) {
+      el.replaceChildren(next.content);
+      return;
+    }
+    const old = Array.from(now.children);
+    Array.from(rows.children).forEach((node, i) => {
+      if (!old[i].isEqualNode(node)) old[i].replaceWith(node);
+    });
+  };
   draw();
   model.on("change:html", draw);
   el.addEventListener("click", (event) => {
@@ -365,29 +381,41 @@ _TD = (
 )
 
 
-def _badge(text: str, tone: str, title: str = "") -> str:
+def _css(style: str, styled: bool) -> str:
+    """A ``style`` attribute, or none in the static transcript: JupyterLab sanitises every
+    ``text/html`` output for its table of contents, checking each inline declaration against its
+    CSS patterns (a first page of tiles fully styled took it 170-300 ms in one task)."""
+    return f' style="{style}"' if styled else ""
+
+
+def _badge(text: str, tone: str, title: str = "", styled: bool = True) -> str:
+    if not styled:  # the static transcript: the badge's words in code type
+        return f'<code title="{escape(title)}">{escape(text)}</code> '
     background = _TONES.get(tone, _TONES["neutral"])
     return f'<span style="{_BADGE};background:{background}" title="{escape(title)}">{escape(text)}</span>'
 
 
-def tile_html(cells: Sequence[Cell]) -> str:
-    """One grid cell: each repeat's status, score badges and the first lines of its answer."""
+def tile_html(cells: Sequence[Cell], *, styled: bool = True) -> str:
+    """One grid cell: each repeat's status, score badges and the first lines of its answer (as the
+    static transcript's table cell content, without inline styles, when not ``styled``)."""
     parts = []
     for cell in cells:
         result, status = cell.result, cell.status
-        badges = [_badge(status_word(status), status_tone(status))]
-        badges += [_badge(b["text"], b["tone"], b["title"]) for b in map(badge, result.scores)]
+        badges = [_badge(status_word(status), status_tone(status), styled=styled)]
+        badges += [_badge(b["text"], b["tone"], b["title"], styled) for b in map(badge, result.scores)]
         # its words in one flow: a heading and blank lines would take the tile's few lines
         text = " ".join((result.text or (result.error.message if result.error else "")).split())
         answer = escape(text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else ""))
         repeat = (
-            f'<span style="opacity:0.6;margin-right:4px">#{cell.repeat + 1}</span>' if len(cells) > 1 else ""
+            f"<span{_css('opacity:0.6;margin-right:4px', styled)}>#{cell.repeat + 1}</span> "
+            if len(cells) > 1
+            else ""
         )
         parts.append(
             f'<div class="mn-exp-run" data-status="{escape(status)}">{repeat}{"".join(badges)}'
-            f'<div class="mn-exp-answer" style="{_ANSWER}">{answer}</div></div>'
+            f'<div class="mn-exp-answer"{_css(_ANSWER, styled)}>{answer}</div></div>'
         )
-    return f'<div class="mn-exp-tile" style="{_TILE}">{"".join(parts)}</div>'
+    return f'<div class="mn-exp-tile"{_css(_TILE, styled)}>{"".join(parts)}</div>'
 
 
 def _figure(value: Any, digits: str = ".3g") -> str:
@@ -396,9 +424,9 @@ def _figure(value: Any, digits: str = ".3g") -> str:
     return format(value, digits)
 
 
-def summary_html(experiment: Experiment) -> str:
+def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
     """The summary per variant as a table: n, errors, each scorer's mean [95% interval] and pass
-    rate, tokens, cost, latency p50/p95."""
+    rate, tokens, cost, latency p50/p95 (left to the host's table style when not ``styled``)."""
     table = numbers.summary_rows(experiment.outcomes(), list(experiment.variants))
     scorers = numbers.scorer_names(experiment.outcomes())
     head = [
@@ -430,13 +458,13 @@ def summary_html(experiment: Experiment) -> str:
         ]
         title = _described(experiment, facts["variant"])
         lines.append(
-            f'<tr><th style="{_TD};text-align:left" title="{title}">{escape(facts["variant"])}</th>'
-            + "".join(f'<td style="{_TD}">{escape(c)}</td>' for c in cells)
+            f'<tr><th{_css(f"{_TD};text-align:left", styled)} title="{title}">{escape(facts["variant"])}</th>'
+            + "".join(f"<td{_css(_TD, styled)}>{escape(c)}</td>" for c in cells)
             + "</tr>"
         )
-    header = "".join(f'<th style="{_TD};text-align:{"left" if i == 0 else "right"}">{escape(h)}</th>'
-                     for i, h in enumerate(head))  # fmt: skip
-    return f'<table class="mn-exp-summary" style="{_TABLE}"><tr>{header}</tr>{"".join(lines)}</table>'
+    aligned = [_css(f"{_TD};text-align:{'left' if i == 0 else 'right'}", styled) for i in range(len(head))]
+    header = "".join(f"<th{align}>{escape(h)}</th>" for align, h in zip(aligned, head, strict=True))
+    return f'<table class="mn-exp-summary"{_css(_TABLE, styled)}><tr>{header}</tr>{"".join(lines)}</table>'
 
 
 def _described(experiment: Experiment, variant: str) -> str:
@@ -444,19 +472,41 @@ def _described(experiment: Experiment, variant: str) -> str:
     return escape(str(numbers.described(experiment.variants.get(variant))))
 
 
-def _input_html(experiment: Experiment, index: int) -> str:
+def _input_html(experiment: Experiment, index: int, styled: bool = True) -> str:
     item = experiment.items[index]
     text = str(item.input)
     expected = (
-        f'<div style="opacity:0.7;margin-top:2px">expected: {escape(str(item.expected)[:120])}</div>'
+        f"<div{_css('opacity:0.7;margin-top:2px', styled)}>expected: {escape(str(item.expected)[:120])}</div>"
         if item.expected is not None
         else ""
     )
+    style = _css("font-size:12px;line-height:1.4;padding:6px 4px;overflow-wrap:anywhere", styled)
     return (
-        '<div class="mn-exp-input" style="font-size:12px;line-height:1.4;padding:6px 4px;'
-        f'overflow-wrap:anywhere" title="{escape(text)}">'
-        f'<span style="opacity:0.6">#{index}</span> {escape(text[:200])}{expected}</div>'
+        f'<div class="mn-exp-input"{style} title="{escape(text)}">'
+        f"<span{_css('opacity:0.6', styled)}>#{index}</span> {escape(text[:200])}{expected}</div>"
     )
+
+
+_STATIC_TD = "text-align:left;vertical-align:top"  # the host's table style right-aligns cells
+
+
+def _static_rows(experiment: Experiment, rows: Sequence[int]) -> str:
+    """The grid's rows as a plain table (the static transcript): what it shows is its text, with a
+    declaration per cell at most, cheap for the host's sanitiser."""
+    variants = list(experiment.variants)
+    head = "<th>input</th>" + "".join(
+        f'<th title="{_described(experiment, v)}">{escape(v)}</th>' for v in variants
+    )
+    body = "".join(
+        f'<tr><td style="{_STATIC_TD}">{_input_html(experiment, index, styled=False)}</td>'
+        + "".join(
+            f'<td style="{_STATIC_TD}">{tile_html(experiment.cells_of(index, v), styled=False)}</td>'
+            for v in variants
+        )
+        + "</tr>"
+        for index in rows
+    )
+    return f'<table class="mn-exp-rows"><tr>{head}</tr>{body}</table>'
 
 
 def _progress(experiment: Experiment) -> str:
@@ -508,11 +558,11 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     per_page = max(1, PAGE_TILES // max(1, len(experiment.variants)))
     rows = list(rows) if rows is not None else list(range(min(per_page, len(experiment.items))))
     more = len(experiment.items) - len(rows)
-    tail = f'<div style="font-size:12px;opacity:0.7">… and {more} more inputs</div>' if more > 0 else ""
+    tail = f"<div>… and {more} more inputs</div>" if more > 0 else ""
     title = f"<b>{escape(experiment.name)}</b> · " if experiment.name else ""
     return (
-        f'<div class="mn-exp-static"><div style="font-size:12px">{title}{escape(_progress(experiment))}</div>'
-        f"{summary_html(experiment)}{rows_html(experiment, rows)}{tail}</div>"
+        f'<div class="mn-exp-static"><div>{title}{escape(_progress(experiment))}</div>'
+        f"{summary_html(experiment, styled=False)}{_static_rows(experiment, rows)}{tail}</div>"
     )
 
 
@@ -562,6 +612,8 @@ class Grid:
         # drawn at most so often, once for whatever changed meanwhile
         self._page_later = Later(TICK_S, self._tick)
         self._summary_later = Later(SUMMARY_EVERY_S, self._draw_summary)
+        # not a message per run's start and end (6,000 for 3,000 runs): the page's garbage meanwhile
+        self._progress_later = Later(TICK_S, self._draw_progress)
         self._progress = ipywidgets.HTML()
         self._summary = ipywidgets.HTML()
         self._differs = ipywidgets.ToggleButton(
@@ -649,7 +701,7 @@ class Grid:
             return
         if cell.item in self.page:
             self._page_later.soon()
-        self._progress.value = self._progress_html()
+        self._progress_later.soon()
         if event == "ended":
             self._summary_later.soon()
         if self.experiment.batch.idle:
@@ -670,6 +722,9 @@ class Grid:
 
     def _draw_summary(self) -> None:
         self._summary.value = summary_html(self.experiment)
+        self._draw_progress()
+
+    def _draw_progress(self) -> None:
         self._progress.value = self._progress_html()
 
     def _progress_html(self) -> str:
