@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,11 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from concurrency import launcher  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from render import LONGTASK_OBSERVER, RUN_CELL_JS, jupyterlab, long_tasks  # noqa: E402
+from lab import KERNEL_FIGURES, in_lab, lab_page  # noqa: E402
+from render import RUN_CELL_JS, long_tasks  # noqa: E402
 
-from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, open_notebook, printed_json, run_cells  # noqa: E402
+from tests.e2e.helpers import open_notebook, printed_json, run_cells  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "experiment.json"
 LONG_TASK_GOAL_MS = 100.0
@@ -40,7 +38,8 @@ TRACE_CATEGORIES = [
     "disabled-by-default-devtools.timeline.frame", "disabled-by-default-v8.cpu_profiler",
 ]  # fmt: skip
 
-SETUP = """import json, resource, time
+SETUP = (
+    """import json, resource, time
 import ipywidgets
 import mastra_notebook as mn
 client = mn.MastraClient({url!r})
@@ -48,12 +47,9 @@ inputs = [f"What is question {{i}} about?" for i in range({count})]
 variants = {{"plain": {{}}, "uppercase": {{"instructions": "Answer in uppercase."}},
             "detailed": {{"request_context": {{"model": "mock-dynamic-detailed"}}}}}}
 asks = mn.scorer(lambda result, *, input=None: input.split()[2] in result.text, name="echoes")
-def peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-def widgets():
-    return len(ipywidgets.widgets.widget._instances)
-before = {{"peak_rss_mb": peak_rss_mb(), "widgets": widgets()}}
-print("SETUP", json.dumps(before))"""
+"""
+    + KERNEL_FIGURES
+)
 START = """t0 = time.perf_counter()
 exp = client.agent("dynamic").experiment(inputs, variants, scorers=[asks], concurrency={concurrency})
 exp"""
@@ -75,10 +71,7 @@ SAMPLE_JS = """() => ({
 
 
 def measure(browser: Any, url: str, runs: int, trace: Path | None = None) -> dict[str, Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.add_init_script(LONGTASK_OBSERVER)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.dismiss())
+    context, page = lab_page(browser)
     try:
         open_notebook(page, url)
         run_cells(page, 0)
@@ -119,28 +112,17 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures go (JSON)")
     parser.add_argument("--trace", type=Path, help="save Chromium's trace of the run here (chrome://tracing)")
     args = parser.parse_args()
-    if not Path(CHROMIUM).exists():
-        print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
+    figures = in_lab(
+        "experiment",
+        lambda mastra_url: [
+            SETUP.format(url=mastra_url, count=args.inputs),
+            START.format(concurrency=args.concurrency),
+            REPORT,
+        ],
+        lambda browser, url: measure(browser, url, args.inputs * 3, args.trace),
+    )
+    if figures is None:
         return 0
-    launch = launcher()
-    server, mastra_url = launch.start_server(port=0, timeout=120)
-    try:
-        with tempfile.TemporaryDirectory(prefix="mn-experiment-") as tmp, jupyterlab(Path(tmp)) as lab:
-            url = lab.notebook("experiment", [
-                SETUP.format(url=mastra_url, count=args.inputs),
-                START.format(concurrency=args.concurrency),
-                REPORT,
-            ])  # fmt: skip
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-                )
-                try:
-                    figures = measure(browser, url, args.inputs * 3, args.trace)
-                finally:
-                    browser.close()
-    finally:
-        launch.stop_server(server)
     worst = figures["long_tasks"]["max_ms"]
     figures.update(
         inputs=args.inputs, variants=3, concurrency=args.concurrency, goal_long_task_ms=LONG_TASK_GOAL_MS
