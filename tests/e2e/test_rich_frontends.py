@@ -185,3 +185,50 @@ def test_compare_draws_rich_results_side_by_side(lab: e2e.Lab, browser: Any) -> 
             e2e.screenshot(row, f"tool-compare-{'dark' if dark else 'light'}")
         e2e.theme(page, False)
         assert not events.errors, events.errors
+
+
+# ---- an experiment cell, opened ------------------------------------------------------------------------
+
+EXPERIMENT = f"""import asyncio
+import mastra_notebook as mn
+from mastra_notebook.analysis.experiment import items_of
+from mastra_notebook.widget.experiment import Experiment
+
+LINES = open({str(RICH)!r}).read().splitlines()
+
+
+def start(item, variant, repeat):  # each cell replays the recording: its run has the table and image
+    view = mn.StreamView()
+
+    async def work():
+        await asyncio.sleep(0)
+        for line in LINES:
+            view.feed(line)
+
+    return view, work
+
+
+exp = Experiment(items_of(["orders?"]), {{"a": {{}}, "b": {{}}}}, start=start, name="rich")
+exp"""
+
+
+def test_an_experiment_cells_opened_view_draws_the_table_and_image(lab: e2e.Lab, browser: Any) -> None:
+    with e2e.watched_page(browser, "tool-experiment", width=1100) as (page, events):
+        e2e.open_and_run(
+            page, lab.notebook("rich-experiment", [EXPERIMENT, "exp.wait(60)\nprint('DONE')"]), 0, 1
+        )
+        expect(e2e.cell(page, 1).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
+        grid = e2e.cell(page, 0).locator(".mn-experiment")
+        expect(grid.locator(".mn-exp-progress")).to_contain_text("2 done", timeout=30_000)
+        grid.locator(".mn-exp-cell").nth(1).locator(".mn-exp-open").first.click()  # variant b
+        detail = grid.locator(".mn-exp-detail .mn-root")
+        expect(detail).to_be_visible(timeout=30_000)
+        table = table_and_image(detail)
+        for dark in (False, True):
+            e2e.theme(page, dark)
+            table.evaluate(e2e.SHOW_BELOW_HEADER)
+            page.mouse.move(0, 0)
+            e2e.painted(page)
+            e2e.screenshot(grid, f"tool-experiment-{'dark' if dark else 'light'}", max_height=3000)
+        e2e.theme(page, False)
+        assert not events.errors, events.errors
