@@ -334,7 +334,7 @@ _BADGE = (
 _TILE = (
     "box-sizing:border-box;flex:1 1 auto;padding:6px 8px;border:1px solid var(--jp-border-color2,#ccc);"
     "border-radius:6px;background:var(--jp-layout-color1,transparent);color:var(--jp-ui-font-color1,inherit);"
-    "font-size:12px;line-height:1.4;overflow:hidden;overflow-wrap:anywhere"
+    "font-size:12px;line-height:1.4;overflow:hidden;overflow-wrap:anywhere;contain:content"
 )
 _ANSWER = (
     "display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden;"
@@ -347,27 +347,29 @@ _OPEN = (
 )
 _QUEUED = ";opacity:0.45;cursor:default"  # a queued run's "open": nothing to open yet
 # The page's module: draws the kernel's HTML, sends a run's "open" (no markup is made here)
-# Only the rows' children that changed are replaced: the tiles that did not change keep their nodes
-# (no style and layout work for them, a hovered or focused button stays).
+# Only the children whose HTML changed are parsed and replaced: the others keep their nodes (no
+# garbage of a whole page's nodes per redraw, no style and layout work for them, a hovered button stays).
 PAGE_ESM = """
 function render({ model, el }) {
+  const rows = document.createElement("div");
+  rows.className = "mn-exp-rows";
+  el.replaceChildren(rows);
+  const template = document.createElement("template");
+  let drawn = [];
   const draw = () => {
-    const next = document.createElement("template");
-    next.innerHTML = model.get("html");
-    const now = el.firstElementChild, rows = next.content.firstElementChild;
-    if (!now || !rows || el.childElementCount !== 1 || next.content.childElementCount !== 1
-        || !now.cloneNode(false).isEqualNode(rows.cloneNode(false))
-        || now.childElementCount !== rows.childElementCount) {
-      el.replaceChildren(next.content);
-      return;
-    }
-    const old = Array.from(now.children);
-    Array.from(rows.children).forEach((node, i) => {
-      if (!old[i].isEqualNode(node)) old[i].replaceWith(node);
+    const [style, ...parts] = model.get("parts");
+    if (rows.getAttribute("style") !== style) rows.setAttribute("style", style || "");
+    parts.forEach((html, i) => {
+      if (drawn[i] === html && rows.children[i]) return;
+      template.innerHTML = html;
+      const node = template.content.firstElementChild || document.createElement("div");
+      if (rows.children[i]) rows.children[i].replaceWith(node); else rows.appendChild(node);
     });
+    while (rows.children.length > parts.length) rows.lastElementChild.remove();
+    drawn = parts;
   };
   draw();
-  model.on("change:html", draw);
+  model.on("change:parts", draw);
   el.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-open]");
     if (button && el.contains(button) && !button.disabled) model.send({ open: button.dataset.open });
@@ -518,38 +520,33 @@ def _progress(experiment: Experiment) -> str:
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
 
 
-def rows_html(experiment: Experiment, rows: Sequence[int], *, buttons: bool = False) -> str:
-    """The grid's rows as HTML: the inputs' column, then a cell per variant (its tile and, on the
-    live page, an "open" button per run that has started)."""
+def page_parts(experiment: Experiment, rows: Sequence[int]) -> list[str]:
+    """The live page's rows: the grid's style, then each of its children as HTML, one element each
+    (the variants' heads, then per input its column and a cell per variant: the tile and an "open"
+    button per run that has started). The page replaces only the children whose HTML changed."""
     variants = list(experiment.variants)
     columns = f"minmax(140px,1fr) repeat({len(variants)},minmax(200px,2fr))"
-    head = '<div class="mn-exp-head" style="font-weight:600;font-size:12px">input</div>' + "".join(
+    head = ['<div class="mn-exp-head" style="font-weight:600;font-size:12px">input</div>'] + [
         f'<div class="mn-exp-head" style="font-weight:600;font-size:12px"'
         f' title="{_described(experiment, v)}">{escape(v)}</div>'
         for v in variants
-    )
+    ]
     body = []
     for index in rows:
         body.append(_input_html(experiment, index))
         for variant in variants:
             cells = experiment.cells_of(index, variant)
-            opens = ""
-            if buttons:
-                opens = "".join(
-                    f'<button class="mn-exp-open" style="{_OPEN}{_QUEUED if cell.status == "queued" else ""}"'
-                    f' data-open="{cell.number}"{" disabled" if cell.status == "queued" else ""}>'
-                    f"{'open' if len(cells) == 1 else f'open #{cell.repeat + 1}'}</button>"
-                    for cell in cells
-                )
+            opens = "".join(
+                f'<button class="mn-exp-open" style="{_OPEN}{_QUEUED if cell.status == "queued" else ""}"'
+                f' data-open="{cell.number}"{" disabled" if cell.status == "queued" else ""}>'
+                f"{'open' if len(cells) == 1 else f'open #{cell.repeat + 1}'}</button>"
+                for cell in cells
+            )
             body.append(
                 f'<div class="mn-exp-cell" style="display:flex;flex-direction:column">'
                 f"{tile_html(cells)}<div>{opens}</div></div>"
             )
-    return (
-        f'<div class="mn-exp-rows" style="display:grid;grid-template-columns:{columns};gap:6px;'
-        'margin-top:6px">'
-        f"{head}{''.join(body)}</div>"
-    )
+    return [f"display:grid;grid-template-columns:{columns};gap:6px;margin-top:6px", *head, *body]
 
 
 def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> str:
@@ -588,13 +585,14 @@ class Later:
 
 
 class Page(anywidget.AnyWidget):
-    """The grid's page as one widget: its HTML (``html``, made in the kernel, every string escaped)
-    drawn at once, and a click on a run's "open" sent back (``{"open": cell index}``). One widget,
+    """The grid's page as one widget: its rows' children as HTML (``parts``, made in the kernel, every
+    string escaped; only those that changed drawn again), and a click on a run's "open" sent back
+    (``{"open": cell index}``). One widget,
     not a few per tile: a page of 48 tiles as ipywidgets was ~250 widgets and a first draw of over a
     second."""
 
     _esm = traitlets.Unicode(PAGE_ESM).tag(sync=True)
-    html = traitlets.Unicode("").tag(sync=True)
+    parts = traitlets.List(traitlets.Unicode()).tag(sync=True)  # page_parts(): the style, the rows' children
 
 
 class Grid:
@@ -677,9 +675,9 @@ class Grid:
         return self.order[self.offset : self.offset + self.rows_per_page]
 
     def _draw_page(self) -> None:
-        html = rows_html(self.experiment, self.page, buttons=True)
-        if self._page.html != html:
-            self._page.html = html
+        parts = page_parts(self.experiment, self.page)
+        if self._page.parts != parts:
+            self._page.parts = parts
 
     def _draw_pager(self) -> None:
         total, page = len(self.order), self.page
