@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from lab import KERNEL_FIGURES, in_lab, lab_page  # noqa: E402
-from render import RUN_CELL_JS, long_tasks  # noqa: E402
+from render import RUN_CELL_JS, long_tasks, task_metrics  # noqa: E402
 
 from tests.e2e.helpers import open_notebook, printed_json, run_cells  # noqa: E402
 
@@ -78,6 +79,9 @@ def measure(browser: Any, url: str, runs: int, trace: Path | None = None) -> dic
         printed_json(page, 0, "SETUP")
         if trace is not None:  # Chromium's timeline with JS samples: what each long task was
             browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        before, load_before = task_metrics(cdp), os.getloadavg()
         start = float(page.evaluate("() => performance.now()"))
         run_cells(page, 1)
         page.evaluate(RUN_CELL_JS, 2)
@@ -91,6 +95,7 @@ def measure(browser: Any, url: str, runs: int, trace: Path | None = None) -> dic
         report = printed_json(page, 2)
         page.wait_for_timeout(1000)  # the summary's last drawing
         during = long_tasks(page, start, float(page.evaluate("() => performance.now()")))
+        after, load_after = task_metrics(cdp), os.getloadavg()
         if trace is not None:
             browser.stop_tracing()
     finally:
@@ -101,6 +106,13 @@ def measure(browser: Any, url: str, runs: int, trace: Path | None = None) -> dic
         "tiles_in_dom_max": max(s["tiles"] for s in samples),
         "samples": len(samples),
         "long_tasks": during,
+        # the main thread's busy time (wall) and its CPU time: a busy host stretches the first, not the second
+        "main_thread_task_s": round(after["TaskDuration"] - before["TaskDuration"], 2),
+        "main_thread_cpu_s": round(after["ThreadTime"] - before["ThreadTime"], 2),
+        "load_avg": {
+            "before": [round(x, 2) for x in load_before],
+            "after": [round(x, 2) for x in load_after],
+        },
     }
 
 
@@ -140,6 +152,8 @@ def main() -> int:
         f"kernel peak RSS {figures['before']['peak_rss_mb']:.0f} MB before, {figures['peak_rss_mb']:.0f} MB after; "
         f"widgets {figures['before']['widgets']} before, {figures['widgets']} after\n"
         f"page: at most {figures['dom_elements_max']:,} elements, {figures['tiles_in_dom_max']} tiles\n"
+        f"page main thread busy {figures['main_thread_task_s']} s, CPU {figures['main_thread_cpu_s']} s; "
+        f"load average {figures['load_avg']['before'][0]} -> {figures['load_avg']['after'][0]}\n"
         f"longest task {tasks['max_ms']} ms ({tasks['over_100ms']} over 100 ms, {tasks['over_50ms']} over 50 ms); "
         f"goal no task > {LONG_TASK_GOAL_MS:g} ms: {'MET' if figures['goal_met'] else 'NOT MET'}\n"
         f"(figures in {args.out})"
