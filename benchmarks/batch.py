@@ -225,15 +225,12 @@ def main() -> int:
     parser.add_argument("--reload", action="store_true", help="then save, reload, time the gallery's return")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    cells = [SETUP, START.format(concurrency=args.concurrency), REPORT, STATE]
     figures = in_lab(
         "batch",
-        lambda mastra_url: [
-            SETUP.format(url=mastra_url, count=args.prompts),
-            START.format(concurrency=args.concurrency),
-            REPORT,
-            STATE,
-        ],
+        cells,
         lambda browser, url: measure(browser, url, args.prompts, reload=args.reload),
+        count=args.prompts,
     )
     if figures is None:
         return 0

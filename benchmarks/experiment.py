@@ -124,14 +124,12 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures go (JSON)")
     parser.add_argument("--trace", type=Path, help="save Chromium's trace of the run here (chrome://tracing)")
     args = parser.parse_args()
+    cells = [SETUP, START.format(concurrency=args.concurrency), REPORT]
     figures = in_lab(
         "experiment",
-        lambda mastra_url: [
-            SETUP.format(url=mastra_url, count=args.inputs),
-            START.format(concurrency=args.concurrency),
-            REPORT,
-        ],
+        cells,
         lambda browser, url: measure(browser, url, args.inputs * 3, args.trace),
+        count=args.inputs,
     )
     if figures is None:
         return 0

@@ -28,9 +28,10 @@ before = {{"peak_rss_mb": peak_rss_mb(), "widgets": widgets()}}
 print("SETUP", json.dumps(before))"""
 
 
-def in_lab(name: str, cells: Callable[[str], list[str]], measure: Callable[[Any, str], T]) -> T | None:
-    """``measure(browser, url)`` of a notebook ``name`` whose ``cells`` are made for the server's
-    URL, in a JupyterLab of its own; None (and why, on stderr) where Chromium is missing."""
+def in_lab(name: str, cells: list[str], measure: Callable[[Any, str], T], **setup: Any) -> T | None:
+    """``measure(browser, url)`` of a notebook ``name`` of ``cells`` in a JupyterLab of its own, the
+    first cell a template given the server's ``url`` and ``setup``; None (and why, on stderr) where
+    Chromium is missing."""
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash scripts/setup.sh --browser`", file=sys.stderr)
         return None
@@ -38,7 +39,7 @@ def in_lab(name: str, cells: Callable[[str], list[str]], measure: Callable[[Any,
     server, mastra_url = launch.start_server(port=0, timeout=120)
     try:
         with tempfile.TemporaryDirectory(prefix=f"mn-{name}-") as tmp, jupyterlab(Path(tmp)) as lab:
-            url = lab.notebook(name, cells(mastra_url))
+            url = lab.notebook(name, [cells[0].format(url=mastra_url, **setup), *cells[1:]])
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
