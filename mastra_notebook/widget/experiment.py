@@ -496,8 +496,8 @@ def _static_rows(experiment: Experiment, rows: Sequence[int]) -> str:
     """The grid's rows as a plain table (the static transcript): what it shows is its text, with a
     declaration per cell at most, cheap for the host's sanitiser."""
     variants = list(experiment.variants)
-    head = "<th>input</th>" + "".join(
-        f'<th title="{_described(experiment, v)}">{escape(v)}</th>' for v in variants
+    head = f'<th style="{_STATIC_TD}">input</th>' + "".join(
+        f'<th style="{_STATIC_TD}" title="{_described(experiment, v)}">{escape(v)}</th>' for v in variants
     )
     body = "".join(
         f'<tr><td style="{_STATIC_TD}">{_input_html(experiment, index, styled=False)}</td>'
