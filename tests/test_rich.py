@@ -23,7 +23,7 @@ from mastra_notebook.render.static.rich import (
 )
 
 from .helpers import start_tags
-from .test_parity import UPDATE, difference, visible_text
+from .parity_text import UPDATE, difference, visible_text
 
 RICH = Path(__file__).resolve().parent / "rich"
 CORPUS: list[str] = json.loads((RICH / "xss-corpus.json").read_text())["entries"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from mastra_notebook.core.labels import labels_of, table_rows
 from mastra_notebook.render.static.rich import rich_result
 
-from .test_parity import visible_text
+from .parity_text import visible_text
 
 
 def test_a_table_result_folds_to_its_row_count() -> None:

@@ -516,3 +516,14 @@ def read_by_scrolling(root: Any) -> dict[str, Any]:
     found: dict[str, Any] = root.evaluate(READ_BY_SCROLLING)
     assert found["missing"] == 0, f"{found['missing']} blocks never came back while scrolling"
     return found
+
+
+def opened(card: Any) -> Any:
+    """The card, unfolded (a finished tool starts folded to one line)."""
+    from playwright.sync_api import expect
+
+    head = card.locator(":scope > .mn-card-head")
+    if head.get_attribute("aria-expanded") == "false":
+        head.click()
+    expect(head).to_have_attribute("aria-expanded", "true")
+    return card

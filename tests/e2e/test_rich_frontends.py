@@ -17,7 +17,6 @@ from nbformat.sign import NotebookNotary
 from playwright.sync_api import expect
 
 from tests.e2e import helpers as e2e
-from tests.e2e.test_rich_results import opened
 
 pytestmark = pytest.mark.e2e
 
@@ -32,13 +31,13 @@ def table_and_image(root: Any) -> Any:
     e2e.wait_status(root, *e2e.ENDED)
     table = e2e.tool_card(root, "queryOrders")
     expect(table.locator(".mn-fold-outcome")).to_have_text("→ 57 rows")
-    opened(table)
+    e2e.opened(table)
     expect(table.locator(".mn-rich table.mn-table tbody tr")).to_have_count(50)
     expect(table.locator(".mn-table-more")).to_have_text("7 more rows (in the JSON)")
     scroll = table.locator(".mn-table-scroll")
     assert scroll.evaluate("el => el.scrollHeight > el.clientHeight")  # taller than its box: it scrolls,
     assert scroll.evaluate("el => el.offsetWidth - el.clientWidth > 0")  # with a scrollbar that shows
-    image = opened(e2e.tool_card(root, "chartRevenue")).locator(".mn-rich img")
+    image = e2e.opened(e2e.tool_card(root, "chartRevenue")).locator(".mn-rich img")
     expect(image).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
     assert image.evaluate("img => img.complete && img.naturalWidth > 0")
     return table
@@ -120,7 +119,7 @@ def test_a_renderers_table_is_drawn_again_from_the_saved_widget_state(
         assert e2e.wait_status(root, *e2e.ENDED) == "finished"
         card = e2e.tool_card(root, "queryOrders")
         expect(card.locator(".mn-fold-outcome")).to_have_text("→ 57 rows")
-        opened(card)
+        e2e.opened(card)
         html = card.locator(".mn-rich .mn-rich-html[data-mime='text/html'] table")
         expect(html).to_have_count(1)  # the renderer's table (pandas' HTML), not the built-in one
         expect(card.locator(".mn-rich table.mn-table")).to_have_count(0)

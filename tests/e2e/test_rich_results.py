@@ -47,15 +47,6 @@ for line in lines:
 streaming"""
 
 
-def opened(card: Any) -> Any:
-    """The card, unfolded (a finished tool starts folded to one line)."""
-    head = card.locator(":scope > .mn-card-head")
-    if head.get_attribute("aria-expanded") == "false":
-        head.click()
-    expect(head).to_have_attribute("aria-expanded", "true")
-    return card
-
-
 @pytest.fixture(scope="module")
 def notebook(lab: e2e.Lab, browser: Any) -> Iterator[Any]:
     cells = [
@@ -78,7 +69,7 @@ def notebook(lab: e2e.Lab, browser: Any) -> Iterator[Any]:
 def test_records_draw_as_a_table_card(notebook: Any, theme: str) -> None:
     e2e.set_theme(notebook, theme)
     root = e2e.view_root(notebook, 1)
-    card = opened(e2e.tool_card(root, "queryOrders"))
+    card = e2e.opened(e2e.tool_card(root, "queryOrders"))
     table = card.locator(".mn-rich table.mn-table")
     expect(table.locator("tbody tr")).to_have_count(50)
     expect(table.locator("thead th")).to_have_text(
@@ -95,7 +86,7 @@ def test_records_draw_as_a_table_card(notebook: Any, theme: str) -> None:
     e2e.painted(notebook)
     e2e.screenshot(card, f"tool-table-{theme}")
     # the image part beside it, drawn without registration
-    image = opened(e2e.tool_card(root, "chartRevenue")).locator(".mn-rich img")
+    image = e2e.opened(e2e.tool_card(root, "chartRevenue")).locator(".mn-rich img")
     expect(image).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
     assert image.evaluate("img => img.complete && img.naturalWidth > 0")
 
@@ -103,7 +94,7 @@ def test_records_draw_as_a_table_card(notebook: Any, theme: str) -> None:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_renderers_figure_draws_as_a_chart_card(notebook: Any, theme: str) -> None:
     e2e.set_theme(notebook, theme)
-    card = opened(e2e.tool_card(e2e.view_root(notebook, 2), "queryOrders"))
+    card = e2e.opened(e2e.tool_card(e2e.view_root(notebook, 2), "queryOrders"))
     image = card.locator(".mn-rich img[data-mime='image/png']")
     expect(image).to_have_count(1)
     assert image.evaluate("img => img.complete && img.naturalWidth > 300")
@@ -178,7 +169,7 @@ def test_marimo_shows_the_table_card(marimo_url: str, browser: Any) -> None:
         root = page.locator(".mn-root").first
         expect(root).to_be_visible(timeout=60_000)
         e2e.wait_status(root, *e2e.ENDED)
-        card = opened(e2e.tool_card(root, "queryOrders"))
+        card = e2e.opened(e2e.tool_card(root, "queryOrders"))
         expect(card.locator(".mn-rich table.mn-table tbody tr")).to_have_count(50)
         expect(card.locator(".mn-args-code .hljs-keyword").first).to_have_text("SELECT")
         for dark in (False, True):
