@@ -208,3 +208,10 @@ async def test_a_saved_recording_keeps_its_scores(recording_comm: object, tmp_pa
     await again_view
     again_view.save(tmp_path / "again.jsonl")  # saved twice: the scores once, not doubled
     assert mn.collect(tmp_path / "again.jsonl").scores == view.result.scores
+
+
+def test_a_tile_keeps_its_steps_texts_apart() -> None:
+    result = mn.collect(run("I will look it up.", "57 orders came in."))
+    assert result.text == "I will look it up.57 orders came in."  # Mastra's text: steps joined as they are
+    cell = SimpleNamespace(result=result, status="finished", repeat=0)
+    assert "I will look it up. 57 orders came in." in tile_html([cell])  # type: ignore[list-item]

@@ -405,8 +405,10 @@ def tile_html(cells: Sequence[Cell], *, styled: bool = True) -> str:
         result, status = cell.result, cell.status
         badges = [_badge(status_word(status), status_tone(status), styled=styled)]
         badges += [_badge(b["text"], b["tone"], b["title"], styled) for b in map(badge, result.scores)]
-        # its words in one flow: a heading and blank lines would take the tile's few lines
-        text = " ".join((result.text or (result.error.message if result.error else "")).split())
+        # its words in one flow: a heading and blank lines would take the tile's few lines; steps'
+        # texts apart (result.text joins them as Mastra does, with nothing between)
+        said = " ".join(step.text for step in result.steps) if result.steps else result.text
+        text = " ".join((said or (result.error.message if result.error else "")).split())
         answer = escape(text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else ""))
         repeat = (
             f"<span{_css('opacity:0.6;margin-right:4px', styled)}>#{cell.repeat + 1}</span> "
