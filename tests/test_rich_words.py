@@ -3,7 +3,7 @@ count, and a failed display is said by its source, in the static renderer as in 
 
 from __future__ import annotations
 
-from mastra_notebook.core.labels import labels_of, table_rows
+from mastra_notebook.core.labels import labels_of, media_label, table_rows
 from mastra_notebook.render.static.rich import rich_result
 
 from .parity_text import visible_text
@@ -38,3 +38,17 @@ def test_a_failed_display_is_said_by_its_source() -> None:
     assert "renderer" not in value
     renderer = visible_text(rich_result({"error": "KeyError: 'a'", "source": "renderer"}, {"a": 1}) or "")
     assert "The renderer failed: KeyError: 'a'" in renderer
+
+
+def test_an_image_or_file_result_is_said_by_what_it_is_not_its_base64() -> None:
+    png = {"type": "image", "data": "iVBORw0KGgo" * 50, "mediaType": "image/png"}
+    csv = {"type": "file", "url": "https://example.com/o.csv", "mediaType": "text/csv", "filename": "o.csv"}
+    assert labels_of("tool", {"result": png})["outcome"] == "→ image (image/png)"
+    assert labels_of("tool", {"result": csv})["outcome"] == "→ file o.csv"
+    assert (
+        labels_of("tool", {"result": "data:image/jpeg;base64,/9j/4AAQ"})["outcome"] == "→ image (image/jpeg)"
+    )
+    assert media_label({"type": "media", "mimeType": "image/webp"}) == "image (image/webp)"
+    assert media_label({"type": "image-url"}) == "image"
+    assert media_label("data:text/html,<script>") is None  # not an image: summarised as any text
+    assert media_label({"type": "text", "text": "hi"}) is None

@@ -214,6 +214,34 @@ def table_rows(value: Any) -> int | None:
     return None if records is None else len(records)
 
 
+# The result shapes of a file or an image (AI SDK, Mastra and MCP parts) both renderers draw as one.
+PART_TYPES = frozenset({"image", "file", "media", "image-data", "file-data", "image-url", "file-url"})
+
+
+def media_type_of(part: Mapping[str, Any]) -> str:
+    """A part's media type, as the SDKs spell its key, lower case ("" when none)."""
+    for key in ("mediaType", "mimeType", "media_type"):
+        if isinstance(part.get(key), str):
+            return str(part[key]).lower()
+    return ""
+
+
+def media_label(value: Any) -> str | None:
+    """An image or file result said by what it is (``image (image/png)``, ``file report.pdf``), not
+    by its base64 text; None when the result is neither a part nor a ``data:`` URL."""
+    if isinstance(value, str) and value.startswith("data:image/"):
+        return f"image ({value[5:].split(';', 1)[0].split(',', 1)[0]})"
+    if not isinstance(value, Mapping) or value.get("type") not in PART_TYPES:
+        return None
+    kind, media = str(value["type"]).split("-", 1)[0], media_type_of(value)
+    name = value.get("filename") or value.get("name")
+    if kind == "media":
+        kind = "image" if media.startswith("image/") else "file"
+    if isinstance(name, str) and name:
+        return f"{kind} {summarize_text(name, 40)}"
+    return f"{kind} ({media})" if media else kind
+
+
 def rows_label(value: Any) -> str | None:
     """A tabular result said by its size, ``57 rows`` (``1 row``); None when not a table."""
     rows = table_rows(value)
@@ -230,9 +258,9 @@ def outcome_line(error: Any, value: Any) -> str:
 
 def _result_outcome(error: Any, result: Any) -> str:
     """A tool's outcome: a table's is its row count (``→ 57 rows``), which fits a folded head where
-    its records' summary (``→ [{…}, {…}, …``) says nothing."""
-    rows = None if error is not None else rows_label(result)
-    return outcome_line(error, result) if rows is None else f"→ {rows}"
+    its records' summary (``→ [{…}, {…}, …``) says nothing; an image's or file's is what it is."""
+    said = None if error is not None else rows_label(result) or media_label(result)
+    return outcome_line(error, result) if said is None else f"→ {said}"
 
 
 def duration(fields: Mapping[str, Any]) -> str | None:

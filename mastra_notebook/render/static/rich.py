@@ -18,7 +18,7 @@ from typing import Any
 import jiter
 import nh3
 
-from ...core.labels import flat_records, js_keys, js_scalar, truncate
+from ...core.labels import PART_TYPES, flat_records, js_keys, js_scalar, media_type_of, truncate
 from .common import error_box
 from .file import image_data_url
 from .html import LABEL, MUTED, PRE, details, esc, label, markdown, safe_href, tag
@@ -148,16 +148,6 @@ def records_table(rows: list[dict[str, Any]]) -> str:
     return tag("div", tag("div", table, style="max-width:100%;overflow:auto"), note)
 
 
-_PART_TYPES = {"image", "file", "media", "image-data", "file-data", "image-url", "file-url"}
-
-
-def _media_type(part: dict[str, Any]) -> str:
-    for key in ("mediaType", "mimeType", "media_type"):
-        if isinstance(part.get(key), str):
-            return str(part[key]).lower()
-    return ""
-
-
 def _web_href(value: Any) -> str | None:
     href = safe_href(value) if isinstance(value, str) else None
     return href if href and not href.lower().startswith("mailto:") else None
@@ -169,9 +159,9 @@ def _draw_part(part: dict[str, Any]) -> str | None:
     if kind == "text":
         text = part.get("text")
         return tag("div", esc(text), style="white-space:pre-wrap") if isinstance(text, str) else None
-    if kind not in _PART_TYPES:
+    if kind not in PART_TYPES:
         return None
-    media_type = _media_type(part)
+    media_type = media_type_of(part)
     data = next((part[key] for key in ("data", "image", "base64") if part.get(key) is not None), None)
     name = next((part[key] for key in ("filename", "name") if isinstance(part.get(key), str)), None)
     name = name or ("image" if str(kind).startswith("image") else "file")
@@ -195,9 +185,9 @@ def _parts_of(value: Any) -> list[dict[str, Any]] | None:
         items = content if isinstance(content, list) and content else value.get("value")
     if not isinstance(items, list) or not items:
         return None
-    if not all(isinstance(part, dict) and part.get("type") in {"text", *_PART_TYPES} for part in items):
+    if not all(isinstance(part, dict) and part.get("type") in {"text", *PART_TYPES} for part in items):
         return None
-    return items if any(part.get("type") in _PART_TYPES for part in items) else None
+    return items if any(part.get("type") in PART_TYPES for part in items) else None
 
 
 def draw_built_in(result: Any) -> str | None:
@@ -208,7 +198,7 @@ def draw_built_in(result: Any) -> str | None:
     records = flat_records(result)
     if records:
         return records_table(records)
-    if isinstance(result, dict) and result.get("type") in _PART_TYPES:
+    if isinstance(result, dict) and result.get("type") in PART_TYPES:
         return _draw_part(result)
     parts = _parts_of(result)
     if parts:
