@@ -161,7 +161,10 @@ AUDIT = """(root) => {
     // In the rendered run (not the widget's own controls): no active or styling elements at all.
     const body = root.querySelector('.mn-body');
     const rich = 'svg, math, style, form, input, textarea, select, button:not(.mn-approve):not(.mn-decline):not(.mn-decline-confirm):not(.mn-decline-cancel):not(.mn-request-toggle), video, audio, [style]';
-    for (const el of body.querySelectorAll(rich)) bad.push(`in the run: ${el.outerHTML.slice(0, 200)}`);
+    // The footer's own label control (thumbs drawn as SVG, a score and a comment box) is the widget's.
+    const own = '.mn-footer > .mn-feedback[data-mn-control]';
+    for (const el of body.querySelectorAll(rich))
+        if (!el.closest(own)) bad.push(`in the run: ${el.outerHTML.slice(0, 200)}`);
     return bad;
 }"""
 
