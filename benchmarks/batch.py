@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lab import KERNEL_FIGURES, in_lab, lab_page  # noqa: E402
+from lab import KERNEL_FIGURES, in_lab, lab_page, sampled_until_reported  # noqa: E402
 from render import RUN_CELL_JS, long_tasks  # noqa: E402
 
 from tests.e2e.helpers import (  # noqa: E402
@@ -167,13 +167,7 @@ def measure(browser: Any, url: str, prompts: int, *, reload: bool = False) -> di
         start = float(page.evaluate("() => performance.now()"))
         run_cells(page, 1)
         page.evaluate(RUN_CELL_JS, 2)
-        samples: list[dict[str, Any]] = []
-        deadline = time.monotonic() + 60 + prompts * 2
-        while time.monotonic() < deadline:
-            samples.append(page.evaluate(SAMPLE_JS))
-            if samples[-1]["reported"]:
-                break
-            page.wait_for_timeout(500)
+        samples = sampled_until_reported(page, SAMPLE_JS, 60 + prompts * 2)
         report = printed_json(page, 2)
         page.wait_for_timeout(1000)  # the last tiles' final frames
         end = float(page.evaluate("() => performance.now()"))

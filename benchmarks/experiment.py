@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lab import KERNEL_FIGURES, in_lab, lab_page  # noqa: E402
+from lab import KERNEL_FIGURES, in_lab, lab_page, sampled_until_reported  # noqa: E402
 from render import RUN_CELL_JS, long_tasks, task_metrics  # noqa: E402
 
 from tests.e2e.helpers import open_notebook, printed_json, run_cells  # noqa: E402
@@ -85,13 +84,7 @@ def measure(browser: Any, url: str, runs: int, trace: Path | None = None) -> dic
         start = float(page.evaluate("() => performance.now()"))
         run_cells(page, 1)
         page.evaluate(RUN_CELL_JS, 2)
-        samples: list[dict[str, Any]] = []
-        deadline = time.monotonic() + 120 + runs
-        while time.monotonic() < deadline:
-            samples.append(page.evaluate(SAMPLE_JS))
-            if samples[-1]["reported"]:
-                break
-            page.wait_for_timeout(500)
+        samples = sampled_until_reported(page, SAMPLE_JS, 120 + runs)
         report = printed_json(page, 2)
         page.wait_for_timeout(1000)  # the summary's last drawing
         during = long_tasks(page, start, float(page.evaluate("() => performance.now()")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -60,3 +61,16 @@ def lab_page(browser: Any) -> tuple[Any, Any]:
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.dismiss())
     return context, page
+
+
+def sampled_until_reported(page: Any, sample_js: str, seconds: float) -> list[dict[str, Any]]:
+    """The page sampled (``sample_js``) every half second until the measured cell has reported, or
+    ``seconds`` passed."""
+    samples: list[dict[str, Any]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        samples.append(page.evaluate(sample_js))
+        if samples[-1]["reported"]:
+            break
+        page.wait_for_timeout(500)
+    return samples
