@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the wheel, check it carries the widget bundle, and import it from a clean venv.
 #   bash scripts/check-wheel.sh        # in a temporary folder, removed after
-#   bash scripts/check-wheel.sh DIR    # keeps DIR/dist/*.whl and DIR/venv (tests/e2e/test_wheel.py runs
-#                                      # that venv's JupyterLab: the wheel is built once)
+#   bash scripts/check-wheel.sh DIR [PACKAGE...]  # keeps DIR/dist/*.whl and DIR/venv, with the PACKAGEs
+#                                      # too (tests/e2e/test_wheel.py runs that venv's JupyterLab)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -13,7 +13,14 @@ else
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
-.venv/bin/python -m build --wheel --outdir "$out/dist" . >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+source scripts/installs.sh
+# the build's isolated environment through uv when .venv/ has it (seconds, where pip takes tens)
+installer=(); .venv/bin/python -c "import uv" 2>/dev/null && installer=(--installer uv)
+# (the build hook builds the bundle if it is missing: SKIP_JUPYTER_BUILDER from installs.sh is not for it)
+env -u SKIP_JUPYTER_BUILDER .venv/bin/python -m build --wheel "${installer[@]}" --outdir "$out/dist" . >"$out/build.log" 2>&1 || {
+  cat "$out/build.log"
+  exit 1
+}
 wheel=$(ls "$out"/dist/*.whl)
 .venv/bin/python - "$wheel" <<'PY'
 import sys, zipfile
@@ -22,8 +29,7 @@ for needed in ("mastra_notebook/static/widget.js", "mastra_notebook/static/widge
     assert needed in names, f"{needed} missing from the wheel"
 print(f"wheel ok: {len(names)} files, bundle included")
 PY
-python3 -m venv "$out/venv"
-"$out/venv/bin/python" -m pip install -q "$wheel"
+venv_install "$out/venv" "$wheel" "${@:2}"  # and the packages named after DIR
 (cd "$out" && "$out/venv/bin/python" -c "
 import mastra_notebook as mn
 result = mn.collect(b'{\"type\":\"text-delta\",\"payload\":{\"id\":\"t\",\"text\":\"ok\"}}\n')

@@ -23,9 +23,6 @@ trap 'exit 143' TERM
 # start_job COMMAND...: COMMAND in the background, in a process group of its own; its pid in $job.
 start_job() { set -m; "$@" & job=$!; set +m; groups+=("$job"); }
 
-# prefixed NAME COMMAND...: each line COMMAND writes, prefixed with "NAME | ".
-prefixed() { local name=$1; shift; "$@" 2>&1 | sed -u "s/^/$name | /"; }
-
 # MASTRA_DEMO_SETUP=0: set up already (tests/e2e/test_demo.py runs after the test command's own setup)
 setup=${MASTRA_DEMO_SETUP:-1}
 installing=()

@@ -59,14 +59,23 @@ venv_packages() {
 pip_install() { .venv/bin/python -m pip install -q "$@"; }
 
 # quick_install ARGS...: `pip install ARGS` into .venv/, through uv: seconds, where pip takes one or
-# two minutes for JupyterLab on a busy machine (it reads every release of each of ~90 packages). uv is
-# taken from PATH, else installed into .venv/; pip does it if uv cannot be had or fails.
-quick_install() {
-  local uv
+# two minutes for JupyterLab on a busy machine (it reads every release of each of ~90 packages).
+quick_install() { venv_install .venv "$@"; }
+
+# venv_install VENV ARGS...: `pip install ARGS` into the venv VENV (made if missing), through uv. uv is
+# taken from PATH, else installed into .venv/; the venv's pip does it if uv cannot be had or fails.
+venv_install() {
+  local venv=$1 uv
+  shift
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   uv=$(command -v uv || echo .venv/bin/uv)
   if [ -x "$uv" ] || pip_install uv; then
-    "$uv" pip install --quiet --python .venv/bin/python "$@" && return
+    "$uv" pip install --quiet --python "$venv/bin/python" "$@" && return
     echo "uv failed: pip instead"
   fi
-  pip_install --no-compile "$@"
+  "$venv/bin/python" -m pip install -q --upgrade pip  # pip >= 25.1 reads dependency groups
+  "$venv/bin/python" -m pip install -q --no-compile "$@"
 }
+
+# prefixed NAME COMMAND...: each line COMMAND writes, prefixed with "NAME | ".
+prefixed() { local name=$1; shift; "$@" 2>&1 | sed -u "s/^/$name | /"; }

@@ -14,12 +14,14 @@ if [[ " $* " == *" --browser "* ]] && [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
 fi
 
-echo "==> widget bundle (js/ -> mastra_notebook/static/)"
-widget_bundle
-
-echo "==> mastra_notebook, its test tools and its checks, in .venv/"
-venv_packages pip pip_install --upgrade pip  # dependency groups need pip >= 25.1
-venv_packages setup pip_install -e . --group test --group dev
-
-echo "==> the bundled Mastra server (server/)"
-node_packages server
+# The three installs wait mostly on the network and on disk, not on each other: they run side by side,
+# each line prefixed with its name; the first to fail fails the setup once all have ended.
+echo "==> installing what changed: bundle (js/ -> mastra_notebook/static/), python (.venv/: the package, its test tools and checks), server (server/node_modules/)"
+python_packages() { venv_packages setup quick_install -e . --group test --group dev; }
+installs=()
+prefixed bundle widget_bundle & installs+=($!)
+prefixed python python_packages & installs+=($!)
+prefixed server node_packages server & installs+=($!)
+failed=0
+for job in "${installs[@]}"; do wait "$job" || failed=1; done
+[ "$failed" = 0 ] || { echo "==> an install failed: its output is above"; exit 1; }
