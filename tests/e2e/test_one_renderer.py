@@ -77,13 +77,18 @@ PANELS = f"""async () => {{
   await ({SETTLED})(document.querySelector(".mn-root"));
 }}"""
 
-# The text of `root` with the controls (and, unfolded, the folded-only summaries) taken out.
+# The text of `root` with the controls (and, unfolded, the folded-only summaries) taken out: read from a
+# copy beside it, so that the page itself goes on unchanged (unfolded next, in the same page).
 READ = """([root, unfold, controls, foldOnly]) => {
-  const el = document.querySelector(root);
+  const original = document.querySelector(root);
+  const el = original.cloneNode(true);
+  original.after(el);
   if (unfold) for (const x of el.querySelectorAll(foldOnly)) x.remove();
   else for (const d of el.querySelectorAll("details[data-mn-show-all]")) d.open = true;
   for (const x of el.querySelectorAll(controls)) x.remove();
-  return el.innerText;
+  const text = el.innerText;
+  el.remove();
+  return text;
 }"""
 
 # What the widget does to draw less, not to say less: blocks out of view skip layout
@@ -107,7 +112,8 @@ def _page(fixture: Path, out: Path) -> Path:
     return page
 
 
-def _widget_text(browser: Any, page_file: Path, unfold: bool) -> str:
+def _widget_texts(browser: Any, page_file: Path) -> tuple[str, str]:
+    """The widget's text as first shown, then unfolded (one page: the first read leaves it as it was)."""
     context = browser.new_context(offline=True)
     page = context.new_page()
     page.add_init_script(ALL_DRAWN)
@@ -124,26 +130,27 @@ def _widget_text(browser: Any, page_file: Path, unfold: bool) -> str:
     )
     # the header's panels (the timeline) open: the transcript, with no header controls, shows them as sections
     page.evaluate(PANELS)
-    if unfold:
-        page.evaluate(UNFOLD, [".mn-root", True])
-    text = str(page.evaluate(READ, [".mn-root", unfold, CONTROLS, FOLD_ONLY]))
+    folded = str(page.evaluate(READ, [".mn-root", False, CONTROLS, FOLD_ONLY]))
+    page.evaluate(UNFOLD, [".mn-root", True])
+    unfolded = str(page.evaluate(READ, [".mn-root", True, CONTROLS, FOLD_ONLY]))
     context.close()
     assert not errors
-    return text
+    return folded, unfolded
 
 
-def _transcript_text(browser: Any, page_file: Path, unfold: bool) -> str:
+def _transcript_texts(browser: Any, page_file: Path) -> tuple[str, str]:
+    """The static transcript's text (scripts off) as first shown, then unfolded."""
     context = browser.new_context(offline=True, java_script_enabled=False)
     page = context.new_page()
     page.goto(page_file.as_uri())
     assert page.locator("body[data-mounted]").count() == 0  # the bundle did not run
     assert page.locator(".mn-root").count() == 0
     root = "#mn-view > .mastra-notebook-transcript"
-    if unfold:
-        page.evaluate(UNFOLD, [root, False])
-    text = str(page.evaluate(READ, [root, unfold, CONTROLS, FOLD_ONLY]))
+    folded = str(page.evaluate(READ, [root, False, CONTROLS, FOLD_ONLY]))
+    page.evaluate(UNFOLD, [root, False])
+    unfolded = str(page.evaluate(READ, [root, True, CONTROLS, FOLD_ONLY]))
     context.close()
-    return text
+    return folded, unfolded
 
 
 def _same(widget: str, transcript: str, what: str) -> None:
@@ -163,11 +170,11 @@ def _same(widget: str, transcript: str, what: str) -> None:
 @pytest.mark.parametrize("fixture", ALL, ids=[f.relative_to(e2e.FIXTURES).as_posix() for f in ALL])
 def test_transcript_says_what_the_widget_says(fixture: Path, browser: Any, tmp_path: Path) -> None:
     page_file = _page(fixture, tmp_path)
-    for unfold in (False, True):
-        widget = _widget_text(browser, page_file, unfold)
-        transcript = _transcript_text(browser, page_file, unfold)
-        assert len(re.sub(r"\s+", "", widget)) > 20  # the run was drawn, not a placeholder
-        _same(widget, transcript, "unfolded" if unfold else "as first shown")
+    widget = _widget_texts(browser, page_file)
+    transcript = _transcript_texts(browser, page_file)
+    for what, ours, theirs in zip(("as first shown", "unfolded"), widget, transcript, strict=True):
+        assert len(re.sub(r"\s+", "", ours)) > 20  # the run was drawn, not a placeholder
+        _same(ours, theirs, what)
 
 
 # GitHub's page colours, light and dark: the transcript keeps the page's text colour.
