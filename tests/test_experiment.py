@@ -215,3 +215,12 @@ def test_a_tile_keeps_its_steps_texts_apart() -> None:
     assert result.text == "I will look it up.57 orders came in."  # Mastra's text: steps joined as they are
     cell = SimpleNamespace(result=result, status="finished", repeat=0)
     assert "I will look it up. 57 orders came in." in tile_html([cell])  # type: ignore[list-item]
+
+
+def test_a_tile_shows_an_answers_words_not_its_markdown() -> None:
+    answer = "## Paris\n\n**Paris** is the *capital* of France:\n\n- `population` 2.1 M\n- <b>museums</b>"
+    cell = SimpleNamespace(result=mn.collect(run(answer)), status="finished", repeat=0)
+    html = tile_html([cell])  # type: ignore[list-item]
+    assert "Paris Paris is the capital of France: population 2.1 M &lt;b&gt;museums&lt;/b&gt;" in html
+    for mark in ("**", "##", "`"):
+        assert mark not in html

@@ -29,6 +29,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import badge
 from ..core.status_words import status_tone, status_word
+from ..render.static.html import markdown_words
 from .batch import Batch, Event, Job, RunHandle, Streaming
 from .loops import running_loop
 from .streamview import KeptRun, StreamView, opened_when_shown
@@ -405,10 +406,12 @@ def tile_html(cells: Sequence[Cell], *, styled: bool = True) -> str:
         result, status = cell.result, cell.status
         badges = [_badge(status_word(status), status_tone(status), styled=styled)]
         badges += [_badge(b["text"], b["tone"], b["title"], styled) for b in map(badge, result.scores)]
-        # its words in one flow: a heading and blank lines would take the tile's few lines; steps'
-        # texts apart (result.text joins them as Mastra does, with nothing between)
+        # its words in one flow, as the reader sees them (no markdown marks): a heading and blank lines
+        # would take the tile's few lines; steps' texts apart (result.text joins them as Mastra does,
+        # with nothing between). Only the answer's start is read: a tile shows a few lines of it.
         said = " ".join(step.text for step in result.steps) if result.steps else result.text
-        text = " ".join((said or (result.error.message if result.error else "")).split())
+        error = result.error.message if result.error else ""
+        text = markdown_words(said[: ANSWER_CHARS * 4]) if said else " ".join(error.split())
         answer = escape(text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else ""))
         repeat = (
             f"<span{_css('opacity:0.6;margin-right:4px', styled)}>#{cell.repeat + 1}</span> "

@@ -121,6 +121,24 @@ MARKDOWN = _markdown()
 _CODE = f"background:{TINT};padding:0 3px;border-radius:3px;font-size:90%"
 
 
+def markdown_words(source: str) -> str:
+    """Markdown as the words a reader sees, on one line (a tile's first lines): no ``**``, ``#`` or
+    list marks; code as written, an image by its alt text, blocks and lines joined by spaces."""
+    words: list[str] = []
+    for token in MARKDOWN.parse(source):
+        if token.type in ("fence", "code_block"):
+            words.append(token.content)
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                words.append(child.content)
+            elif child.type == "image":  # its alt text is its children
+                words += (alt.content for alt in child.children or [])
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+        words.append(" ")
+    return " ".join("".join(words).split())
+
+
 def markdown(source: str) -> str:
     """Markdown as HTML, code shaded as the widget shades it (untrusted text is escaped: every tag
     here is markdown-it's own)."""
