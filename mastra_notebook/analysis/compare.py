@@ -38,7 +38,7 @@ from .align import (
 
 _CELL = (
     "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
-    "white-space:pre-wrap"
+    "white-space:pre-wrap;overflow-wrap:anywhere"  # a long unbroken argument wraps, not widen its column
 )
 # Translucent backgrounds over the inherited text colour: readable on light and dark themes alike.
 _DEL = "background:rgba(248,81,73,0.28);text-decoration:line-through;text-decoration-thickness:1px"
