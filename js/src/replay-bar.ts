@@ -44,14 +44,19 @@ export class ReplayBar {
   private readonly scrubber = h("input", "mn-scrubber", [], { type: "range", min: "0", step: "1" });
   private readonly label = h("span", "mn-replay-position");
   private state: ReplayState | null = null;
+  /**
+   * The position last asked for, until the kernel's state reaches it: the scrubber shows it and steps
+   * go on from it, so two quick clicks go two chunks even before the kernel has answered the first.
+   */
+  private asked: number | null = null;
   private seekTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly send: Send) {
     this.el.append(this.play, this.back, this.scrubber, this.forward, this.label);
     this.el.hidden = true;
     this.play.addEventListener("click", () => this.send({ t: this.state?.playing ? "pause" : "play" }));
-    this.back.addEventListener("click", () => this.seek((this.state?.position ?? 0) - 1));
-    this.forward.addEventListener("click", () => this.seek((this.state?.position ?? 0) + 1));
+    this.back.addEventListener("click", () => this.seek(Number(this.scrubber.value) - 1));
+    this.forward.addEventListener("click", () => this.seek(Number(this.scrubber.value) + 1));
     // While dragging, ask for the newest position only (Python rebuilds the run on a jump back).
     this.scrubber.addEventListener("input", () => {
       clearTimeout(this.seekTimer);
@@ -73,8 +78,6 @@ export class ReplayBar {
       event.preventDefault(); // not the range input's own step as well
       event.stopPropagation();
       clearTimeout(this.seekTimer);
-      this.scrubber.value = String(target); // repeated presses step on from here
-      this.label.textContent = this.describe(target);
       this.seek(target);
     } else if (OWN_KEYS.has(event.key)) {
       event.stopPropagation();
@@ -85,11 +88,13 @@ export class ReplayBar {
     this.state = state;
     this.el.hidden = state === null;
     if (!state) return;
+    if (state.position === this.asked || state.playing) this.asked = null; // reached, or moving on by itself
     this.play.textContent = state.playing ? "Pause" : state.position >= state.total ? "Replay" : "Play";
     this.scrubber.max = String(state.total);
-    if (document.activeElement !== this.scrubber) this.scrubber.value = String(state.position);
-    this.back.disabled = state.position <= 0;
-    this.forward.disabled = state.position >= state.total;
+    const at = this.asked ?? state.position;
+    if (document.activeElement !== this.scrubber) this.scrubber.value = String(at);
+    this.back.disabled = at <= 0;
+    this.forward.disabled = at >= state.total;
     this.label.textContent = this.describe(state.position);
     this.el.dataset.position = String(state.position);
   }
@@ -107,6 +112,12 @@ export class ReplayBar {
 
   private seek(position: number): void {
     const total = this.state?.total ?? 0;
-    this.send({ t: "seek", position: Math.max(0, Math.min(total, Math.round(position))) });
+    const target = Math.max(0, Math.min(total, Math.round(position)));
+    this.asked = target;
+    this.scrubber.value = String(target); // repeated steps go on from here
+    this.label.textContent = this.describe(target);
+    this.back.disabled = target <= 0;
+    this.forward.disabled = target >= total;
+    this.send({ t: "seek", position: target });
   }
 }

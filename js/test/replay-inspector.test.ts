@@ -31,12 +31,32 @@ describe("replay bar", () => {
     click(el.querySelector(".mn-play"));
     click(el.querySelector(".mn-step-forward"));
     click(el.querySelector(".mn-step-back"));
-    expect(model.sent.slice(-3)).toEqual([{ t: "play" }, { t: "seek", position: 6 }, { t: "seek", position: 4 }]);
+    // the back click steps from the position just asked for (6), not from the kernel's 5 of before
+    expect(model.sent.slice(-3)).toEqual([{ t: "play" }, { t: "seek", position: 6 }, { t: "seek", position: 5 }]);
     model.set("replay", { total: 30, position: 9, playing: true, speed: 2 });
     expect(el.querySelector(".mn-play")?.textContent).toBe("Pause");
     expect(el.querySelector<HTMLInputElement>(".mn-scrubber")?.value).toBe("9");
     click(el.querySelector(".mn-play"));
     expect(model.sent.at(-1)).toEqual({ t: "pause" });
+  });
+
+  it("steps on from the position asked for while the kernel has not answered yet", () => {
+    const model = new FakeModel({ replay: { total: 30, position: 7, playing: false, speed: 1 } });
+    const { el } = show(model);
+    const seeks = () => model.sent.filter((m) => (m as { t: string }).t === "seek");
+    click(el.querySelector(".mn-step-back"));
+    click(el.querySelector(".mn-step-back")); // before the kernel answers the first
+    expect(seeks()).toEqual([{ t: "seek", position: 6 }, { t: "seek", position: 5 }]);
+    model.set("replay", { total: 30, position: 6, playing: false, speed: 1 }); // the first answer
+    expect(el.querySelector<HTMLInputElement>(".mn-scrubber")?.value).toBe("5"); // still where it was asked
+    click(el.querySelector(".mn-step-back"));
+    expect(seeks().at(-1)).toEqual({ t: "seek", position: 4 });
+    model.set("replay", { total: 30, position: 4, playing: false, speed: 1 });
+    click(el.querySelector(".mn-step-forward")); // reached: steps go on from the kernel's position
+    expect(seeks().at(-1)).toEqual({ t: "seek", position: 5 });
+    model.set("replay", { total: 30, position: 5, playing: false, speed: 1 });
+    model.set("replay", { total: 30, position: 12, playing: true, speed: 1 }); // playing on by itself
+    expect(el.querySelector<HTMLInputElement>(".mn-scrubber")?.value).toBe("12");
   });
 
   it("asks for the last scrubber position only while dragging", () => {
