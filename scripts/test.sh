@@ -9,24 +9,41 @@ source scripts/installs.sh
 # phase NAME: a heading with the seconds since the start, so a slow step shows in the log.
 phase() { echo "==> [${SECONDS} s] $*"; }
 
+# in_background NAME TITLE COMMAND...: COMMAND runs beside what follows, its output kept aside;
+# `finish NAME` waits for it, prints that output, and fails the test command if it failed.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+declare -A jobs=() titles=()
+in_background() {
+  local name=$1 title=$2
+  shift 2
+  phase "$title: in the background, its output below when it ends"
+  ("$@") >"$logs/$name" 2>&1 &
+  jobs[$name]=$!
+  titles[$name]=$title
+}
+finish() {
+  local name=$1 status=0
+  wait "${jobs[$name]}" || status=$?
+  phase "${titles[$name]}: its output"
+  cat "$logs/$name"
+  [ "$status" = 0 ] || { echo "==> ${titles[$name]} failed (exit $status)"; exit 1; }
+}
+
 # The package allows ipywidgets 7.7 (Colab ships it) as well as 8: the kernel-side tests of the widget
 # layer again in a venv of their own. core/ and analysis/ import no ipywidgets (import-linter), so
 # their tests would prove nothing more there; the example notebooks (2 min) run under 8 only.
-# Its install waits on the network: it runs beside the checks below, its output shown at the end.
 ipywidgets7() {
   venv_install .venv-ipywidgets7 -e . "ipywidgets==7.7.*" --group test-kernel
   .venv-ipywidgets7/bin/python -c "import ipywidgets as w; assert w.__version__.startswith('7.7.'), w.__version__"
   .venv-ipywidgets7/bin/python -m pytest -p no:cacheprovider tests/test_packaging.py tests/test_view.py \
     tests/test_saved_headless.py tests/test_discoverable.py tests/test_recording.py tests/test_gallery.py
 }
-ipywidgets7_log=$(mktemp)
-trap 'rm -f "$ipywidgets7_log"' EXIT
-phase "pytest: the widget layer with ipywidgets 7.7 (.venv-ipywidgets7/), in the background"
-(set -e; ipywidgets7) >"$ipywidgets7_log" 2>&1 &
-ipywidgets7_job=$!
+js_checks() { cd js && npm run --silent check; }
 
-phase "js: typecheck + vitest"
-(cd js && npm run --silent check)
+# Its install waits on the network, and the JS checks run in node: both beside the Python checks.
+in_background ipywidgets7 "pytest: the widget layer with ipywidgets 7.7 (.venv-ipywidgets7/)" ipywidgets7
+in_background js "js: typecheck + vitest" js_checks
 
 phase "ruff, mypy, import-linter (the layers)"
 .venv/bin/ruff check .
@@ -40,11 +57,8 @@ run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]
 phase "pytest: units, properties, the real Mastra server, example notebooks"
 run_pytest -m "not e2e" "$@"
 
-phase "pytest: the widget layer with ipywidgets 7.7: its output"
-ipywidgets7_status=0
-wait "$ipywidgets7_job" || ipywidgets7_status=$?
-cat "$ipywidgets7_log"
-[ "$ipywidgets7_status" = 0 ] || { echo "==> ipywidgets 7.7 failed (exit $ipywidgets7_status)"; exit 1; }
+finish js
+finish ipywidgets7
 
 # In a process of its own: Playwright's sync API keeps an event loop that the asyncio tests must not meet.
 # tests/e2e/test_wheel.py builds the wheel and runs it, installed in a fresh venv, in JupyterLab.
