@@ -207,6 +207,21 @@ def wait_notebook_ready(page: Any) -> None:
     )
 
 
+def saved_view(page: Any, output: Any) -> Any:
+    """The view that ``output``'s saved widget state draws, once drawn. JupyterLab's widget manager can
+    lose a saved state's models when the kernel comes up while it restores them ("Error displaying
+    widget: model not found", seen on a loaded machine): then the page is reloaded once, as a person
+    would; the saved state is the same."""
+    root = output.locator(".mn-root").first
+    lost = output.get_by_text("Error displaying widget: model not found")
+    root.or_(lost).first.wait_for(timeout=60_000)
+    if not root.is_visible():
+        page.reload()
+        wait_notebook_ready(page)
+        root.wait_for(timeout=60_000)
+    return root
+
+
 _FIRST_CELL_STARTED = """() => {
     const prompt = document.querySelector('.jp-Notebook .jp-Cell .jp-InputPrompt');
     return !!prompt && /\\[(\\*|\\d+)\\]/.test(prompt.textContent);

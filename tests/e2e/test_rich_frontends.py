@@ -113,8 +113,7 @@ def test_a_renderers_table_is_drawn_again_from_the_saved_widget_state(
     with e2e.watched_page(browser, "tool-reload", width=1100) as (page, events):
         e2e.open_notebook(page, f"{reloaded.url}/lab/workspaces/rich-reload/tree/rich-reload-trusted.ipynb")
         output = e2e.cell(page, 0).locator(".jp-OutputArea")
-        root = output.locator(".mn-root").first
-        root.wait_for(timeout=60_000)  # nothing was run: the view draws from the saved state
+        root = e2e.saved_view(page, output)  # nothing was run: the view draws from the saved state
         page.wait_for_function(MODULE_LOADED, timeout=30_000)
         assert e2e.wait_status(root, *e2e.ENDED) == "finished"
         card = e2e.tool_card(root, "queryOrders")
