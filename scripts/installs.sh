@@ -70,11 +70,13 @@ venv_install() {
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   uv=$(command -v uv || echo .venv/bin/uv)
   if [ -x "$uv" ] || pip_install uv; then
-    "$uv" pip install --quiet --python "$venv/bin/python" "$@" && return
+    # compiled now, as pip does: where PYTHONDONTWRITEBYTECODE is set (this machine), every process
+    # (each kernel, each server) would compile every module it imports, each time, otherwise
+    "$uv" pip install --quiet --compile-bytecode --python "$venv/bin/python" "$@" && return
     echo "uv failed: pip instead"
   fi
   "$venv/bin/python" -m pip install -q --upgrade pip  # pip >= 25.1 reads dependency groups
-  "$venv/bin/python" -m pip install -q --no-compile "$@"
+  "$venv/bin/python" -m pip install -q "$@"
 }
 
 # prefixed NAME COMMAND...: each line COMMAND writes, prefixed with "NAME | ".
