@@ -140,21 +140,10 @@ class RunState:
     kept: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def root(
-        cls,
-        tree: Tree,
-        clock: Clock | None = None,
-        suggest: Suggest | None = None,
-        draw: Drawer | None = None,
-    ) -> RunState:
+    def root(cls, tree: Tree, clock: Clock, suggest: Suggest, draw: Drawer) -> RunState:
+        """The state of a run whose root node is made now in ``tree``."""
         node = tree.new("run", None, status="running", nested=False)
-        return cls(
-            tree=tree,
-            node=node,
-            clock=clock or Clock(),
-            suggest=suggest or no_suggestion,
-            draw=draw or NO_DRAWER,
-        )
+        return cls(tree=tree, node=node, clock=clock, suggest=suggest, draw=draw)
 
     def now(self) -> float | None:
         """When what is being folded happened, on the run's one clock (None: the run is untimed)."""

@@ -134,30 +134,9 @@ class Tile:
         return self.subtitle if self.label == self.title else f"{self.subtitle} · {self.title}"
 
     @property
-    def queued(self) -> bool:
-        """Waiting for its turn: not started, no view."""
-        return self.job.queued
-
-    @property
-    def streaming(self) -> bool:
-        """Its run streams now."""
-        return self.job.running
-
-    @property
-    def ended(self) -> bool:
-        """The run ended for good (a run waiting for a person has not: it may go on in its view)."""
-        return self.job.ended
-
-    @property
     def status(self) -> str:
         """``queued``, ``running``, or the run's own status (``finished``, ``error``, ``suspended``...)."""
         return self.job.status
-
-    @property
-    def group(self) -> str:
-        """The summary's group: queued, running, done (finished), stopped (by a person: aborted) or
-        error (any other end)."""
-        return self.job.group
 
     @property
     def result(self) -> RunResult:
@@ -199,8 +178,8 @@ class Pages:
         if self.filter == "all":
             return list(self.tiles)
         if self.filter == "errors-first":
-            return sorted(self.tiles, key=lambda tile: tile.group != "error")  # stable: prompt order within
-        return [tile for tile in self.tiles if tile.group == self.filter]
+            return sorted(self.tiles, key=lambda tile: tile.job.group != "error")  # stable: in prompt order
+        return [tile for tile in self.tiles if tile.job.group == self.filter]
 
     def choose(self, what: str) -> None:
         """Filter by ``what`` (a FILTERS key), the list taken again."""
@@ -210,7 +189,7 @@ class Pages:
     def join(self, tile: Tile) -> None:
         """A tile changed (or is new): one the filter now matches joins the list's end, and the page
         if it has room for it; nothing already listed moves."""
-        matches = self.filter in ("all", "errors-first") or tile.group == self.filter
+        matches = self.filter in ("all", "errors-first") or tile.job.group == self.filter
         if matches and tile not in self.order:
             self.order.append(tile)
             if len(self.shown) < self.size and self.offset + len(self.shown) == len(self.order) - 1:
@@ -548,7 +527,7 @@ class Gallery:
     def _fill(self, tile: Tile) -> None:
         """The slot of ``tile``, on the page, holds its widget (the grid laid out after, once)."""
         index = self.pages.shown.index(tile)
-        if tile.queued and index >= self._started_slots():
+        if tile.job.queued and index >= self._started_slots():
             return
         slot = self._slots[index]
         if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
@@ -576,7 +555,7 @@ class Gallery:
     def _started_slots(self) -> int:
         """The page's slots up to its last tile that is not queued: the ones the grid shows."""
         for index in range(len(self.pages.shown) - 1, -1, -1):
-            if not self.pages.shown[index].queued:
+            if not self.pages.shown[index].job.queued:
                 return index + 1
         return 0
 
@@ -587,7 +566,7 @@ class Gallery:
         shown = self._started_slots()
         for index in range(shown):  # a queued tile before a started one (a filter, a jump) keeps a slot
             tile = self.pages.shown[index]
-            if tile.queued:
+            if tile.job.queued:
                 placeholder = self._queued_widget(index, tile)
                 if self._slots[index].children != (placeholder,):
                     self._slots[index].children = (placeholder,)
@@ -706,7 +685,7 @@ class Gallery:
     def _publish_shown(self) -> None:
         """The tiles on the page send their final state from the waiting cell (headless saving)."""
         for tile in self.pages.shown:
-            if tile.view is not None and not tile.streaming:
+            if tile.view is not None and not tile.job.running:
                 tile.view.wait(0)
 
     def stop(self) -> None:

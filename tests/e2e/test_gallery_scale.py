@@ -32,7 +32,7 @@ REPORT = """results = batch.wait(300)
 print('RESULTS', json.dumps({
     "counts": batch.counts(), "summary": batch.summary(),
     "widgets": sum(tile.view is not None for tile in batch.tiles),
-    "errors": [tile.index for tile in batch.tiles if tile.group == "error"],
+    "errors": [tile.index for tile in batch.tiles if tile.job.group == "error"],
     "texts": [r.text[:40] for r in results[:3]],
 }))"""
 

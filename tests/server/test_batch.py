@@ -21,8 +21,8 @@ def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_c
     async def scenario() -> tuple[Any, int]:
         batch = client.agent("weather").stream_many(prompts, concurrency=4)
         most = 0
-        while not all(tile.ended for tile in batch.tiles):
-            running = sum(tile.result.chunk_count > 0 and not tile.ended for tile in batch.tiles)
+        while not all(tile.job.ended for tile in batch.tiles):
+            running = sum(tile.result.chunk_count > 0 and not tile.job.ended for tile in batch.tiles)
             most = max(most, running)
             await asyncio.sleep(0.005)
         await batch
@@ -38,7 +38,7 @@ def test_twenty_prompts_at_concurrency_four(client: mn.MastraClient, recording_c
     assert batch.counts() == {"queued": 0, "running": 0, "done": 20, "stopped": 0, "error": 0}
     assert batch.summary().startswith("20 done · ")
     assert [tile.title for tile in batch.tiles] == prompts  # each tile titled by its prompt
-    assert not any(tile.queued for tile in batch.tiles)
+    assert not any(tile.job.queued for tile in batch.tiles)
     frame = mn.to_dataframe(batch)
     assert list(frame["prompt"]) == prompts
     assert (frame["tool_call_count"] == 1).all()
