@@ -1,7 +1,7 @@
 """What the static transcript costs: it is built when every run ends (and by ``RunResult._repr_html_``).
 
 For each stream the run is folded once; then timed, median of ``--repeat`` builds: the view's
-snapshot (``Run.snapshot``), the transcript from it (``render_snapshot``, what StreamView saves), and
+snapshot (``Run.snapshot``), the transcript from it (``render_tree``, what StreamView saves), and
 from the RunResult's parts (how a RunResult loaded from JSON is drawn). Streams:
 
 * ``long-text``: tests/fixtures/long-text.jsonl (a 200 kB markdown answer);
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from mastra_notebook.core.ingest import records  # noqa: E402
 from mastra_notebook.core.result_nodes import result_ops  # noqa: E402
 from mastra_notebook.core.run import Run  # noqa: E402
-from mastra_notebook.render.transcript import render_snapshot  # noqa: E402
+from mastra_notebook.render.static import render_tree  # noqa: E402
 from tests import hostile as h  # noqa: E402
 
 STREAMS: dict[str, Callable[[], Any]] = {
@@ -57,14 +57,14 @@ def measure(name: str, repeat: int) -> dict[str, Any]:
     run.end()
     ops = run.snapshot()
     result = run.result
-    html = render_snapshot(ops)
+    html = render_tree(ops)
     return {
         "stream": name,
         "nodes": len(ops),
         "html_kb": round(len(html.encode()) / 1024, 1),
         "snapshot_ms": round(_median_ms(run.snapshot, repeat), 3),
-        "transcript_ms": round(_median_ms(lambda: render_snapshot(ops), repeat), 2),
-        "from_parts_ms": round(_median_ms(lambda: render_snapshot(result_ops(result)), repeat), 2),
+        "transcript_ms": round(_median_ms(lambda: render_tree(ops), repeat), 2),
+        "from_parts_ms": round(_median_ms(lambda: render_tree(result_ops(result)), repeat), 2),
     }
 
 

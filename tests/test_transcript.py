@@ -17,7 +17,7 @@ from mastra_notebook.core.run import Run
 from mastra_notebook.render import static
 from mastra_notebook.render.static import RUN_SECTIONS, render_tree
 from mastra_notebook.render.static import text as fmt
-from mastra_notebook.render.transcript import render_html, render_snapshot, requests_of
+from mastra_notebook.render.transcript import render_html, requests_of
 
 from . import hostile as h
 from .conftest import RecordingComm, fixture_path
@@ -223,7 +223,7 @@ def test_a_views_transcript_is_drawn_from_the_final_state_it_saves(recording_com
         view.feed(item)
     view.end()
     final = json.loads(view._final)  # what the widget draws when the notebook is opened again
-    assert view._transcript()["text/html"] == render_snapshot(
+    assert view._transcript()["text/html"] == render_tree(
         final["ops"], view.title, view.subtitle, [view.view_key], requests_of(final["ops"], view.result)
     )
 

@@ -21,17 +21,12 @@ from ..core.result_nodes import result_ops
 from ..core.tree import without_times
 from .static import render_tree
 
-__all__ = ["render_html", "render_snapshot", "requests_of"]
+__all__ = ["render_html", "requests_of"]
 
 
 def requests_of(ops: list[Any], result: RunResult) -> dict[str, dict[str, Any]]:
     """Each step node's request in ``result``, as a page carries it (bounded by ``PAGE``)."""
     return {node_id: found.shown(PAGE) for node_id, found in step_requests(ops, result).items()}
-
-
-# A view snapshot's ops as one self-contained, script-free HTML fragment (``requests``: each step
-# node's, from ``requests_of``): the static renderer's own entry, under the name a transcript reads by.
-render_snapshot = render_tree
 
 
 def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
