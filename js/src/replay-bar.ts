@@ -91,10 +91,7 @@ export class ReplayBar {
     if (state.position === this.asked || state.playing) this.asked = null; // reached, or moving on by itself
     this.play.textContent = state.playing ? "Pause" : state.position >= state.total ? "Replay" : "Play";
     this.scrubber.max = String(state.total);
-    const at = this.asked ?? state.position;
-    if (document.activeElement !== this.scrubber) this.scrubber.value = String(at);
-    this.back.disabled = at <= 0;
-    this.forward.disabled = at >= state.total;
+    this.showAt(this.asked ?? state.position, state.total, document.activeElement !== this.scrubber);
     this.label.textContent = this.describe(state.position);
     this.el.dataset.position = String(state.position);
   }
@@ -110,14 +107,19 @@ export class ReplayBar {
     return `chunk ${position} / ${total}${speed}`;
   }
 
+  /** The scrubber (unless the reader holds it) and the step buttons at position `at`. */
+  private showAt(at: number, total: number, scrubber = true): void {
+    if (scrubber) this.scrubber.value = String(at);
+    this.back.disabled = at <= 0;
+    this.forward.disabled = at >= total;
+  }
+
   private seek(position: number): void {
     const total = this.state?.total ?? 0;
     const target = Math.max(0, Math.min(total, Math.round(position)));
     this.asked = target;
-    this.scrubber.value = String(target); // repeated steps go on from here
+    this.showAt(target, total); // repeated steps go on from here
     this.label.textContent = this.describe(target);
-    this.back.disabled = target <= 0;
-    this.forward.disabled = target >= total;
     this.send({ t: "seek", position: target });
   }
 }
