@@ -59,13 +59,23 @@ function rect(top: number, height: number): DOMRect {
   return { top, bottom: top + height, height, left: 0, right: 600, width: 600, x: 0, y: top, toJSON: () => ({}) };
 }
 
-function fakeLayout(): void {
-  vi.stubGlobal("IntersectionObserver", FakeObserver);
-  vi.spyOn(Element.prototype, "getClientRects").mockReturnValue([rect(0, 1)] as unknown as DOMRectList);
-  vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
-    if (this.classList.contains("mn-root")) return rect(0, BOX_PX);
-    if (this.classList.contains("mn-md-blocks")) return rect(-scroll, 0);
-    return rect(0, BLOCK_PX);
+/** Each test of the describe starts at the top, no observers, blocks `blockPx` tall; the page is emptied after. */
+function withFakeLayout(blockPx = BLOCK_PX): void {
+  beforeEach(() => {
+    scroll = 0;
+    observers.length = 0;
+    vi.stubGlobal("IntersectionObserver", FakeObserver);
+    vi.spyOn(Element.prototype, "getClientRects").mockReturnValue([rect(0, 1)] as unknown as DOMRectList);
+    vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
+      if (this.classList.contains("mn-root")) return rect(0, BOX_PX);
+      if (this.classList.contains("mn-md-blocks")) return rect(-scroll, 0);
+      return rect(0, blockPx);
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    document.body.replaceChildren();
   });
 }
 
@@ -91,16 +101,7 @@ const spacers = (md: MarkdownView) =>
   [...md.el.querySelectorAll<HTMLElement>(".mn-md-spacer")].map((s) => Number.parseFloat(s.style.height || "0"));
 
 describe("a long text keeps only the blocks near view in the DOM", () => {
-  beforeEach(() => {
-    scroll = 0;
-    observers.length = 0;
-    fakeLayout();
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllGlobals();
-    document.body.replaceChildren();
-  });
+  withFakeLayout();
 
   it("draws the band of the scroll box and one box height around it; spacers keep the rest's height", async () => {
     const md = await mountLong(500);
@@ -186,22 +187,7 @@ describe("a long text keeps only the blocks near view in the DOM", () => {
 });
 
 describe("a window of small blocks", () => {
-  beforeEach(() => {
-    scroll = 0;
-    observers.length = 0;
-    fakeLayout();
-    // blocks of 10 px: the band (2,100 px) would hold 210 of them
-    vi.spyOn(Element.prototype, "getBoundingClientRect").mockImplementation(function (this: Element) {
-      if (this.classList.contains("mn-root")) return rect(0, BOX_PX);
-      if (this.classList.contains("mn-md-blocks")) return rect(-scroll, 0);
-      return rect(0, 10);
-    });
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllGlobals();
-    document.body.replaceChildren();
-  });
+  withFakeLayout(10); // blocks of 10 px: the band (2,100 px) would hold 210 of them
 
   it("keeps at most 20 blocks beyond those in the visible box on each side", async () => {
     const md = await mountLong(2000);

@@ -1,17 +1,12 @@
 /** The footer's label control (feedback.ts): thumbs, a score and a comment sent to the kernel, the
  * label and its state as the kernel wrote them, and a static page that only shows the label. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { renderView } from "../src/widget";
-import { FakeModel, add, fakeClock, mount, opsMsg, root, set, snapshot } from "./helpers";
+import { add, liveOnFakeTimers, mount, opsMsg, root, set, snapshot } from "./helpers";
 
 function live(rootFields: Record<string, unknown> = {}) {
-  vi.useFakeTimers({ now: 1_000_000 });
-  const model = new FakeModel({ _can_label: true });
-  const el = document.createElement("div");
-  document.body.append(el);
-  const cleanup = renderView(model, el, fakeClock);
+  const { model, el, cleanup, frame } = liveOnFakeTimers({ _can_label: true });
   model.receive(snapshot(1, [root({ status: "finished", ...rootFields })]));
-  vi.advanceTimersByTime(17);
+  frame();
   const control = el.querySelector<HTMLElement>(".mn-footer .mn-feedback") as HTMLElement;
   const thumb = (value: string) => control.querySelector<HTMLButtonElement>(`[data-thumbs="${value}"]`) as HTMLButtonElement;
   const score = control.querySelector<HTMLInputElement>(".mn-feedback-score") as HTMLInputElement;

@@ -5,25 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ChunkEntry, cellsOf, columnTemplate } from "../src/inspector";
-import type { Clock } from "../src/schedule";
-import { renderView } from "../src/widget";
-import { FakeModel, add, append, opsMsg, root, set, snapshot } from "./helpers";
-
-const fakeClock: Clock = {
-  now: () => Date.now(),
-  frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
-  after: (ms, callback) => void setTimeout(callback, ms),
-};
-
-function mount(traits: Record<string, unknown> = {}) {
-  vi.useFakeTimers({ now: 1_000_000 });
-  const model = new FakeModel(traits);
-  const el = document.createElement("div");
-  document.body.append(el);
-  renderView(model, el, fakeClock);
-  const rootEl = el.querySelector<HTMLElement>(".mn-root") as HTMLElement;
-  return { model, el, rootEl, frame: () => vi.advanceTimersByTime(17) };
-}
+import { add, append, fakeScrollBox, liveOnFakeTimers, opsMsg, root, set, snapshot } from "./helpers";
 
 const entry = (fields: Partial<ChunkEntry>): ChunkEntry => ({
   i: 17,
@@ -51,7 +33,7 @@ describe("inspector rows", () => {
   });
 
   it("draws rows whose cells are whole, the path on a line of its own, from the kernel's outer fields", () => {
-    const { model, el } = mount();
+    const { model, el } = liveOnFakeTimers();
     el.querySelector<HTMLButtonElement>("button.mn-inspect")?.click();
     model.receive({
       t: "chunks",
@@ -77,7 +59,7 @@ describe("after Stop", () => {
   });
 
   it("the focus stays on the view, not on whatever JupyterLab or the browser picks next", () => {
-    const { model, el, rootEl } = mount({ streaming: true, max_height: "400px" });
+    const { model, el, rootEl } = liveOnFakeTimers({ streaming: true, max_height: "400px" });
     const stop = el.querySelector<HTMLButtonElement>("button.mn-stop") as HTMLButtonElement;
     stop.focus();
     stop.click();
@@ -90,43 +72,32 @@ describe("after Stop", () => {
   });
 
   it("a view that followed the tail shows the end (the stopped banner, the footer) whole", () => {
-    const { model, rootEl, frame } = mount({ streaming: true, max_height: "400px" });
+    const { model, rootEl, frame } = liveOnFakeTimers({ streaming: true, max_height: "400px" });
     const size = { content: 400, client: 400 };
-    let top = 0;
-    Object.defineProperty(rootEl, "scrollHeight", { get: () => size.content, configurable: true });
-    Object.defineProperty(rootEl, "clientHeight", { get: () => size.client, configurable: true });
-    Object.defineProperty(rootEl, "scrollTop", {
-      get: () => top,
-      set: (v: number) => {
-        top = Math.max(0, Math.min(v, size.content - size.client));
-      },
-      configurable: true,
-    });
+    const box = fakeScrollBox(rootEl, size);
     model.receive(snapshot(1, [root(), add("root", "t1", "text", { text: "" })]));
     frame();
     size.content = 1000;
     model.receive(opsMsg(2, [append("t1", "text", "more")]));
     frame();
-    expect(top).toBe(600);
+    expect(rootEl.scrollTop).toBe(600);
     model.set("streaming", false); // the trait comes before the last ops
     size.content = 1100; // the banner and the footer
     model.receive(opsMsg(3, [set("root", "status", "aborted"), add("root", "b1", "banner", { level: "abort", message: "stopped by the user" })]));
     frame();
-    expect(top).toBe(700);
+    expect(rootEl.scrollTop).toBe(700);
     // the reader scrolls: the view stays where they put it
-    rootEl.dispatchEvent(new Event("wheel"));
-    top = 100;
-    rootEl.dispatchEvent(new Event("scroll"));
+    box.scrollTo(100);
     size.content = 1200;
     model.receive(opsMsg(4, [set("root", "finished_at", 2)]));
     frame();
-    expect(top).toBe(100);
+    expect(rootEl.scrollTop).toBe(100);
   });
 });
 
 describe("bars under the header", () => {
   it("the replay bar stays right under the header; the timeline opens below it; one sticky block", () => {
-    const { model, el } = mount({ replay: { total: 10, position: 3, playing: false, speed: 1 } });
+    const { model, el } = liveOnFakeTimers({ replay: { total: 10, position: 3, playing: false, speed: 1 } });
     model.receive(snapshot(1, [root({ started_at: 0, finished_at: 100 })]));
     const top = el.querySelector(".mn-root > .mn-top") as HTMLElement;
     const order = [...top.children].map((child) => child.className.split(" ")[0]);
@@ -137,7 +108,7 @@ describe("bars under the header", () => {
 
 describe("one word per state", () => {
   it("a replay held short of its end says paused, not running; playing or at its end it does not", () => {
-    const { model, el, frame } = mount({ replay: { total: 10, position: 3, playing: false, speed: 1 } });
+    const { model, el, frame } = liveOnFakeTimers({ replay: { total: 10, position: 3, playing: false, speed: 1 } });
     model.receive(snapshot(1, [root({ status: "running", started_at: 0 })]));
     frame();
     const badge = () => el.querySelector(".mn-header .mn-state")?.textContent;

@@ -1,7 +1,8 @@
 /** Test helpers: hand-built ops and messages, a fake anywidget model, frame waiting. */
+import { vi } from "vitest";
 import type { Clock } from "../src/schedule";
 import type { NodeData, Op, OpsMsg, SnapshotMsg } from "../src/types";
-import widget, { mountStatic, type StaticHandle } from "../src/widget";
+import widget, { mountStatic, renderView, type StaticHandle } from "../src/widget";
 
 export const add = (parent: string | null, id: string, kind: string, fields: Record<string, unknown> = {}): Op => [
   "add",
@@ -77,6 +78,47 @@ export const fakeClock: Clock = {
   frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
   after: (ms, callback) => void setTimeout(callback, ms),
 };
+
+/**
+ * A live view of a fake model with `traits`, drawn into a fresh element of the page on vitest's fake
+ * timers (`fakeClock`, from 1,000,000 ms); `frame()` moves them on by one frame.
+ */
+export function liveOnFakeTimers(traits: Record<string, unknown> = {}) {
+  vi.useFakeTimers({ now: 1_000_000 });
+  const model = new FakeModel(traits);
+  const el = document.createElement("div");
+  document.body.append(el);
+  const cleanup = renderView(model, el, fakeClock);
+  const rootEl = el.querySelector<HTMLElement>(".mn-root") as HTMLElement;
+  return { model, el, rootEl, cleanup, frame: () => vi.advanceTimersByTime(17) };
+}
+
+/** jsdom has no layout: give `el` a scroll box of `client` px showing `content` px of content. */
+export function fakeScrollBox(el: HTMLElement, size: { content: number; client: number }) {
+  let top = 0;
+  Object.defineProperty(el, "scrollHeight", { get: () => size.content, configurable: true });
+  Object.defineProperty(el, "clientHeight", { get: () => size.client, configurable: true });
+  Object.defineProperty(el, "scrollTop", {
+    get: () => top,
+    set: (v: number) => {
+      top = Math.max(0, Math.min(v, size.content - size.client));
+    },
+    configurable: true,
+  });
+  return {
+    /** The reader scrolls (a wheel, then the scroll). */
+    scrollTo(v: number) {
+      el.dispatchEvent(new Event("wheel"));
+      el.scrollTop = v;
+      el.dispatchEvent(new Event("scroll"));
+    },
+    /** The view moves without the reader (a resize, scroll anchoring). */
+    moved(v: number) {
+      el.scrollTop = v;
+      el.dispatchEvent(new Event("scroll"));
+    },
+  };
+}
 
 /** A live view's next DOM update: it comes in a frame, at most once every 100 ms. */
 export async function nextUpdate(): Promise<void> {

@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Clock, FRAME_BUDGET, FrameQueue, FrameScheduler, MAX_GAP_MS, MEASURE_EVERY } from "../src/schedule";
-
-/** Frames every 16 ms, driven by vitest's fake timers; `Date.now()` is the fake clock. */
-const fakeClock: Clock = {
-  now: () => Date.now(),
-  frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
-  after: (ms, callback) => void setTimeout(callback, ms),
-};
+import { fakeClock } from "./helpers";
 
 /**
  * An update that costs `cost()` ms of main thread (the fake clock moves on while it runs). It is

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Clock } from "../src/schedule";
-import widget, { mountStatic, renderView } from "../src/widget";
-import { FakeModel, add, append, nextFrame, opsMsg, root, set, snapshot, nextUpdate } from "./helpers";
+import widget, { mountStatic } from "../src/widget";
+import { FakeModel, add, append, fakeScrollBox, liveOnFakeTimers, nextFrame, opsMsg, root, set, snapshot, nextUpdate } from "./helpers";
 
 function setup(traits: Record<string, unknown> = {}) {
   const model = new FakeModel(traits);
@@ -132,24 +131,12 @@ describe("mountStatic", () => {
   });
 });
 
-/** Frames every 16 ms on vitest's fake timers (updates cost no time: every change is "after a quiet moment"). */
-const fakeClock: Clock = {
-  now: () => Date.now(),
-  frame: (callback) => void setTimeout(callback, 16 - (Date.now() % 16)),
-  after: (ms, callback) => void setTimeout(callback, ms),
-};
-
+/** A live view on fake timers (helpers.ts), and its header's stats. */
 function fakeSetup(traits: Record<string, unknown> = {}) {
-  vi.useFakeTimers({ now: 1_000_000 });
-  const model = new FakeModel(traits);
-  const el = document.createElement("div");
-  document.body.append(el);
-  const cleanup = renderView(model, el, fakeClock);
-  const rootEl = el.querySelector<HTMLElement>(".mn-root") as HTMLElement;
-  const header = rootEl.querySelector<HTMLElement>(".mn-header") as HTMLElement;
+  const view = liveOnFakeTimers(traits);
+  const header = view.rootEl.querySelector<HTMLElement>(".mn-header") as HTMLElement;
   const stat = (key: string) => header.querySelector<HTMLElement>(`[data-stat="${key}"]`) as HTMLElement;
-  const frame = () => vi.advanceTimersByTime(17);
-  return { model, el, rootEl, header, stat, frame, cleanup };
+  return { ...view, header, stat };
 }
 
 describe("live updates", () => {
@@ -251,33 +238,6 @@ describe("header", () => {
     expect(stop?.textContent).toBe("Stopping…");
   });
 });
-
-/** jsdom has no layout: give the root a scroll box of `client` px showing `content` px of content. */
-function fakeScrollBox(el: HTMLElement, size: { content: number; client: number }) {
-  let top = 0;
-  Object.defineProperty(el, "scrollHeight", { get: () => size.content, configurable: true });
-  Object.defineProperty(el, "clientHeight", { get: () => size.client, configurable: true });
-  Object.defineProperty(el, "scrollTop", {
-    get: () => top,
-    set: (v: number) => {
-      top = Math.max(0, Math.min(v, size.content - size.client));
-    },
-    configurable: true,
-  });
-  return {
-    /** The reader scrolls (a wheel, then the scroll). */
-    scrollTo(v: number) {
-      el.dispatchEvent(new Event("wheel"));
-      el.scrollTop = v;
-      el.dispatchEvent(new Event("scroll"));
-    },
-    /** The view moves without the reader (a resize, scroll anchoring). */
-    moved(v: number) {
-      el.scrollTop = v;
-      el.dispatchEvent(new Event("scroll"));
-    },
-  };
-}
 
 /** A streaming view in a 400 px box, one text part; `grow()` adds 300 px of text and draws a frame. */
 function streamingInABox() {
