@@ -15,7 +15,7 @@ import json
 import statistics
 import time
 
-from concurrency import launcher  # type: ignore[import-not-found]  # benchmarks/ is on the path when run
+from concurrency import launcher, worst_loop_gap  # type: ignore[import-not-found]  # benchmarks/ is on the path when run
 
 import mastra_notebook as mn
 
@@ -43,19 +43,8 @@ async def timed(make: object, runs: int) -> list[float]:
 
 async def loop_gap_during(client: mn.MastraClient, seconds: float) -> float:
     """The worst lateness of a 10 ms timer while a sync tool sleeps ``seconds`` in its thread."""
-    worst, done = 0.0, False
-
-    async def heartbeat() -> None:
-        nonlocal worst
-        while not done:
-            before = time.perf_counter()
-            await asyncio.sleep(0.01)
-            worst = max(worst, time.perf_counter() - before - 0.01)
-
-    beat = asyncio.create_task(heartbeat())
-    result = await client.agent("toolUser").stream(f'call slow with {{"seconds": {seconds}}}', tools=[slow])
-    done = True
-    await beat
+    prompt = f'call slow with {{"seconds": {seconds}}}'
+    result, worst = await worst_loop_gap(client.agent("toolUser").stream(prompt, tools=[slow]))
     assert result.tool_calls[0].result == "done"
     return worst
 
