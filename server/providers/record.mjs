@@ -28,18 +28,20 @@ const REPO_DIR = resolve(SERVER_DIR, '..');
 // ---- tools: names match the fixtures' tool calls; results are deterministic --------------
 
 const WEATHER = { Paris: [18, 'sunny'], Berlin: [12, 'cloudy'], Rome: [24, 'clear'], 'San Francisco': [16, 'foggy'] };
+// a place's weather, mild 20 °C where the table has none: both weather tools answer with it
+const weatherIn = (place) => ({ temperatureC: WEATHER[place]?.[0] ?? 20, conditions: WEATHER[place]?.[1] ?? 'mild' });
 
 const getWeather = createTool({
   id: 'getWeather',
   description: 'Current weather for a city',
   inputSchema: z.object({ city: z.string() }),
-  execute: async ({ city }) => ({ city, temperatureC: WEATHER[city]?.[0] ?? 20, conditions: WEATHER[city]?.[1] ?? 'mild' }),
+  execute: async ({ city }) => ({ city, ...weatherIn(city) }),
 });
 const weather = createTool({
   id: 'weather',
   description: 'Current weather for a location',
   inputSchema: z.object({ location: z.string() }),
-  execute: async ({ location }) => ({ location, temperatureC: WEATHER[location]?.[0] ?? 20, conditions: WEATHER[location]?.[1] ?? 'mild' }),
+  execute: async ({ location }) => ({ location, ...weatherIn(location) }),
 });
 const cityAttractions = createTool({
   id: 'cityAttractions',
@@ -65,6 +67,7 @@ const calculator = createTool({
 const anthropic = (url) => createAnthropic({ baseURL: `${url}/v1`, apiKey: 'test' });
 const openai = (url) => createOpenAI({ baseURL: `${url}/v1`, apiKey: 'test' });
 const google = (url) => createGoogleGenerativeAI({ baseURL: `${url}/v1beta`, apiKey: 'test' });
+const router = (id) => (url) => ({ id, url: `${url}/v1`, apiKey: 'test' }); // Mastra's model router
 
 // ---- scenarios ---------------------------------------------------------------------------
 // responses: the Nth entry answers the Nth model request (see replay.mjs).
@@ -140,12 +143,12 @@ export const SCENARIOS = {
   },
   'router-openai-text': {
     framing: 'openai-chat', responses: [{ file: 'openai-text.chunks.txt' }],
-    model: (url) => ({ id: 'openai/gpt-4o', url: `${url}/v1`, apiKey: 'test' }), prompt: 'Invent a holiday.',
+    model: router('openai/gpt-4o'), prompt: 'Invent a holiday.',
   },
   'router-openai-tools': {
     framing: 'openai-chat',
     responses: [1, 2, 3].map((n) => ({ file: `router-openai-tools.${n}.chunks.txt` })),
-    model: (url) => ({ id: 'openai/gpt-4o', url: `${url}/v1`, apiKey: 'test' }), tools: { getWeather }, maxSteps: 5,
+    model: router('openai/gpt-4o'), tools: { getWeather }, maxSteps: 5,
     prompt: 'Weather in Paris, then Berlin and Rome?',
   },
 };
