@@ -25,6 +25,12 @@ from tests.e2e.helpers import (
 )
 from tests.server.conftest import mastra_url  # noqa: F401 - the bundled real Mastra server, once a session
 
+UNMET_LAB_PLUGINS = [
+    "completer", "console", "csvviewer", "debugger", "extensionmanager", "fileeditor", "htmlviewer", "hub",
+    "imageviewer", "inspector", "launcher", "logconsole", "lsp", "markdownviewer", "metadataform", "running",
+    "settingeditor", "celltags", "terminal", "toc", "tooltip", "workspaces",
+]  # fmt: skip
+
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
@@ -37,6 +43,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     kernel = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
               "display_name": "Python 3", "language": "python"}  # fmt: skip
     write_json(base / "data" / "kernels" / "python3" / "kernel.json", kernel)
+    # JupyterLab's plugins that no test meets: each page opens ~1.7 s sooner (7.8 -> 6.1 s, measured
+    # side by side). The wheel's JupyterLab (test_wheel.py) keeps them all, as a user has them.
+    disabled = {f"@jupyterlab/{name}-extension": True for name in UNMET_LAB_PLUGINS}
+    write_json(base / "config" / "labconfig" / "page_config.json", {"disabledExtensions": disabled})
     port = free_port()
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
