@@ -428,9 +428,11 @@ def set_theme(page: Any, name: str) -> None:
     theme(page, name == "dark")
 
 
-def cells(url: str, *code: str) -> list[str]:
-    """A notebook's cells: a client of the server at ``url``, then ``code``."""
-    return [f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})", *code]
+def cells(url: str, *code: str, setup: str = "") -> list[str]:
+    """A notebook's cells: a client of the server at ``url`` (then ``setup``, in the same first cell:
+    the tools the later cells pass), then ``code``."""
+    client = f"import mastra_notebook as mn\nclient = mn.MastraClient({url!r})"
+    return [f"{client}\n{setup}" if setup else client, *code]
 
 
 def live_cells(url: str, *code: str) -> list[str]:

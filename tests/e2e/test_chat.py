@@ -22,14 +22,15 @@ TOOL = '''def lookup(city: str) -> dict:
 def test_a_client_tool_card_and_a_displayed_chat(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = [
-        f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
+    cells = e2e.cells(
+        mastra_url,
         'v = client.agent("toolUser").stream(\'call lookup with {"city": "Paris"}\', tools=[lookup])\nv',
         'chat = client.agent("memoryChat").chat(resource="e2e")\n'
         'chat.send(\'call lookup with {"city": "Oslo"}\', tools=[lookup]).wait(30)\n'
         'chat.send("<b>and</b> what did I ask?").wait(30)\n'
         "chat",
-    ]
+        setup=TOOL,
+    )
     e2e.open_and_run(page, lab.notebook("client-tools", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "finished", "error", "aborted", "incomplete") == "finished"
@@ -74,11 +75,12 @@ def test_a_client_tool_card_and_a_displayed_chat(
 def test_approving_a_client_tool_in_the_view_runs_it_in_the_kernel(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = [
-        f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOL}",
+    cells = e2e.cells(
+        mastra_url,
         "v = client.agent('toolUser').stream('call lookup with {\"city\": \"Rome\"}',\n"
         "    tools=[mn.tool(lookup, require_approval=True)])\nv",
-    ]
+        setup=TOOL,
+    )
     e2e.open_and_run(page, lab.notebook("client-tool-approval", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"

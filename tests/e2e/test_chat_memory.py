@@ -19,8 +19,8 @@ pytestmark = pytest.mark.e2e
 def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = [
-        f"import uuid\nimport mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})",
+    cells = e2e.cells(
+        mastra_url,
         'chat = client.agent("workingMemory").chat(resource=f"e2e-{uuid.uuid4().hex[:8]}")\n'
         'for prompt in ("Hi, my name is Ada.", "I live in Lyon. I like <b>jazz</b>.", "What do you know about me?"):\n'
         "    chat.send(prompt).wait(30)\n"
@@ -29,7 +29,8 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
         'observed.send("Hello, I am planning a long trip to Japan next spring with my family of four.").wait(30)\n'
         'observed.send("We want to see Kyoto, Osaka and Tokyo, and we like temples and food markets.").wait(30)\n'
         "observed",
-    ]
+        setup="import uuid",
+    )
     e2e.open_and_run(page, lab.notebook("chat-memory", cells), 0, 1)
     conversation = e2e.cell(page, 1).locator(".mn-conversation")
     expect(conversation.locator(".mn-root")).to_have_count(3, timeout=60_000)

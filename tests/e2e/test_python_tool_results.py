@@ -35,12 +35,13 @@ def chart(title: str):
 def test_a_dataframe_and_a_figure_from_python_tools(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    cells = [
-        f"import mastra_notebook as mn\nclient = mn.MastraClient({mastra_url!r})\n{TOOLS}",
+    cells = e2e.cells(
+        mastra_url,
         'v = client.agent("toolUser").stream("call everything", tools=[everything])\nv',
         'w = client.agent("toolUser").stream(\'call chart with {"title": "Orders"}\', tools=[chart])\nw',
         "print(type(v.wait(30).tool_calls[0].value).__name__, len(v.result.tool_calls[0].value))",
-    ]
+        setup=TOOLS,
+    )
     e2e.open_and_run(page, lab.notebook("python-tool-results", cells), 0, 1, 2)
     table_root, chart_root = e2e.view_root(page, 1), e2e.view_root(page, 2)
     assert e2e.wait_status(table_root, "finished", "error", "aborted", "incomplete") == "finished"
