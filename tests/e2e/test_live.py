@@ -173,16 +173,31 @@ def test_live_agent_stop(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
     e2e.screenshot(root, "live-agent-stopped")
 
 
+def awaiting_delete(lab: e2e.Lab, page: Any, mastra_url: str, name: str, result_cell: str) -> tuple[Any, Any]:
+    """A live view of the approver agent asked to delete record abc-123 (then ``result_cell``, cell 3,
+    not run), and its deleteRecord card once the call waits for a person."""
+    delete = 'v = client.agent("approver").stream("Delete record abc-123")\nv'
+    root = e2e.open_live_view(page, lab, name, mastra_url, delete, result_cell)
+    return root, e2e.awaiting_approval(root, "deleteRecord")
+
+
+def decided(root: Any, card: Any, tool_status: str, answer: str) -> None:
+    """Once a person decided: the card says ``tool_status``, the run finishes without an Approve
+    button left, and its last text has ``answer``."""
+    expect(card).to_have_attribute("data-tool-status", tool_status, timeout=30_000)
+    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    expect(card.locator("button.mn-approve")).to_have_count(0)
+    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(answer)
+
+
 def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str) -> None:
-    root = e2e.open_live_view(
-        page,
+    root, card = awaiting_delete(
         lab,
-        "live-approval",
+        page,
         mastra_url,
-        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        "live-approval",
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status)',
     )
-    card = e2e.awaiting_approval(root, "deleteRecord")
     assert e2e.wait_status(root, *e2e.ENDED) == "suspended"
     expect(card.locator(".mn-args pre")).to_contain_text('"id": "abc-123"')
     approve = card.locator("button.mn-approve")
@@ -190,13 +205,8 @@ def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents
     expect(card.locator("button.mn-decline")).to_be_visible()
     e2e.screenshot(root, "live-approval-waiting")
     approve.click()
-    expect(card).to_have_attribute("data-tool-status", "done", timeout=30_000)
-    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    decided(root, card, "done", "Done: record abc-123 was deleted.")
     expect(card.locator(".mn-result pre")).to_contain_text('"deleted": true')
-    expect(card.locator("button.mn-approve")).to_have_count(0)
-    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
-        "Done: record abc-123 was deleted."
-    )
     expect(e2e.cell(page, 2).locator(".mn-root")).to_have_count(1)  # the same view went on
     assert python_line(page, 3, "RESULT").split() == ["finished", "done"]
     assert not page_events.errors
@@ -215,28 +225,21 @@ def test_live_tool_approval(lab: e2e.Lab, page: Any, page_events: e2e.PageEvents
 def test_live_tool_decline_with_a_reason(
     lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
 ) -> None:
-    root = e2e.open_live_view(
-        page,
+    root, card = awaiting_delete(
         lab,
-        "live-decline",
+        page,
         mastra_url,
-        'v = client.agent("approver").stream("Delete record abc-123")\nv',
+        "live-decline",
         'print("RESULT", v.wait(30).status, v.result.tool_calls[0].status, repr(v.result.tool_calls[0].denied_reason))',
     )
-    card = e2e.awaiting_approval(root, "deleteRecord")
     card.locator("button.mn-decline").click()
     reason = card.locator("input.mn-decline-reason")
     # (the widget focuses it, but JupyterLab may take the focus back once other cells ran: not asserted)
     expect(reason).to_be_visible()
     reason.fill("Still referenced by invoices")
     reason.press("Enter")
-    expect(card).to_have_attribute("data-tool-status", "denied", timeout=30_000)
-    assert e2e.wait_status(root, "finished", "error", "aborted", timeout=30_000) == "finished"
+    decided(root, card, "denied", "I did not delete the record")
     expect(card.locator(".mn-denied")).to_have_text("Declined: Still referenced by invoices")
-    expect(card.locator("button.mn-approve")).to_have_count(0)
-    expect(root.locator(".mn-run-root > .mn-parts > .mn-text").last).to_contain_text(
-        "I did not delete the record"
-    )
     assert python_line(page, 3, "RESULT").split(" ", 2) == [
         "finished",
         "denied",
