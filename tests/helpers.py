@@ -170,6 +170,17 @@ def row_of(cells: Cells, first: str) -> list[str]:
     return next(row for row in cells.rows if row and row[0] == first)
 
 
+# ---- a workflow's run -----------------------------------------------------------------------------
+
+WEATHER_REPORT_DONE = [("fetch-forecast", "success"), ("write-report", "success")]  # server/'s weatherReport
+
+
+def step_statuses(result: mn.RunResult) -> list[tuple[str, str]]:
+    """A workflow run's steps, each as (name, status)."""
+    assert result.workflow is not None
+    return [(step.step_name, step.status) for step in result.workflow.steps]
+
+
 def everything_shown(view: mn.StreamView, tmp_path: Path) -> str:
     """All a user or a reader of a saved notebook can see of a view."""
     saved = view.save(tmp_path / "run.jsonl").read_text()

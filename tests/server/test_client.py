@@ -19,7 +19,7 @@ from mastra_notebook.client.mastra import body_options, camel
 from mastra_notebook.client.session import RunSession
 
 from ..conftest import RecordingComm
-from ..helpers import browser_state, everything_shown, wait_until
+from ..helpers import WEATHER_REPORT_DONE, browser_state, everything_shown, step_statuses, wait_until
 from .faults import BASIC, BASIC_PASSWORD, BASIC_USER, REDIRECT_TO, fault_server
 
 pytestmark = pytest.mark.server
@@ -191,10 +191,7 @@ def test_workflow_streams_steps(client: mn.MastraClient, recording_comm: Recordi
     assert result.status == "finished"
     assert result.workflow is not None
     assert result.workflow.status == "success"
-    assert [(s.step_name, s.status) for s in result.workflow.steps] == [
-        ("fetch-forecast", "success"),
-        ("write-report", "success"),
-    ]
+    assert step_statuses(result) == WEATHER_REPORT_DONE
     assert result.workflow.result["city"] == "Berlin"
     kinds = [n["kind"] for n in browser_state(recording_comm.custom()).values()]
     assert kinds.count("workflow-step") == 2
