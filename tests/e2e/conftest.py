@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
+    ClientNotebook,
     Lab,
     PageEvents,
     free_port,
@@ -77,3 +78,17 @@ def page_events() -> PageEvents:
 def page(browser: Any, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
     with watched_page(browser, request.node.name, events=page_events, full_page=True) as (page, _):
         yield page
+
+
+@pytest.fixture
+def client_notebook(
+    lab: Lab,
+    page: Any,
+    page_events: PageEvents,
+    mastra_url: str,  # noqa: F811 - the fixture imported above
+) -> Iterator[ClientNotebook]:
+    """The test's page, to open notebooks of the real Mastra server's client in; after the test, the
+    page raised no error and JupyterLab dropped no output (a failure here names the errors)."""
+    notebook = ClientNotebook(lab, page, page_events, mastra_url)
+    yield notebook
+    notebook.check_clean()

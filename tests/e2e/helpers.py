@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -450,6 +450,36 @@ def open_live_view(page: Any, lab: Lab, name: str, url: str, view_cell: str, *la
     returns the view's root."""
     open_and_run(page, lab.notebook(name, live_cells(url, view_cell, *later)), 0, 1, 2)
     return view_root(page, 2)
+
+
+class ClientNotebook:
+    """A test's page, and notebooks to open in it that talk to the real Mastra server at ``url`` (the
+    ``client_notebook`` fixture: after the test it checks ``check_clean``)."""
+
+    def __init__(self, lab: Lab, page: Any, events: PageEvents, url: str) -> None:
+        self.lab = lab
+        self.page = page
+        self.events = events
+        self.url = url
+
+    def open(
+        self, name: str, *code: str, setup: str = "", run: Sequence[int] | None = None, live: bool = False
+    ) -> Any:
+        """Write the notebook ``name`` of ``cells(url, *code, setup=setup)`` (of ``live_cells`` when
+        ``live``: the client found through $MASTRA_BASE_URL), open it, run its cells ``run`` in order
+        (every cell when None; the rest are the test's to run) and return the page."""
+        assert not (live and setup), "live_cells has no setup cell"
+        notebook = live_cells(self.url, *code) if live else cells(self.url, *code, setup=setup)
+        open_and_run(
+            self.page, self.lab.notebook(name, notebook), *(range(len(notebook)) if run is None else run)
+        )
+        return self.page
+
+    def check_clean(self) -> None:
+        """The page raised no error (named when it did) and JupyterLab dropped no output."""
+        errors = self.events.errors
+        assert not errors, f"the page raised {len(errors)} error(s):\n" + "\n".join(errors)
+        assert_no_rate_limit(self.page)
 
 
 def awaiting_approval(root: Any, tool: str) -> Any:

@@ -5,8 +5,6 @@ of the lane with a span opened, light and dark (test-artifacts/trace-lane-*.png)
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -15,18 +13,16 @@ from tests.e2e import helpers as e2e
 pytestmark = pytest.mark.e2e
 
 
-def test_the_trace_draws_under_the_run_and_a_span_opens(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    cells = e2e.cells(
-        mastra_url,
+def test_the_trace_draws_under_the_run_and_a_span_opens(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "trace-lane",
         "import uuid\n"
         'memory = {"thread": f"e2e-{uuid.uuid4()}", "resource": "e2e-trace"}\n'
         'view = client.agent("weatherMemory").stream("Weather in <b>Paris</b>?", memory=memory)\n'
         "view",
         "view.wait(60)\ntrace = view.trace(timeout=30)\nprint('SPANS', len(trace.spans))",
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("trace-lane", cells), 0, 1)
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "finished", "error", "aborted") == "finished"
     panel = root.locator(".mn-timeline")
@@ -64,7 +60,6 @@ def test_the_trace_draws_under_the_run_and_a_span_opens(
     assert row is not None
     assert shown_detail is not None
     assert row["y"] + row["height"] <= shown_detail["y"] + 1
-    assert not page_events.errors
 
     for theme in ("light", "dark"):
         e2e.set_theme(page, theme)
