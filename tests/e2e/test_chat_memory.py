@@ -6,7 +6,6 @@ its memory, and of an observation, in light and dark themes."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -17,10 +16,10 @@ pytestmark = pytest.mark.e2e
 
 
 def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+    client_notebook: e2e.ClientNotebook,
 ) -> None:
-    cells = e2e.cells(
-        mastra_url,
+    page = client_notebook.open(
+        "chat-memory",
         'chat = client.agent("workingMemory").chat(resource=f"e2e-{uuid.uuid4().hex[:8]}")\n'
         'for prompt in ("Hi, my name is Ada.", "I live in Lyon. I like <b>jazz</b>.", "What do you know about me?"):\n'
         "    chat.send(prompt).wait(30)\n"
@@ -30,8 +29,8 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
         'observed.send("We want to see Kyoto, Osaka and Tokyo, and we like temples and food markets.").wait(30)\n'
         "observed",
         setup="import uuid",
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("chat-memory", cells), 0, 1)
     conversation = e2e.cell(page, 1).locator(".mn-conversation")
     expect(conversation.locator(".mn-root")).to_have_count(3, timeout=60_000)
     memories = conversation.locator(".mn-turn-memory")
@@ -66,8 +65,6 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
             re.compile(r"^status: messages \d+ of 60 tokens before observing$"),
         ]
     )
-    e2e.assert_no_rate_limit(page)
-    assert not page_events.errors
 
     turn = page.locator(".mn-conversation .mn-user-turn").nth(1)
     for theme in ("light", "dark"):
