@@ -33,18 +33,16 @@ def status_words(root: Any) -> tuple[str, str]:
     return header, footer
 
 
-def test_statuses_in_one_word_and_the_resume_hint(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    cells = e2e.live_cells(
-        mastra_url,
+def test_statuses_in_one_word_and_the_resume_hint(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "status-words",
         'w = client.workflow("approvalFlow").stream(input_data={"item": "laptop"})\nw',
         f"s = mn.view({str(fixture_path('long-text'))!r}, delay=0.01)\ns",
         "s.stop()",
         f"mn.view({str(fixture_path('tool-approval'))!r})",
         f"mn.view({str(fixture_path('tool-approval-declined'))!r})",
-    )
-    e2e.open_and_run(page, lab.notebook("status-words", cells), *range(len(cells)))
+        live=True,
+    )  # every cell run
 
     workflow = e2e.view_root(page, 2)
     assert e2e.wait_status(workflow, *e2e.ENDED) == "suspended"
@@ -68,4 +66,3 @@ def test_statuses_in_one_word_and_the_resume_hint(
     declined = e2e.view_root(page, 6)
     assert e2e.wait_status(declined, *e2e.ENDED) == "finished"
     expect(declined.locator(".mn-tool > .mn-card-head .mn-badge")).to_have_text("declined")
-    assert not page_events.errors
