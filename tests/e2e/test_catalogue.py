@@ -29,19 +29,16 @@ def output(page: Any, index: int) -> Any:
     return e2e.cell(page, index).locator(".jp-OutputArea-output").first
 
 
-def test_catalogue_tables_and_a_network_approval(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    notebook = e2e.cells(
-        mastra_url,
+def test_catalogue_tables_and_a_network_approval(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "catalogue",
         "client.agents()",
         "client.workflows()",
         "client.agent('approver').info()",
         "client.workflow('weatherReport').stream(input_data={'city': 'Paris'}).wait(60)\n"
         "client.workflow('weatherReport').runs()",
         "net = client.agent('networkApprover').network('Delete record r-42')\nnet",
-    )
-    e2e.open_and_run(page, lab.notebook("catalogue", notebook), 0, 1, 2, 3, 4, 5)
+    )  # every cell run
 
     agents = output(page, 1).locator("table.mn-catalogue")
     expect(agents).to_be_visible(timeout=30_000)
@@ -83,4 +80,3 @@ def test_catalogue_tables_and_a_network_approval(
         e2e.set_theme(page, theme)
         e2e.screenshot(net, f"network-approved-{theme}")
     e2e.set_theme(page, "light")
-    assert not page_events.errors
