@@ -3,8 +3,6 @@ diff, and approvals decided by a click and then by a cell (light and dark screen
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -15,16 +13,14 @@ pytestmark = pytest.mark.e2e
 PROMPTS = ["What is the weather in Paris?", "And in Lisbon?", "Berlin, please", "Tokyo?"]
 
 
-def test_gallery_and_compare_layouts(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    notebook = e2e.cells(
-        mastra_url,
+def test_gallery_and_compare_layouts(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "gallery-compare",
         f"batch = client.agent('weather').stream_many({PROMPTS!r}, concurrency=2, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
         "mn.compare(batch.tiles[0], batch.tiles[1], labels=['Paris', 'Lisbon'])",
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("gallery-compare", notebook), 0, 1)
     gallery = e2e.cell(page, 1)
     tiles = gallery.locator(".mn-root")
     expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
@@ -60,21 +56,17 @@ def test_gallery_and_compare_layouts(
         e2e.screenshot(gallery.locator(".jp-OutputArea").first, f"gallery-{theme}", max_height=2400)
         e2e.screenshot(e2e.cell(page, 3).locator(".jp-OutputArea").first, f"compare-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
-    e2e.assert_no_rate_limit(page)
-    assert not page_events.errors
 
 
-def test_approval_click_then_cell(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    notebook = e2e.cells(
-        mastra_url,
+def test_approval_click_then_cell(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "approval-click-then-cell",
         'v = client.agent("approver").stream("Delete record abc-123")\nv',
         "v.approve()  # after the click: a note, not an error",
         "r = v.wait(60)\nc = r.tool_calls[0]\nprint('RESULT', r.status, c.status, c.decision.action, c.decision.by)",
         'trip = client.agent("suspender").stream("Plan a trip for me")\ntrip',
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("approval-click-then-cell", notebook), 0, 1)
     root = e2e.view_root(page, 1)
     card = e2e.awaiting_approval(root, "deleteRecord")
     assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
@@ -112,7 +104,6 @@ def test_approval_click_then_cell(
         e2e.screenshot(root, f"approval-decided-{theme}")
         e2e.screenshot(trip, f"suspended-resume-hint-{theme}")
     e2e.set_theme(page, "light")
-    assert not page_events.errors
 
 
 CITIES = ["Lisbon", "Paris", "Rio de Janeiro", "Oslo", "Ho Chi Minh City", "Cape Town"]
@@ -127,18 +118,17 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+    client_notebook: e2e.ClientNotebook,
 ) -> None:
     """Issue 17: prompts alike but for a city are titled "…Lisbon…" (the whole prompt on hover, at the
     end of the subtitle), the status pill beside or under the title, never over it; after the page reloads, the
     gallery is drawn again from the kernel, every tile finished and labelled."""
     prompts = [f"What is the weather in {city} today?" for city in CITIES]
-    notebook = e2e.cells(
-        mastra_url,
+    page = client_notebook.open(
+        "gallery-labels",
         f"batch = client.agent('weather').stream_many({prompts!r}, concurrency=3, max_steps=3)\nbatch",
         "results = batch.wait(60)\nprint('DONE', [r.status for r in results])",
-    )
-    e2e.open_and_run(page, lab.notebook("gallery-labels", notebook), 0, 1, 2)
+    )  # every cell run
     expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
     gallery = e2e.cell(page, 1)
 
@@ -174,5 +164,3 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
     e2e.wait_notebook_ready(page)
     check_tiles()  # the gallery is back: every tile drawn from the kernel, finished and labelled
     e2e.screenshot(gallery.locator(".mn-gallery").first, "gallery-labels-reloaded-light", max_height=2400)
-    e2e.assert_no_rate_limit(page)
-    assert not page_events.errors, page_events.errors
