@@ -3,7 +3,9 @@ every public method of the public classes (issue 17)."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import pydoc
 import typing
 from collections.abc import Iterator
@@ -96,3 +98,25 @@ def test_every_public_class_and_method_has_a_docstring(cls: type) -> None:
     assert (cls.__dict__.get("__doc__") or "").strip(), f"{cls.__name__} has no docstring"
     missing = sorted({name for name, function in public_members(cls) if not (function.__doc__ or "").strip()})
     assert not missing, f"public methods without a docstring: {missing}"
+
+
+def package_classes() -> Iterator[type]:
+    """Every class the package's modules define under a public name, internal layers included."""
+    for module_info in pkgutil.walk_packages(mn.__path__, "mastra_notebook."):
+        if module_info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(module_info.name)
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and value.__module__ == module.__name__ and not name.startswith("_"):
+                yield value
+
+
+def test_every_method_in_the_package_has_a_docstring() -> None:
+    """A maintainer reads the core and the layers too: their classes' public methods say what they do."""
+    missing = sorted(
+        f"{cls.__module__}.{name}"
+        for cls in package_classes()
+        for name, function in public_members(cls)
+        if not (function.__doc__ or "").strip()
+    )
+    assert not missing, f"methods without a docstring: {missing}"

@@ -85,6 +85,7 @@ class Framer:
         self._glued = False  # the unfinished record holds a "}" and a "{" where two pieces met
 
     def feed(self, data: bytes) -> list[bytes]:
+        """The records that ``data`` completes (SSE events or lines, sniffed from the first bytes)."""
         if self.done or not data:
             return []
         if self.framing is None:

@@ -47,6 +47,7 @@ class Clock:
     untimed: str | None = None
 
     def now(self) -> float | None:
+        """The moment of the chunk being folded (epoch ms), or None for an untimed run."""
         if self.untimed is not None:
             return None
         return time.time() * 1000 if self.moment is None else self.moment
@@ -153,9 +154,12 @@ class RunState:
 
     @property
     def status(self) -> str:
+        """The run node's status (``running``, ``finished``, ``error``...)."""
         return str(self.node.fields["status"])
 
     def set(self, node: Node, name: str, value: Any) -> None:
+        """Write a field of ``node`` when it changes, and what depends on it: its labels, and a tool's
+        arguments as a renderer draws them."""
         if node.fields.get(name) != value:
             self.tree.set(node, name, value)
             if name in labels.inputs_of(node.kind):
@@ -172,6 +176,7 @@ class RunState:
         self.set(node, "display", made)
 
     def add(self, kind: str, **fields: Any) -> Node:
+        """A new node of ``kind`` under the run node, with its labels."""
         shown = {name: value for name, value in labels.labels_of(kind, fields).items() if value is not None}
         return self.tree.new(kind, self.node, **fields, **shown)
 
@@ -183,19 +188,23 @@ class RunState:
                 self.tree.set(node, name, value)
 
     def set_status(self, status: str) -> None:
+        """The run's status; a suspended run is resumed by its next chunk (``settle``)."""
         self.set(self.node, "status", status)
         if status == "suspended":
             self.unsettled = True
 
     def banner(self, level: str, message: str, detail: Any = None) -> None:
+        """A line across the run (``error``, ``abort``, ``tripwire``...) with its detail."""
         self.add("banner", level=level, message=message, detail=detail)
 
     def add_invalid(self, raw: str, error: str) -> None:
+        """A line that was not a chunk: kept whole for the result, cut for the view, and counted."""
         self.invalid.append({"raw": raw, "error": error})
         self.add("invalid", raw=raw[:4000], error=error)
         self.set(self.node, "invalid_count", len(self.invalid))
 
     def first_token(self) -> None:
+        """The run's first token came now (once): the time to first token."""
         if self.waiting_first_token:
             self.waiting_first_token = False
             self.tree.set(self.node, "first_token_at", self.now())
@@ -244,14 +253,17 @@ class RunState:
         self.set(self.node, "figures", figures.run_figures(self.node.fields))
 
     def is_final(self) -> bool:
+        """The run already ended in an error, an abort or a tripwire: the first ending stands."""
         return self.status in ("error", "aborted", "tripwire")
 
     def fail(self, info: dict[str, Any]) -> None:
+        """The run ended in error (``info``: ``values.error_info``), with its banner."""
         self.set(self.node, "error", info)
         self.set_status("error")
         self.banner("error", info["message"], info.get("details"))
 
     def abort(self, message: str) -> None:
+        """The run was stopped, with its banner."""
         self.set_status("aborted")
         self.set(self.node, "finish_reason", "aborted")
         self.banner("abort", message)
@@ -426,6 +438,7 @@ class RunState:
         return node
 
     def add_text(self, text_id: str, text: str) -> Node:
+        """A delta of text part ``text_id`` (opened on its first delta)."""
         node = self.open_texts.get(text_id) or self.text_part(text_id)
         if self.waiting_first_token:
             self.first_token()
@@ -441,6 +454,7 @@ class RunState:
         return node
 
     def reasoning_part(self, reasoning_id: str) -> Node:
+        """The open reasoning part ``reasoning_id``, made on first use."""
         node = self.open_reasoning.get(reasoning_id)
         if node is None:
             node = self.open_reasoning[reasoning_id] = self.add(
@@ -456,6 +470,7 @@ class RunState:
         kept.update({key: value for key, value in details.items() if value is not None})
 
     def close_reasoning(self, reasoning_id: str) -> Node:
+        """Reasoning part ``reasoning_id`` ends now."""
         node = self.open_reasoning.get(reasoning_id) or self.reasoning_part(reasoning_id)
         del self.open_reasoning[reasoning_id]
         self.set(node, "ended_at", self.now())
@@ -498,6 +513,8 @@ class RunState:
         return node
 
     def new_call(self, payload: dict[str, Any], *, status: str, orphan: bool = False) -> Node:
+        """A tool call of the current step, from its chunk's payload (``orphan``: its call chunk was not
+        in this stream)."""
         call_id = str(payload.get("toolCallId", ""))
         node = self.calls[call_id] = self.add_tool(
             call_id,
@@ -557,6 +574,8 @@ class RunState:
             self.set(node, "args", args)
 
     def call_status(self, node: Node, status: str) -> None:
+        """A tool call's status: when its arguments are complete it is called; once it ends it waits
+        for no one."""
         self.set(node, "status", status)
         if node.fields.get("called_at") is None and status != "streaming-args":
             self.set(node, "called_at", self.now())  # the arguments are complete: the tool runs
@@ -615,6 +634,7 @@ class RunState:
             self.tree.push(self.node, "human_waits", [since, at])
 
     def human_done(self, node: Node) -> None:
+        """``node`` waits for a person no more; the run's suggested call is worded again."""
         self.awaiting.discard(node.id)
         if node.fields.get("continue_with") is not None:
             self.set(node, "continue_with", None)

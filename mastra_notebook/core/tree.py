@@ -34,6 +34,7 @@ class Node:
         self.originals: dict[str, Any] | None = None  # values too deep to show, as they came
 
     def text(self, field: str) -> str:
+        """A growing text field, its pieces joined (once, then kept joined)."""
         pieces = self.pieces.get(field)
         if not pieces:
             return str(self.fields.get(field) or "")
@@ -50,6 +51,7 @@ class Node:
         return self.fields.get(field, default)
 
     def as_dict(self) -> dict[str, Any]:
+        """The node as a view op carries it: id, kind and fields, texts joined."""
         data = {"id": self.id, "kind": self.kind, **self.fields}
         for field in self.pieces:
             data[field] = self.text(field)
@@ -75,6 +77,8 @@ class Tree:
         self._next_id = 0
 
     def new(self, kind: str, parent: Node | None, *, hidden: bool = False, **fields: Any) -> Node:
+        """A node under ``parent`` (the root when None); a hidden node or one under a hidden parent
+        is kept but sends no op."""
         node_id = "root" if parent is None and self._next_id == 0 else f"n{self._next_id}"
         self._next_id += 1
         hidden = hidden or (parent is not None and parent.hidden)
@@ -88,6 +92,7 @@ class Tree:
         return node
 
     def append(self, node: Node, field: str, text: str) -> None:
+        """Text added to a growing field (an ``append`` op: the view adds the delta alone)."""
         pieces = node.pieces.get(field)
         if pieces is None:
             pieces = node.pieces[field] = [str(node.fields.pop(field, "") or "")]
@@ -96,6 +101,7 @@ class Tree:
             self.sink(["append", node.id, field, text])
 
     def set(self, node: Node, field: str, value: Any) -> None:
+        """A field's new value (a ``set`` op), cut for the view and kept whole in the node."""
         node.pieces.pop(field, None)
         shown = node._keep(field, value) if type(value) in (dict, list) else value
         node.fields[field] = shown
@@ -103,6 +109,7 @@ class Tree:
             self.sink(["set", node.id, field, shown])
 
     def push(self, node: Node, field: str, value: Any) -> None:
+        """A value added to a list field (a ``push`` op)."""
         # a new list, never a mutation: an op already handed to the listener may hold the old one
         shown = capped(value)
         node.fields[field] = [*node.fields.get(field, ()), shown]

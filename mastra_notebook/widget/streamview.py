@@ -821,6 +821,7 @@ class Breather:
         self._since = time.monotonic()
 
     async def breathe(self) -> None:
+        """Yield to the event loop if the burst has held it longer than ``_YIELD_EVERY``."""
         if time.monotonic() - self._since > _YIELD_EVERY:
             await asyncio.sleep(0)
             self._since = time.monotonic()

@@ -38,6 +38,8 @@ class OpBatch:
         return self._text
 
     def add(self, op: Op) -> None:
+        """An op joins the batch: text appended to a field already pending joins that append, and a
+        field set again replaces its pending set (the view sees only the last value)."""
         kind = op[0]
         if kind == "append":
             self._text += len(op[3])
@@ -61,6 +63,7 @@ class OpBatch:
         self._ops.append(op)
 
     def take(self) -> list[Op]:
+        """The pending ops, in order; the batch is empty after."""
         ops, self._ops = self._ops, []
         self._appends.clear()
         self._sets.clear()

@@ -56,9 +56,11 @@ class SnapshotTree:
         return tree
 
     def kids(self, node: NodeFields) -> list[NodeFields]:
+        """The node's children, in order."""
         return [self.nodes[child] for child in self.children.get(node["id"], ())]
 
     def has_run(self, node: NodeFields) -> bool:
+        """A run is nested in the node (a tool or step that ran an agent or a workflow)."""
         return any(child["kind"] == "run" for child in self.kids(node))
 
     def draw(self, node: NodeFields) -> str:
@@ -67,9 +69,11 @@ class SnapshotTree:
         return renderer(self, node) if renderer else ""
 
     def draw_children(self, node: NodeFields) -> str:
+        """The node's children drawn, in order."""
         return "".join(self.draw(child) for child in self.kids(node))
 
     def parent_of(self, node_id: str) -> NodeFields | None:
+        """The node that holds ``node_id``, or None for the root."""
         for parent, kids in self.children.items():
             if node_id in kids:
                 return self.nodes[parent]
