@@ -5,8 +5,6 @@ Screenshots in light and dark."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -19,12 +17,9 @@ LIVE = 'view = client.agent("reasoning").stream("Is Paris the capital of France?
 READ = 'print("LABEL", view.result.feedback.model_dump_json())'
 
 
-def test_a_label_given_in_the_footer_reaches_python_and_mastra(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
+def test_a_label_given_in_the_footer_reaches_python_and_mastra(client_notebook: e2e.ClientNotebook) -> None:
     recording = f"kept = mn.view({str(fixture_path('plain-text'))!r}, max_height=260)\nkept"
-    notebook = e2e.cells(mastra_url, LIVE, READ, recording)
-    e2e.open_and_run(page, lab.notebook("feedback", notebook), 0, 1)
+    page = client_notebook.open("feedback", LIVE, READ, recording, run=(0, 1))
     root = e2e.view_root(page, 1)
     assert e2e.wait_status(root, "finished") == "finished"
 
@@ -61,20 +56,17 @@ def test_a_label_given_in_the_footer_reaches_python_and_mastra(
         e2e.screenshot(root.locator(".mn-footer"), f"feedback-footer-{theme}")
         e2e.screenshot(kept.locator(".mn-footer"), f"feedback-kept-{theme}")
     e2e.set_theme(page, "light")
-    assert not page_events.errors
 
 
-def test_a_gallery_tile_is_labelled_with_the_same_control(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
+def test_a_gallery_tile_is_labelled_with_the_same_control(client_notebook: e2e.ClientNotebook) -> None:
     prompts = ["Is Paris the capital of France?", "Is Lyon the capital of France?"]
-    notebook = e2e.cells(
-        mastra_url,
+    page = client_notebook.open(
+        "feedback-gallery",
         f"batch = client.agent('reasoning').stream_many({prompts!r}, concurrency=2)\nbatch",
         "batch.wait(60)\nframe = mn.to_dataframe(batch)\n"
         "print('LABELS', frame[['feedback_thumbs', 'feedback_sent']].to_dict('records'))",
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("feedback-gallery", notebook), 0, 1)
     tiles = e2e.cell(page, 1).locator(".mn-root")
     expect(tiles).to_have_count(len(prompts), timeout=30_000)
     tile = tiles.nth(1)
@@ -91,4 +83,3 @@ def test_a_gallery_tile_is_labelled_with_the_same_control(
         e2e.set_theme(page, theme)
         e2e.screenshot(tile, f"feedback-tile-{theme}")
     e2e.set_theme(page, "light")
-    assert not page_events.errors
