@@ -42,10 +42,9 @@ SLOW = "slow = ds.experiment('slow', name='slow', max_concurrency=1)  # one item
 
 
 def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
+    client_notebook: e2e.ClientNotebook,
 ) -> None:
-    notebook = e2e.cells(mastra_url, DATASET, PIRATE, COMPARE, SLOW, FAILING)
-    e2e.open_and_run(page, lab.notebook("datasets", notebook), 0, 1, 2, 3, 4, 5)
+    page = client_notebook.open("datasets", DATASET, PIRATE, COMPARE, SLOW, FAILING)  # every cell run
 
     expect(output(page, 1).locator("table.mn-catalogue")).to_contain_text("What is Berlin?", timeout=30_000)
     experiment = output(page, 2).locator(".mn-dataset-experiment")
@@ -90,4 +89,3 @@ def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
     e2e.set_theme(page, "light")
     expect(slow.locator('.mn-status[data-status="completed"]')).to_be_visible(timeout=90_000)
     expect(slow.locator('table[data-kind="results"] tbody tr')).to_have_count(3)
-    assert not page_events.errors
