@@ -5,8 +5,6 @@ tile's "open" shows the run's full view. Screenshots in light and dark."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -33,13 +31,14 @@ exp = client.agent("dynamic").experiment(
 exp"""
 
 
-def test_experiment_grid_summary_and_differs(
-    lab: e2e.Lab, page: Any, page_events: e2e.PageEvents, mastra_url: str
-) -> None:
-    notebook = e2e.cells(
-        mastra_url, EXPERIMENT, "exp.wait(300)\nprint('DONE', len(exp.to_dataframe()))", "exp.summary()"
+def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook) -> None:
+    page = client_notebook.open(
+        "experiment",
+        EXPERIMENT,
+        "exp.wait(300)\nprint('DONE', len(exp.to_dataframe()))",
+        "exp.summary()",
+        run=(0, 1),
     )
-    e2e.open_and_run(page, lab.notebook("experiment", notebook), 0, 1)
     grid = e2e.cell(page, 1).locator(".mn-experiment")
     expect(grid).to_be_visible(timeout=60_000)
     expect(grid.locator(".mn-exp-tile")).to_have_count(15)  # 5 inputs x 3 variants, one page
@@ -83,4 +82,3 @@ def test_experiment_grid_summary_and_differs(
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-differs-{theme}", max_height=3000)
     e2e.set_theme(page, "light")
-    assert not page_events.errors
