@@ -57,13 +57,15 @@ async def worst_loop_gap(work: Awaitable[T]) -> tuple[T, float]:
 
 
 async def streams(client: mn.MastraClient, count: int) -> tuple[float, float, list[mn.RunResult]]:
-    async def all_at_once() -> list[mn.RunResult]:
+    async def all_at_once() -> tuple[float, list[mn.RunResult]]:
+        # timed in here: the heartbeat's last tick, after the streams, is not theirs
+        start = time.perf_counter()
         views = [client.agent("longText").stream(PROMPT) for _ in range(count)]
-        return [await view for view in views]
+        results = [await view for view in views]
+        return time.perf_counter() - start, results
 
-    start = time.perf_counter()
-    results, worst_gap = await worst_loop_gap(all_at_once())
-    return time.perf_counter() - start, worst_gap, results
+    (elapsed, results), worst_gap = await worst_loop_gap(all_at_once())
+    return elapsed, worst_gap, results
 
 
 async def batch(client: mn.MastraClient) -> tuple[float, bool]:
