@@ -65,7 +65,7 @@ class Job(Generic[H]):
         self.prompt = prompt
         self.handle: H | None = None  # while it runs (or waits for a person)
         self.run: Run | None = None  # the Run the batch made for a job that never ran (stopped, failed)
-        self.ended = False
+        self.ended = False  # for good: a run waiting for a person has not (it may go on in its view)
         self._start: Start[H] | None = start  # None once started or stopped
         self._result: RunResult | None = None  # kept as it ended
         self._queued_result: RunResult | None = None
