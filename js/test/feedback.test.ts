@@ -94,6 +94,28 @@ describe("the footer's label control", () => {
     expect(comment.value).toBe("half a thou");
   });
 
+  it("an older label arriving after a newer one was sent does not undo the score entered since", () => {
+    const { model, thumb, score, comment, labels } = live();
+    thumb("up").click();
+    score.value = "4";
+    score.dispatchEvent(new Event("change"));
+    comment.focus(); // the person moves on to the comment
+    // the kernel's answer to the click comes now: it has no score yet
+    model.receive(opsMsg(2, [set("root", "feedback", { thumbs: "up", score: null, comment: null })]));
+    vi.advanceTimersByTime(17);
+    expect(score.value).toBe("4");
+    comment.value = "Right, and short.";
+    comment.dispatchEvent(new Event("change"));
+    expect(labels().at(-1)).toEqual({ t: "label", thumbs: "up", score: 4, comment: "Right, and short." });
+    // once the kernel's label says what was sent, it is shown again as the kernel wrote it
+    comment.blur();
+    model.receive(opsMsg(3, [set("root", "feedback", { thumbs: "up", score: 4, comment: "Right, and short." })]));
+    vi.advanceTimersByTime(17);
+    model.receive(opsMsg(4, [set("root", "feedback", { ...kept, comment: "from Python" })]));
+    vi.advanceTimersByTime(17);
+    expect([score.value, comment.value]).toEqual(["2", "from Python"]);
+  });
+
   it("draws a hostile comment and note as text", () => {
     const hostile = "<img src=x onerror=alert(1)>";
     const { el, comment, note } = live({ feedback: { ...kept, comment: hostile }, feedback_note: hostile });

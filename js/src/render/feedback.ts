@@ -62,6 +62,11 @@ export class FeedbackControl {
   private readonly text = h("span", "mn-feedback-text");
   private thumbs: Thumbs | null = null;
   private shown = "";
+  /**
+   * The label last sent, until the kernel's label says the same: an older label arriving meanwhile
+   * (the answer to an earlier click) must not undo what the person has entered since.
+   */
+  private sent: string | null = null;
 
   constructor(private readonly send: Send | null) {
     const label = h("span", "mn-stat-label", ["label"]);
@@ -102,7 +107,8 @@ export class FeedbackControl {
     const shown = JSON.stringify([label, note]);
     if (shown === this.shown) return;
     this.shown = shown;
-    this.thumbs = label?.thumbs ?? null;
+    if (this.sent === labelKey(label?.thumbs ?? null, label?.score ?? null, label?.comment ?? null)) this.sent = null;
+    if (this.sent === null) this.thumbs = label?.thumbs ?? null;
     const kept = label?.sent_to_mastra === false;
     this.el.toggleAttribute("data-kept", kept);
     this.el.toggleAttribute("data-sent", label?.sent_to_mastra === true);
@@ -114,6 +120,7 @@ export class FeedbackControl {
       return;
     }
     this.paintThumbs();
+    if (this.sent !== null) return; // the kernel has not caught up with the person yet
     // a field being edited keeps what the person is typing
     const active = this.el.ownerDocument.activeElement;
     if (active !== this.score) this.score.value = typeof label?.score === "number" ? String(label.score) : "";
@@ -127,14 +134,19 @@ export class FeedbackControl {
   private commit(): void {
     if (this.send === null) return;
     const score = this.score.value.trim() === "" ? null : Number(this.score.value);
-    const comment = this.comment.value.trim();
-    this.send({
-      t: "label",
+    const text = this.comment.value.trim();
+    const label = {
       thumbs: this.thumbs,
       score: score !== null && Number.isFinite(score) ? score : null,
-      comment: comment === "" ? null : comment,
-    });
+      comment: text === "" ? null : text,
+    };
+    this.sent = labelKey(label.thumbs, label.score, label.comment);
+    this.send({ t: "label", ...label });
   }
+}
+
+function labelKey(thumbs: unknown, score: unknown, comment: unknown): string {
+  return JSON.stringify([thumbs, score, comment]);
 }
 
 /** The label as one line of text: `thumbs up · 4 · “a comment”` (empty when the label has nothing). */
