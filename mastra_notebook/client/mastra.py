@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import quote, urlencode
 
-from ..widget.streamview import DEFAULT_MAX_HEIGHT, StreamView, first_line
+from ..widget.contract import DEFAULT_MAX_HEIGHT
+from ..widget.streamview import StreamView, first_line
 from . import catalogue, memory
 from .bodies import body_options, camel, chosen_trace_id, messages
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset

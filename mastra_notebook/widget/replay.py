@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import traitlets
-
 from ..core.recording import Recording
 from ..core.run import Run
+from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, SeekMsg, synced
 from .loops import Work, private_loop, running_loop, schedule
 from .streamview import StreamView
 from .wire import message
@@ -27,7 +26,7 @@ MAX_GAP_MS = 2000.0  # a long silence in a recording is shortened to this
 class ReplayView(StreamView):
     """A StreamView over a recording, with play/pause and a scrubber (trait ``replay``)."""
 
-    replay = traitlets.Dict().tag(sync=True)  # {"total", "position", "playing", "speed"}
+    replay = synced(ReplayTraits, "replay")  # widget/contract.py: {"total", "position", "playing", "speed"}
 
     def __init__(
         self,
@@ -152,16 +151,15 @@ class ReplayView(StreamView):
         self._recording.add(item, self._recording.times[-1] if self.total else 0.0)
         self.seek(self.total)
 
-    def _handle_browser_message(self, content: Any) -> None:
-        kind = content.get("t") if isinstance(content, dict) else None
-        if kind == "play":
+    def _answer(self, msg: BrowserMessage) -> None:
+        if isinstance(msg, PlayMsg):
             self.play()
-        elif kind == "pause":
+        elif isinstance(msg, PauseMsg):
             self.pause()
-        elif kind == "seek" and isinstance(content.get("position"), int):
-            self.seek(content["position"])
+        elif isinstance(msg, SeekMsg):
+            self.seek(msg.position)
         else:
-            super()._handle_browser_message(content)
+            super()._answer(msg)
 
 
 def replay(

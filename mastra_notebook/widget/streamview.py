@@ -52,12 +52,32 @@ from ..core.values import capped
 from ..render.renderers import drawer
 from ..render.transcript import render_html
 from .bundle import packaged
+from .contract import (
+    DEFAULT_MAX_HEIGHT,
+    ApproveMsg,
+    BrowserMessage,
+    ChunkJsonMsg,
+    ChunkJsonReplyMsg,
+    ChunksMsg,
+    DeclineMsg,
+    HelloMsg,
+    InspectMsg,
+    LabelMsg,
+    OpsMsg,
+    RequestMsg,
+    RequestReplyMsg,
+    ResyncMsg,
+    SnapshotMsg,
+    StopMsg,
+    ViewTraits,
+    browser_message,
+    synced,
+)
 from .loops import Work, private_loop, run_nested, running_loop, schedule
 from .suggest import suggest_call
 from .wire import FlushPolicy, OpBatch, message
 
 _STATIC = Path(__file__).parent.parent / "static"
-DEFAULT_MAX_HEIGHT = "70vh"  # a taller view scrolls inside itself
 _ENVELOPE = 40  # bytes of the comm's own wrapping of a custom message ({"method": "custom", ...})
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
 _OPEN_WHEN_SHOWN: ContextVar[bool] = ContextVar("mastra_notebook_open_when_shown", default=False)
@@ -160,16 +180,16 @@ class StreamView(anywidget.AnyWidget):
         if missing:
             super().add_traits(**missing)
 
-    _final = traitlets.Unicode("").tag(sync=True)
-    streaming = traitlets.Bool(False).tag(sync=True)
-    can_approve = traitlets.Bool(False).tag(sync=True)
-    _can_label = traitlets.Bool(True).tag(sync=True)  # the footer's label control (a live view's)
-    title = traitlets.Unicode("").tag(sync=True)
-    subtitle = traitlets.Unicode("").tag(sync=True)  # a line under the title: what was asked
-    queued = traitlets.Bool(False).tag(sync=True)  # waiting for its turn (a gallery tile not started)
-    max_height = traitlets.Unicode(DEFAULT_MAX_HEIGHT).tag(sync=True)  # CSS length; "" for no limit
-    # Names this view's transcripts: where the view draws it hides them (and only them: see widget.ts)
-    view_key = traitlets.Unicode().tag(sync=True)
+    # The synced traits, as widget/contract.py declares them (each one's meaning is there)
+    _final = synced(ViewTraits, "_final")
+    streaming = synced(ViewTraits, "streaming")
+    can_approve = synced(ViewTraits, "can_approve")
+    _can_label = synced(ViewTraits, "_can_label")
+    title = synced(ViewTraits, "title")
+    subtitle = synced(ViewTraits, "subtitle")
+    queued = synced(ViewTraits, "queued")
+    max_height = synced(ViewTraits, "max_height")
+    view_key = synced(ViewTraits, "view_key")
 
     def __init__(
         self,
@@ -486,9 +506,9 @@ class StreamView(anywidget.AnyWidget):
         self._keep_label(kept)
         return kept
 
-    def _label_from_view(self, content: dict[str, Any]) -> None:
+    def _label_from_view(self, msg: LabelMsg) -> None:
         """The footer's control labelled the run: shown at once as being sent, then as sent or kept."""
-        given = make_label(content.get("thumbs"), content.get("score"), content.get("comment"))
+        given = make_label(msg.thumbs, msg.score, msg.comment)
         if self._labels is None or given.empty:  # nothing to send (an empty label sends no request)
             self._keep_label(_sent(self._labels, given))
             return
@@ -618,10 +638,10 @@ class StreamView(anywidget.AnyWidget):
         return _ms(self._recording.times[index])
 
     def _send_chunk_list(self, start: int) -> None:
-        self.send({"t": "chunks", "start": start, "entries": self.inspector_entries(start)})
+        self.send(ChunksMsg(t="chunks", start=start, entries=self.inspector_entries(start)))
         self._inspected = self._fed
 
-    def _snapshot(self) -> dict[str, Any]:
+    def _snapshot(self) -> SnapshotMsg | OpsMsg:
         self._flush()
         return message("snapshot", self._seq, self._run.snapshot())
 
@@ -635,30 +655,40 @@ class StreamView(anywidget.AnyWidget):
             self._flush()
 
     def _handle_browser_message(self, content: Any) -> None:
-        if not isinstance(content, dict):
-            return
-        kind = content.get("t")
-        if kind in ("hello", "resync"):
+        """``content`` as the browser message it is (widget/contract.py), answered; else ignored. A
+        message of a known kind but not of its shape raises (the view says what is wrong)."""
+        msg = browser_message(content)
+        if msg is not None:
+            self._answer(msg)
+
+    def _answer(self, msg: BrowserMessage) -> None:
+        """A browser message, answered (a replay's are answered by ``ReplayView``)."""
+        if isinstance(msg, (HelloMsg, ResyncMsg)):
             self.send(self._snapshot())
-        elif kind == "stop":
+        elif isinstance(msg, StopMsg):
             self.stop()
-        elif kind == "approve":  # the view's buttons decide as the person in the view
-            self._controlled("approve").approve(content.get("tool_call_id"), "view")
-        elif kind == "decline":
-            self._controlled("decline").decline(content.get("tool_call_id"), content.get("reason"), "view")
-        elif kind == "label":  # the footer's label control
-            self._label_from_view(content)
-        elif kind == "inspect":
+        elif isinstance(msg, ApproveMsg):  # the view's buttons decide as the person in the view
+            self._controlled("approve").approve(msg.tool_call_id, "view")
+        elif isinstance(msg, DeclineMsg):
+            self._controlled("decline").decline(msg.tool_call_id, msg.reason, "view")
+        elif isinstance(msg, LabelMsg):  # the footer's label control
+            self._label_from_view(msg)
+        elif isinstance(msg, InspectMsg):
             self._inspected = None
-            if content.get("open"):
+            if msg.open:
                 self._send_chunk_list(0)
-        elif kind == "chunk-json" and isinstance(content.get("i"), int) and 0 <= content["i"] < self._fed:
-            chunk = self._recording.chunk(content["i"])
+        elif isinstance(msg, ChunkJsonMsg) and 0 <= msg.i < self._fed:
+            chunk = self._recording.chunk(msg.i)
             shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else capped(chunk)
-            self.send({"t": "chunk-json", "i": content["i"], "json": shown})
-        elif kind == "request" and isinstance(content.get("id"), str):  # a step's Request toggle opened
-            reply = request_reply(self._run.snapshot(), self.result, content["id"])
-            self.send({"t": "request", "id": content["id"], **reply})
+            self.send(ChunkJsonReplyMsg(t="chunk-json", i=msg.i, json=shown))
+        elif isinstance(msg, RequestMsg):  # a step's Request toggle opened
+            reply = request_reply(self._run.snapshot(), self.result, msg.id)
+            answer = RequestReplyMsg(
+                t="request", id=msg.id, request=reply.get("request"), where=reply.get("where")
+            )
+            if "reason" in reply:
+                answer["reason"] = reply["reason"]
+            self.send(answer)
 
     def _finalize(self) -> None:
         """Settle the view (final state, transcript, ``streaming`` off), then mark it ended: what

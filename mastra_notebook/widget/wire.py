@@ -9,9 +9,11 @@ from far fewer, smaller ops.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Literal, cast
 
 from ..core.tree import Op
+from . import contract
+from .contract import OpsMsg, SnapshotMsg
 
 MIN_GAP = 1 / 40  # seconds between two messages at least: at most 40 messages a second
 MAX_WAIT = 0.2  # seconds an op waits at most while a fast stream pays for its messages
@@ -71,9 +73,12 @@ class OpBatch:
         return ops
 
 
-def message(kind: str, seq: int, ops: list[Op]) -> dict[str, Any]:
-    """A protocol message: ``{"t": "ops" | "snapshot", "seq": N, "ops": [...]}``."""
-    return {"t": kind, "seq": seq, "ops": ops}
+def message(kind: Literal["snapshot", "ops"], seq: int, ops: list[Op]) -> SnapshotMsg | OpsMsg:
+    """A protocol message: ``{"t": "ops" | "snapshot", "seq": N, "ops": [...]}`` (widget/contract.py)."""
+    sent = cast("list[contract.Op]", ops)  # core/tree.py's ops are lists of these shapes
+    if kind == "snapshot":
+        return SnapshotMsg(t="snapshot", seq=seq, ops=sent)
+    return OpsMsg(t="ops", seq=seq, ops=sent)
 
 
 class FlushPolicy:
