@@ -1,9 +1,11 @@
 """The node schema (mastra_notebook/core/nodes.py) is the one contract of the view nodes: the
-TypeScript types are generated from it, and the reducer writes no field it does not declare."""
+TypeScript types and the protocol's node table are generated from it (scripts/contract.py, with the
+traits and messages of mastra_notebook/widget/contract.py), and the reducer writes no field it does
+not declare."""
 
 from __future__ import annotations
 
-import re
+import runpy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,10 @@ from mastra_notebook.core.run import Run
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 ALL = sorted(FIXTURES.rglob("*.jsonl"))
-PROTOCOL = ROOT / "docs" / "view-protocol.md"
+
+
+# scripts/contract.py, the generator (a repository script, not package code): its functions
+SCRIPT = runpy.run_path(str(ROOT / "scripts" / "contract.py"))
 
 
 def chunk(chunk_type: str, **payload: Any) -> dict[str, Any]:
@@ -96,11 +101,13 @@ def fixture_runs() -> Iterator[tuple[str, Run]]:
         yield fixture.relative_to(FIXTURES).as_posix(), run
 
 
-def test_typescript_is_generated_from_the_schema() -> None:
-    committed = nodes.TYPESCRIPT.read_text() if nodes.TYPESCRIPT.exists() else ""
-    assert committed == nodes.typescript(), (
-        f"{nodes.TYPESCRIPT.relative_to(ROOT)} drifted from mastra_notebook/core/nodes.py: "
-        f"run `{nodes.COMMAND}` (from the repository root) and commit the file"
+@pytest.mark.parametrize("path", ["js/src/contract.generated.ts", "docs/view-protocol.md"])
+def test_the_generated_files_are_what_the_script_writes(path: str) -> None:
+    written = {file.relative_to(ROOT).as_posix(): text for file, text in SCRIPT["generated"]().items()}
+    committed = (ROOT / path).read_text() if (ROOT / path).exists() else ""
+    assert committed == written[path], (
+        f"{path} drifted from mastra_notebook/core/nodes.py or widget/contract.py: "
+        f"run `{SCRIPT['COMMAND']}` (from the repository root) and commit it"
     )
 
 
@@ -137,24 +144,3 @@ def test_the_new_fields_are_written() -> None:
     ]
     assert {"hidden_levels"} <= written["tool"]
     assert {"continue_with", "progress", "suspend_payload", "decision"} <= written["workflow-step"]
-
-
-def _table_fields(kind: str) -> set[str]:
-    """The fields the protocol's table names for ``kind`` (backquoted words before a parenthesis or
-    a comma, in its fields column)."""
-    for line in PROTOCOL.read_text().splitlines():
-        if line.startswith(f"| `{kind}` |"):
-            column = line.split("|")[2]
-            column = re.sub(r"\([^()]*\)", "", re.sub(r"\([^()]*\)", "", column))  # explanations out
-            column = re.sub(r"\{[^{}]*\}", "", column)  # nested shapes out
-            return set(re.findall(r"`([a-z_0-9]+)`", column))
-    raise AssertionError(f"docs/view-protocol.md has no row for {kind}")
-
-
-@pytest.mark.parametrize("kind", sorted(nodes.BY_KIND))
-def test_the_protocol_table_names_every_field(kind: str) -> None:
-    table, schema = _table_fields(kind), nodes.fields_of(kind) - {"id", "kind"}
-    assert table == schema, (
-        f"docs/view-protocol.md's row for `{kind}` and mastra_notebook/core/nodes.py disagree: "
-        f"not in the table {sorted(schema - table)}, not in the schema {sorted(table - schema)}"
-    )

@@ -86,7 +86,7 @@ export class Store {
       const [, parent, node] = op;
       if (typeof node !== "object" || node === null || typeof node.id !== "string") return;
       const existed = this.nodes.has(node.id);
-      this.nodes.set(node.id, { ...node, kind: typeof node.kind === "string" ? node.kind : "unknown" });
+      this.nodes.set(node.id, { ...node, id: node.id, kind: typeof node.kind === "string" ? node.kind : "unknown" });
       if (!existed) this.children.set(node.id, []);
       touched.add(node.id);
       if (parent !== null && !existed) {

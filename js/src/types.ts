@@ -1,13 +1,14 @@
 /** Shapes of the view protocol (docs/view-protocol.md). All payload values are untrusted JSON. */
-import type { NodeKind, ViewNode } from "./nodes.generated";
+import type { BrowserMessage, NodeKind, OpsMsg, SnapshotMsg, ViewNode } from "./contract.generated";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export type * from "./nodes.generated";
+export type * from "./contract.generated";
 
 /**
  * A node as the store keeps it: `id`, `kind` and any fields (each may be missing or null). What each
- * kind carries is typed in `nodes.generated.ts` (generated from mastra_notebook/core/nodes.py).
+ * kind carries is typed in `contract.generated.ts` (generated from mastra_notebook/core/nodes.py):
+ * a renderer gets its kind's type (render/index.ts).
  */
 export interface NodeData {
   id: string;
@@ -26,39 +27,12 @@ export function nodeOf<K extends NodeKind>(node: NodeData | undefined, kind: K):
   return node !== undefined && node.kind === kind ? (node as unknown as NodeOf<K>) : null;
 }
 
-export type Op =
-  | ["add", string | null, NodeData]
-  | ["append", string, string, string]
-  | ["set", string, string, unknown]
-  | ["push", string, string, unknown];
-
-export interface SnapshotMsg {
-  t: "snapshot";
-  seq: number;
-  ops: Op[];
-}
-
-export interface OpsMsg {
-  t: "ops";
-  seq: number;
-  ops: Op[];
-}
-
+/** What the store applies: the kernel's snapshot and ops messages (the rest go to the inspector and
+ * the request toggles). The messages both ways are typed in mastra_notebook/widget/contract.py. */
 export type InMsg = SnapshotMsg | OpsMsg;
 
-export type OutMsg =
-  | { t: "hello" }
-  | { t: "resync"; seq: number }
-  | { t: "stop" }
-  | { t: "approve"; tool_call_id: string }
-  | { t: "decline"; tool_call_id: string; reason: string | null }
-  | { t: "play" }
-  | { t: "pause" }
-  | { t: "seek"; position: number }
-  | { t: "inspect"; open: boolean }
-  | { t: "label"; thumbs: "up" | "down" | null; score: number | null; comment: string | null }
-  | { t: "chunk-json"; i: number }
-  | { t: "request"; id: string };
+/** What the browser sends the kernel. */
+export type OutMsg = BrowserMessage;
 
 export type Send = (msg: OutMsg) => void;
 

@@ -1,10 +1,10 @@
 """The view nodes, typed once: one model per node kind the reducer writes (docs/view-protocol.md).
 
 The reducer (``state.py``, ``handlers/``) writes these fields; the widget (``js/src/render/``) and
-the static renderer draw them. This module only declares them: the TypeScript types are generated
-from it (``python -m mastra_notebook.core.nodes --typescript`` writes ``js/src/nodes.generated.ts``),
-the protocol's table is checked against it, and a test runs every fixture through the reducer to
-check that no node carries a field declared nowhere here.
+the static renderer draw them. This module only declares them: the repository's
+``scripts/contract.py`` writes the TypeScript types (``js/src/contract.generated.ts``) and the
+protocol's node table from it, and a test runs every fixture through the reducer to check that no
+node carries a field declared nowhere here.
 
 Every node field may be missing or ``null`` until it is known. Values from a stream (text, names,
 arguments, results, urls) are untrusted data. A field's docstring is its documentation.
@@ -12,11 +12,7 @@ arguments, results, urls) are untrusted data. A field's docstring is its documen
 
 from __future__ import annotations
 
-import inspect
-import sys
-import types
 import typing
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -582,122 +578,3 @@ def fields_of(kind: str) -> frozenset[str]:
     """The fields a node of ``kind`` may carry (``id`` and ``kind`` included); empty: an unknown kind."""
     model = BY_KIND.get(kind)
     return frozenset(model.model_fields) if model else frozenset()
-
-
-# ---- TypeScript ---------------------------------------------------------------------------------
-
-TYPESCRIPT = Path(__file__).resolve().parents[2] / "js" / "src" / "nodes.generated.ts"
-COMMAND = "python -m mastra_notebook.core.nodes --typescript"
-_SCALARS: dict[Any, str] = {
-    str: "string",
-    int: "number",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-}
-
-
-def _interface_name(model: type[BaseModel]) -> str:
-    return model.__name__
-
-
-def _ts_type(annotation: Any, shapes: dict[str, type[BaseModel]]) -> str:
-    """An annotation as a TypeScript type; the models it names are collected in ``shapes``."""
-    if annotation is Any:
-        return "unknown"
-    if annotation in _SCALARS:
-        return _SCALARS[annotation]
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        shapes.setdefault(_interface_name(annotation), annotation)
-        return _interface_name(annotation)
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join(_ts_type(arg, shapes) for arg in args)
-    if origin is Literal:
-        return " | ".join(f'"{arg}"' for arg in args)
-    if origin is list:
-        item = _ts_type(args[0], shapes)
-        return f"({item})[]" if " | " in item else f"{item}[]"
-    if origin is tuple:
-        return "[" + ", ".join(_ts_type(arg, shapes) for arg in args) + "]"
-    if origin is dict:
-        return f"Record<{_ts_type(args[0], shapes)}, {_ts_type(args[1], shapes)}>"
-    raise TypeError(f"no TypeScript for {annotation!r}")
-
-
-def _doc(text: str | None, indent: str) -> list[str]:
-    if not text:
-        return []
-    text = text.replace("``", "`").replace("*/", "*\\/")  # markdown's code quotes, and no early end
-    lines = [line.rstrip() for line in text.strip().splitlines()]
-    if len(lines) == 1:
-        return [f"{indent}/** {lines[0]} */"]
-    return [f"{indent}/**", *(f"{indent} * {line.strip()}".rstrip() for line in lines), f"{indent} */"]
-
-
-def _interface(model: type[BaseModel], shapes: dict[str, type[BaseModel]]) -> list[str]:
-    """``model`` as an interface that extends its bases' (each field is declared where Python does)."""
-    own = inspect.cleandoc(model.__doc__ or "").split("\n\n")[0]  # not a "Fields" section made from them
-    lines = _doc(own, "")
-    bases = [base for base in model.__bases__ if issubclass(base, BaseModel) and base.model_fields]
-    for base in bases:
-        shapes.setdefault(_interface_name(base), base)
-    inherited = {name for base in bases for name in base.model_fields}
-    extends = f" extends {', '.join(map(_interface_name, bases))}" if bases else ""
-    lines.append(f"export interface {_interface_name(model)}{extends} {{")
-    for name, info in model.model_fields.items():
-        if name in inherited:
-            continue
-        lines += _doc(info.description, "  ")
-        if name == "kind":
-            lines.append(f"  kind: {_ts_type(info.annotation, shapes)};")
-            continue
-        optional = "" if info.is_required() else "?"
-        lines.append(f"  {name}{optional}: {_ts_type(info.annotation, shapes)};")
-    lines.append("}")
-    return lines
-
-
-def typescript() -> str:
-    """The TypeScript types of every node kind: one interface per kind and ``ViewNode``, their union."""
-    shapes: dict[str, type[BaseModel]] = {}
-    body: list[str] = []
-    for model in NODE_MODELS:
-        body += ["", *_interface(model, shapes)]
-    done: set[str] = set()
-    nested: list[str] = []
-    while len(done) < len(shapes):  # shapes may name shapes
-        for name, shape in sorted(shapes.items()):
-            if name not in done:
-                done.add(name)
-                nested += ["", *_interface(shape, shapes)]
-    union = "\n".join(f"  | {_interface_name(model)}" for model in NODE_MODELS)
-    kinds = " | ".join(f'"{kind}"' for kind in BY_KIND)
-    return "\n".join(
-        [
-            f"// Generated from mastra_notebook/core/nodes.py by `{COMMAND}`. Do not edit.",
-            "// Every node field may be missing or null until it is known; values are untrusted JSON.",
-            *body,
-            *nested,
-            "",
-            "/** Every node kind the reducer writes. */",
-            f"export type NodeKind = {kinds};",
-            "",
-            "/** A view node, told apart by `kind`. */",
-            f"export type ViewNode =\n{union};",
-            "",
-        ]
-    )
-
-
-def main(argv: list[str]) -> int:
-    if argv != ["--typescript"]:
-        print(f"usage: {COMMAND}", file=sys.stderr)
-        return 2
-    TYPESCRIPT.write_text(typescript())
-    print(f"wrote {TYPESCRIPT}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -1,4 +1,5 @@
-// Generated from mastra_notebook/core/nodes.py by `python -m mastra_notebook.core.nodes --typescript`. Do not edit.
+// Generated from mastra_notebook/core/nodes.py and mastra_notebook/widget/contract.py
+// by `.venv/bin/python scripts/contract.py`. Do not edit.
 // Every node field may be missing or null until it is known; values are untrusted JSON.
 
 /**
@@ -299,6 +300,156 @@ export interface InvalidNode extends NodeBase {
   error?: string | null;
 }
 
+/** The traits every view syncs (`model.get` in the browser). */
+export interface ViewTraits {
+  /**
+   * Empty while running; when the run ends, the final snapshot message as JSON text, so a saved
+   * notebook with widget state renders the run without a kernel.
+   */
+  _final: string;
+  /** The Stop button shows while true. */
+  streaming: boolean;
+  /** The view can continue a run (a live client view): approval buttons. */
+  can_approve: boolean;
+  /** The footer's label control sends labels to the kernel (a live view's). */
+  _can_label: boolean;
+  /** A header line (agent or workflow id), may be empty. */
+  title: string;
+  /** A second, muted header item: what was asked (the prompt's first line). */
+  subtitle: string;
+  /** The view waits for its turn (a gallery tile not started yet). */
+  queued: boolean;
+  /** A CSS length: a taller view scrolls inside itself; `""` for no limit. */
+  max_height: string;
+  /** Names this view's transcripts: where the view draws, it hides them (and only them). */
+  view_key: string;
+}
+
+/** A replay's traits (`ReplayView`): a view's, and its position. */
+export interface ReplayTraits extends ViewTraits {
+  /** `{total, position, playing, speed}`: the replay bar. */
+  replay: ReplayState;
+}
+
+/** The whole tree: the store resets to it (on hello, resync, a replay's seek back). */
+export interface SnapshotMsg {
+  t: "snapshot";
+  /** The seq of the last batch it includes. */
+  seq: number;
+  /** `add` ops that rebuild the tree. */
+  ops: Op[];
+}
+
+/** A batch of changes, applied when its seq follows the last one. */
+export interface OpsMsg {
+  t: "ops";
+  /** Numbered from 1. */
+  seq: number;
+  ops: Op[];
+}
+
+/** The inspector's rows from `start` on (all on opening, then the new ones after each batch). */
+export interface ChunksMsg {
+  t: "chunks";
+  start: number;
+  /** `{i, ms, type, from, path, nodes, error?, raw?, outer?}` per chunk. */
+  entries: Record<string, unknown>[];
+}
+
+/** A chunk's JSON, as the inspector's row asked. */
+export interface ChunkJsonReplyMsg {
+  t: "chunk-json";
+  i: number;
+  json: unknown;
+}
+
+/** A step's request, as its Request toggle asked (`core/request_bounded.py`). */
+export interface RequestReplyMsg {
+  t: "request";
+  /** The step node's id. */
+  id: string;
+  /** The request, bounded; null when there is none. */
+  request: unknown;
+  /** Why there is none. */
+  reason?: string | null;
+  /** Where the whole request is: `result.steps[i].request`. */
+  where: string | null;
+}
+
+/** On every render (a new view, a second display, a page reload): the kernel sends a snapshot. */
+export interface HelloMsg {
+  t: "hello";
+}
+
+/** A gap in the seqs: the kernel sends a snapshot. */
+export interface ResyncMsg {
+  t: "resync";
+  /** The last seq the view applied. */
+  seq: number;
+}
+
+/** The Stop button. */
+export interface StopMsg {
+  t: "stop";
+}
+
+/** A tool card's Approve button (only when the trait `can_approve` is true). */
+export interface ApproveMsg {
+  t: "approve";
+  tool_call_id: string;
+}
+
+/** A tool card's Decline, with the reason typed (or null). */
+export interface DeclineMsg {
+  t: "decline";
+  tool_call_id: string;
+  reason?: string | null;
+}
+
+/** A replay's play button. */
+export interface PlayMsg {
+  t: "play";
+}
+
+/** A replay's pause button. */
+export interface PauseMsg {
+  t: "pause";
+}
+
+/** A replay's scrubber or step buttons: show the state after `position` chunks. */
+export interface SeekMsg {
+  t: "seek";
+  position: number;
+}
+
+/** The inspector opened or closed: while open, the kernel sends `chunks`. */
+export interface InspectMsg {
+  t: "inspect";
+  open: boolean;
+}
+
+/** The footer's label control. */
+export interface LabelMsg {
+  t: "label";
+  thumbs?: "up" | "down" | null;
+  score?: number | null;
+  comment?: string | null;
+}
+
+/** An inspector row clicked: the kernel answers with the chunk's JSON. */
+export interface ChunkJsonMsg {
+  t: "chunk-json";
+  /** The chunk's index. */
+  i: number;
+}
+
+/** A step's Request toggle opened: the kernel answers with the request. */
+export interface RequestMsg {
+  t: "request";
+  /** The step node's id. */
+  id: string;
+}
+
 /** What a tool call waiting for approval asks. */
 export interface Approval {
   /** The JSON schema of the data that resumes it, when Mastra sent one. */
@@ -367,6 +518,20 @@ export interface HumanStep extends Timed {
   duration?: string | null;
 }
 
+/** A person's answer to an approval or suspension. */
+export interface Decision {
+  /** `approve`, `decline` or `resume`. */
+  action: string;
+  /** `view` (a button) or `python` (a call). */
+  by: string;
+  /** When they answered (epoch ms; null when untimed). */
+  at?: number | null;
+  /** How long the request waited for them. */
+  waited_ms?: number | null;
+  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
+  waited?: string | null;
+}
+
 /** A person's label of a run, as the footer shows it (core/feedback.py `Feedback`, as JSON). */
 export interface Label {
   /** `up`, `down` or null. */
@@ -387,6 +552,30 @@ export interface Label {
 export interface NodeBase {
   /** Unique in its run's tree; the root is `"root"`. */
   id: string;
+}
+
+/** A change of the node tree (JSON arrays; `core/tree.py` makes them as lists). */
+export type Op = AddOp | AppendOp | SetOp | PushOp;
+
+/** Create a node (its fields) and append its id to its parent's children (the root's parent: null). */
+export type AddOp = ["add", string | null, Record<string, unknown>];
+
+/** `node[field] += text` (string fields: `text`, `args_text`). */
+export type AppendOp = ["append", string, string, string];
+
+/** `node[field].push(value)` (list fields; created if missing). */
+export type PushOp = ["push", string, string, unknown];
+
+/** A replay's position (`ReplayView`); empty until the replay publishes it. */
+export interface ReplayState {
+  /** How many chunks the recording holds. */
+  total?: number;
+  /** How many of them the view shows. */
+  position?: number;
+  /** It plays (else it is paused). */
+  playing?: boolean;
+  /** Its pace against the recorded one. */
+  speed?: number;
 }
 
 /**
@@ -478,6 +667,9 @@ export interface ScoreBadge {
   reason?: string | null;
 }
 
+/** `node[field] = value`. */
+export type SetOp = ["set", string, string, unknown];
+
 /** A part of the model's answer that streams as text. */
 export interface Streamed extends Timed {
   /** The text so far (grows by `append`). */
@@ -507,6 +699,36 @@ export interface TraceLane {
   spans: TraceSpan[];
   /** Spans not drawn: chunk and event spans, and those past the lane's limit. */
   hidden?: number;
+}
+
+/** One span of Mastra's trace as the timeline's lane draws it (core/trace.py `lane`). */
+export interface TraceSpan {
+  /** Mastra's span id. */
+  id: string;
+  /** Its parent span's id. */
+  parent?: string | null;
+  /** How deep it is drawn (0: a request of the run). */
+  depth: number;
+  /** Mastra's name for it (`llm: 'gpt-4o'`, `memory: recall`, `tool: 'getWeather'`). */
+  name: string;
+  /** `agent_run`, `model_generation`, `memory_operation`, `processor_run`, `tool_call`... */
+  type: string;
+  /** Its start (epoch ms, the server's clock). */
+  start?: number | null;
+  /** Its end (epoch ms); null while it runs. */
+  end?: number | null;
+  /** `success`, `error`... as Mastra says it. */
+  status?: string | null;
+  /** Why it failed. */
+  error?: string | null;
+  /** What it was given, cut to a size the view carries. */
+  input?: unknown;
+  /** What it gave, cut alike. */
+  output?: unknown;
+  /** Its attributes, cut alike. */
+  attributes?: unknown;
+  /** Its input, output or attributes were cut (`view.trace()` returns them whole). */
+  cut?: boolean;
 }
 
 /** A guardrail that stopped the run: which one, and why. */
@@ -548,50 +770,6 @@ export interface WorkflowState {
   result?: unknown;
 }
 
-/** A person's answer to an approval or suspension. */
-export interface Decision {
-  /** `approve`, `decline` or `resume`. */
-  action: string;
-  /** `view` (a button) or `python` (a call). */
-  by: string;
-  /** When they answered (epoch ms; null when untimed). */
-  at?: number | null;
-  /** How long the request waited for them. */
-  waited_ms?: number | null;
-  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
-  waited?: string | null;
-}
-
-/** One span of Mastra's trace as the timeline's lane draws it (core/trace.py `lane`). */
-export interface TraceSpan {
-  /** Mastra's span id. */
-  id: string;
-  /** Its parent span's id. */
-  parent?: string | null;
-  /** How deep it is drawn (0: a request of the run). */
-  depth: number;
-  /** Mastra's name for it (`llm: 'gpt-4o'`, `memory: recall`, `tool: 'getWeather'`). */
-  name: string;
-  /** `agent_run`, `model_generation`, `memory_operation`, `processor_run`, `tool_call`... */
-  type: string;
-  /** Its start (epoch ms, the server's clock). */
-  start?: number | null;
-  /** Its end (epoch ms); null while it runs. */
-  end?: number | null;
-  /** `success`, `error`... as Mastra says it. */
-  status?: string | null;
-  /** Why it failed. */
-  error?: string | null;
-  /** What it was given, cut to a size the view carries. */
-  input?: unknown;
-  /** What it gave, cut alike. */
-  output?: unknown;
-  /** Its attributes, cut alike. */
-  attributes?: unknown;
-  /** Its input, output or attributes were cut (`view.trace()` returns them whole). */
-  cut?: boolean;
-}
-
 /** Every node kind the reducer writes. */
 export type NodeKind = "run" | "text" | "reasoning" | "tool" | "workflow-step" | "source" | "file" | "step" | "background-task" | "goal" | "banner" | "data" | "unknown" | "invalid";
 
@@ -611,3 +789,26 @@ export type ViewNode =
   | DataNode
   | UnknownNode
   | InvalidNode;
+
+/** What the kernel sends (anywidget custom messages). */
+export type KernelMessage =
+  | SnapshotMsg
+  | OpsMsg
+  | ChunksMsg
+  | ChunkJsonReplyMsg
+  | RequestReplyMsg;
+
+/** What the browser sends. */
+export type BrowserMessage =
+  | HelloMsg
+  | ResyncMsg
+  | StopMsg
+  | ApproveMsg
+  | DeclineMsg
+  | PlayMsg
+  | PauseMsg
+  | SeekMsg
+  | InspectMsg
+  | LabelMsg
+  | ChunkJsonMsg
+  | RequestMsg;
