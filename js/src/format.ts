@@ -115,7 +115,7 @@ function flatJson(value: unknown): string {
  * A run node's figures as the kernel computed and formatted them (`figures`: durations, rates,
  * tokens, cost; core/figures.py): renderers show these strings and compute no figure themselves.
  */
-export function runFigures(run: Record<string, unknown> | undefined): Record<string, string> {
+export function runFigures(run: { figures?: unknown } | undefined): Record<string, string> {
   const shipped = obj(run?.figures);
   const figures: Record<string, string> = {};
   if (!shipped) return figures;

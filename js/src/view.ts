@@ -16,7 +16,7 @@ import { DEFAULT_TRAITS, type NodeView, type RenderCtx, type Traits } from "./re
 import { Header } from "./render/header";
 import type { RequestSource } from "./render/request";
 import { type Change, ROOT_ID, type Store } from "./store";
-import type { Send } from "./types";
+import { nodeOf, type Send } from "./types";
 
 /** How near the end (px) still counts as at the end (rounding, a last line half shown). */
 const END_SLACK_PX = 24;
@@ -160,8 +160,8 @@ export class View {
       if (view.update(node) === true) more.add(id);
       this.syncChildren(id, view, done, more);
     }
-    if (change.reset || change.ids.has(ROOT_ID) || this.store.get(ROOT_ID)?.status === "suspended") {
-      this.header.updateRun(this.store.get(ROOT_ID), this.awaitingApproval());
+    if (change.reset || change.ids.has(ROOT_ID) || nodeOf(this.store.get(ROOT_ID), "run")?.status === "suspended") {
+      this.header.updateRun(nodeOf(this.store.get(ROOT_ID), "run") ?? undefined, this.awaitingApproval());
     }
     this.markApplied();
     this.afterChange();
@@ -180,10 +180,9 @@ export class View {
 
   /** A tool of the run waits for approval (looked for only while the run is suspended). */
   private awaitingApproval(): boolean {
-    if (this.store.get(ROOT_ID)?.status !== "suspended") return false;
+    if (nodeOf(this.store.get(ROOT_ID), "run")?.status !== "suspended") return false;
     for (const id of this.views.keys()) {
-      const node = this.store.get(id);
-      if (node?.kind === "tool" && node.status === "awaiting-approval") return true;
+      if (nodeOf(this.store.get(id), "tool")?.status === "awaiting-approval") return true;
     }
     return false;
   }
@@ -276,7 +275,7 @@ export class View {
 
   /** Written only when changed: an attribute written per frame would restyle the view each time. */
   private markApplied(): void {
-    const status = str(this.store.get(ROOT_ID)?.status) ?? "";
+    const status = str(nodeOf(this.store.get(ROOT_ID), "run")?.status) ?? "";
     if (this.root.dataset.status !== status) this.root.dataset.status = status;
     this.root.dataset.seq = String(this.store.lastSeq);
   }

@@ -10,7 +10,7 @@ import { Timeline } from "./render/timeline";
 import { hideOwnTranscripts } from "./transcripts";
 import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
-import { type OutMsg, parseInMsg, type SnapshotMsg } from "./types";
+import { type OutMsg, parseInMsg, type ReplayTraits, type SnapshotMsg } from "./types";
 import { browserClock, type Clock, FRAME_BUDGET, FrameScheduler, MAX_GAP_MS } from "./schedule";
 import { View } from "./view";
 
@@ -36,8 +36,20 @@ function parseSnapshot(value: unknown): SnapshotMsg | null {
   return parsed?.t === "snapshot" ? parsed : null;
 }
 
-/** The synced traits the view reads. */
-const TRAITS = ["title", "subtitle", "streaming", "queued", "can_approve", "_can_label", "max_height"];
+/** A synced trait's name, as mastra_notebook/widget/contract.py declares it (a replay's has them all). */
+type TraitName = keyof ReplayTraits;
+
+/** A trait's value: untrusted, read with a guard. */
+function trait(model: WidgetModel, name: TraitName): unknown {
+  return model.get(name);
+}
+
+function changeOf(name: TraitName): string {
+  return `change:${name}`;
+}
+
+/** The synced traits the header reads. */
+const TRAITS: readonly TraitName[] = ["title", "subtitle", "streaming", "queued", "can_approve", "_can_label", "max_height"];
 
 /**
  * Merges store changes and applies them to the view when its scheduler says: a frame after a quiet
@@ -109,7 +121,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
   view.addAside(inspector.el);
   const timeline = mountTimeline(store, view);
   const readReplay = () => {
-    const replay = parseReplay(model.get("replay"));
+    const replay = parseReplay(trait(model, "replay"));
     replayBar.update(replay);
     // a replay held short of its end says "paused", not "running" (issue 17)
     view.setTraits({ paused: replay !== null && !replay.playing && replay.position < replay.total });
@@ -117,13 +129,13 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
 
   const readTraits = () => {
     const traits: Traits = {
-      title: String(model.get("title") ?? ""),
-      subtitle: String(model.get("subtitle") ?? ""),
-      streaming: model.get("streaming") === true,
-      queued: model.get("queued") === true,
-      canApprove: model.get("can_approve") === true,
-      canLabel: model.get("_can_label") === true,
-      maxHeight: String(model.get("max_height") ?? ""),
+      title: String(trait(model, "title") ?? ""),
+      subtitle: String(trait(model, "subtitle") ?? ""),
+      streaming: trait(model, "streaming") === true,
+      queued: trait(model, "queued") === true,
+      canApprove: trait(model, "can_approve") === true,
+      canLabel: trait(model, "_can_label") === true,
+      maxHeight: String(trait(model, "max_height") ?? ""),
     };
     view.setTraits(traits);
   };
@@ -133,30 +145,30 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
     if (parsed) store.receive(parsed);
   };
   const onFinal = () => {
-    const final = parseSnapshot(model.get("_final"));
+    const final = parseSnapshot(trait(model, "_final"));
     if (final) store.receive(final);
   };
 
   readTraits();
   readReplay();
-  const final = parseSnapshot(model.get("_final"));
+  const final = parseSnapshot(trait(model, "_final"));
   if (final) {
     store.applySnapshot(final);
     batcher.flush(); // a saved run shows at once
   }
   model.on("msg:custom", onMessage);
-  model.on("change:_final", onFinal);
-  for (const trait of TRAITS) model.on(`change:${trait}`, readTraits);
-  model.on("change:replay", readReplay);
+  model.on(changeOf("_final"), onFinal);
+  for (const name of TRAITS) model.on(changeOf(name), readTraits);
+  model.on(changeOf("replay"), readReplay);
   store.hello();
 
   return () => {
     batcher.stop();
     unsubscribe();
     model.off("msg:custom", onMessage);
-    model.off("change:_final", onFinal);
-    for (const trait of TRAITS) model.off(`change:${trait}`, readTraits);
-    model.off("change:replay", readReplay);
+    model.off(changeOf("_final"), onFinal);
+    for (const name of TRAITS) model.off(changeOf(name), readTraits);
+    model.off(changeOf("replay"), readReplay);
     replayBar.destroy();
     inspector.destroy();
     timeline.destroy();
@@ -167,7 +179,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
 
 function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
   const cleanup = renderView(model, el);
-  hideOwnTranscripts(el.ownerDocument, model.get("view_key")); // drawn: its transcript would repeat it
+  hideOwnTranscripts(el.ownerDocument, trait(model, "view_key")); // drawn: its transcript would repeat it
   return cleanup;
 }
 

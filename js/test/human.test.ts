@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { add, mount, nodeEl, root, snapshot } from "./helpers";
 import { continueWith, decisionText, humanWaitWithin } from "../src/render/human";
+import type { RunNode, ToolNode } from "../src/types";
 
 describe("human waits", () => {
   it("measures the time a person took within a span", () => {
-    const run = {
+    const run: RunNode = {
       id: "root", kind: "run", started_at: 0, first_token_at: 1000, finished_at: 11_000,
       usage: { output_tokens: 100 }, human_waits: [[2000, 10_000], [500, 1500]],
     };
@@ -12,7 +13,7 @@ describe("human waits", () => {
   });
 
   it("says who decided and how long they took", () => {
-    const tool = { id: "t", kind: "tool", status: "done", decision: { action: "approve", by: "view", at: 5, waited_ms: 8700, waited: "8.7 s" } };
+    const tool: ToolNode = { id: "t", kind: "tool", status: "done", decision: { action: "approve", by: "view", at: 5, waited_ms: 8700, waited: "8.7 s" } };
     expect(decisionText(tool)).toBe("Approved in the view · waited 8.7 s for a person");
     expect(decisionText({ id: "t", kind: "tool" })).toBeNull();
   });

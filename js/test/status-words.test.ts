@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import table from "../../mastra_notebook/core/status_words.json";
 import { BANNERS, DECISIONS, STATUSES, statusWord } from "../src/status-words";
-import type { Op } from "../src/types";
+import type { Op, ToolNode } from "../src/types";
 import { decisionSummary, decisionText } from "../src/render/human";
 import { add, mount } from "./helpers";
 
@@ -67,7 +67,7 @@ describe("the one table of status words", () => {
   });
 
   it("a decision is said in the table's past tense", () => {
-    const node = { id: "t", kind: "tool", status: "done", decision: { action: "decline", by: "view", waited_ms: 1200, waited: "1.2 s" } };
+    const node: ToolNode = { id: "t", kind: "tool", status: "done", decision: { action: "decline", by: "view", waited_ms: 1200, waited: "1.2 s" } };
     expect(decisionText(node)).toBe("Declined in the view · waited 1.2 s for a person");
     expect(decisionSummary(node)).toBe("declined in the view after 1.2 s");
   });

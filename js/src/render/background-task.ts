@@ -2,10 +2,11 @@ import { h, slot } from "../dom";
 import { list, str } from "../format";
 import { OutputsView, badge, errorBox, maybeJson } from "./common";
 import { statusWord } from "../status-words";
+import type { BackgroundTaskNode } from "../types";
 import type { NodeRenderer } from "./context";
 
 /** A background task: tool name, status and its history, outputs, result, error. */
-export const renderBackgroundTask: NodeRenderer = () => {
+export const renderBackgroundTask: NodeRenderer<BackgroundTaskNode> = () => {
   const name = h("span", "mn-name");
   const status = slot("mn-status", "span");
   const history = h("div", "mn-history mn-muted");

@@ -2,7 +2,7 @@
 import { h, isolated, slot } from "../dom";
 import { list, obj, prettyJson, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
-import type { NodeData } from "../types";
+import type { ToolNode, WorkflowStepNode } from "../types";
 import { jsonBlock, jsonPre } from "./json";
 
 /** A status badge: the status's word and tone from the one table (status-words.ts). */
@@ -28,9 +28,12 @@ export function errorBox(error: unknown): HTMLElement | null {
   return message === null ? null : h("div", "mn-error", [message]);
 }
 
+/** A tool call or a workflow step: the nodes that run, may wait for a person and may hold a run. */
+export type CallNode = ToolNode | WorkflowStepNode;
+
 /** How long a tool call or step took, without a person's wait: `1.2 s` as the kernel wrote it
  * (core/labels.py), or "" while unknown. */
-export function nodeDuration(node: NodeData): string {
+export function nodeDuration(node: CallNode): string {
   return str(node.duration) ?? "";
 }
 
@@ -42,7 +45,7 @@ export function nodeDuration(node: NodeData): string {
 export function callHead(
   kind: string,
   own: { around?: (name: HTMLElement) => HTMLElement; afterStatus?: HTMLElement[]; last?: HTMLElement[] } = {},
-): { el: HTMLElement; update(node: NodeData, name: string, status: unknown): void } {
+): { el: HTMLElement; update(node: CallNode, name: string, status: unknown): void } {
   const name = isolated("mn-name");
   const outcome = isolated("mn-fold-outcome mn-fold-only");
   const status = slot("mn-status", "span");

@@ -37,13 +37,16 @@ export interface RenderCtx {
   requests?: RequestSource;
 }
 
-/** The DOM of one node. `update` is called with the node's current fields whenever it changes. */
-export interface NodeView {
+/**
+ * The DOM of one node. `update` is called with the node's current fields whenever it changes: a
+ * renderer's `N` is its kind's generated type (`ToolNode`...), as render/index.ts picks it by kind.
+ */
+export interface NodeView<N = NodeData> {
   el: HTMLElement;
   /** Where the elements of the node's children are appended (nodes that can have children). */
   childHost?: HTMLElement;
   /** Returns true when work is left for a later frame (then it is called again, same fields). */
-  update(node: NodeData): boolean | void;
+  update(node: N): boolean | void;
 }
 
-export type NodeRenderer = (ctx: RenderCtx, node: NodeData) => NodeView;
+export type NodeRenderer<N = NodeData> = (ctx: RenderCtx, node: N) => NodeView<N>;

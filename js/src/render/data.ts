@@ -1,13 +1,14 @@
 import { h, slot } from "../dom";
 import { obj, str } from "../format";
 import { maybeJson } from "./common";
+import type { DataNode } from "../types";
 import type { NodeRenderer } from "./context";
 
 /**
  * A custom `data-*` part: its type and JSON value. Mastra's own parts (observational memory, the
  * sandbox's output, signals, tripwires, structured output, the token limiter) are said as what they are.
  */
-export const renderData: NodeRenderer = () => {
+export const renderData: NodeRenderer<DataNode> = () => {
   const kind = h("span", "mn-kind-label", ["Data"]);
   const type = h("span", "mn-name");
   const exit = slot("mn-data-exit", "span");

@@ -6,7 +6,7 @@
  * so a label set from Python shows here too. Without a kernel (a static page) the label is only shown.
  */
 import { h } from "../dom";
-import type { Label, NodeData, Send } from "../types";
+import type { Label, RunNode, Send } from "../types";
 
 type Thumbs = "up" | "down";
 
@@ -101,8 +101,8 @@ export class FeedbackControl {
     this.el.append(label, ...thumbs, this.score, this.comment, this.note);
   }
 
-  update(run: NodeData): void {
-    const label = (run.feedback ?? null) as Label | null;
+  update(run: RunNode): void {
+    const label: Label | null = run.feedback ?? null;
     const note = typeof run.feedback_note === "string" ? run.feedback_note : "";
     const shown = JSON.stringify([label, note]);
     if (shown === this.shown) return;

@@ -1,5 +1,6 @@
 import { h } from "../dom";
 import { str } from "../format";
+import type { FileNode } from "../types";
 import { redrawn } from "./whole";
 
 /** Raster types shown inline; the data: URL is built here, never taken from the payload. */
@@ -15,7 +16,7 @@ export function imageDataUrl(mediaType: unknown, base64: unknown): string | null
 }
 
 /** A generated file: raster images inline, anything else by name, type, size and text preview. */
-export const renderFile = redrawn("mn-card mn-file", (node) => {
+export const renderFile = redrawn<FileNode>("mn-card mn-file", (node) => {
   const name = str(node.name) ?? "file";
   const type = str(node.media_type) ?? "application/octet-stream";
   const size = str(node.size_label); // the kernel's (core/labels.py)

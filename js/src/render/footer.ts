@@ -7,7 +7,7 @@
 import { h } from "../dom";
 import { runFigures } from "../format";
 import { statusWord } from "../status-words";
-import type { NodeData, ScoreBadge } from "../types";
+import type { RunNode } from "../types";
 import type { RenderCtx } from "./context";
 import { FeedbackControl } from "./feedback";
 
@@ -49,7 +49,7 @@ export class Footer {
     this.el.append(this.scores);
   }
 
-  update(run: NodeData): void {
+  update(run: RunNode): void {
     const figures = runFigures(run);
     this.show("status", typeof run.status === "string" ? statusWord(run.status) : null);
     for (const [key, , figure] of STATS) this.show(key, figures[figure] ?? null);
@@ -67,8 +67,8 @@ export class Footer {
     }
   }
 
-  private showScores(run: NodeData): void {
-    const badges = (Array.isArray(run.score_badges) ? run.score_badges : []) as ScoreBadge[];
+  private showScores(run: RunNode): void {
+    const badges = Array.isArray(run.score_badges) ? run.score_badges : [];
     const shown = JSON.stringify(badges);
     if (shown === this.scoresShown) return;
     this.scoresShown = shown;

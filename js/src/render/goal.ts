@@ -1,9 +1,10 @@
 import { h, slot } from "../dom";
 import { maybeJson } from "./common";
+import type { GoalNode } from "../types";
 import type { NodeRenderer } from "./context";
 
 /** A goal evaluation, with a "continues" marker when the run goes on. */
-export const renderGoal: NodeRenderer = () => {
+export const renderGoal: NodeRenderer<GoalNode> = () => {
   const marker = h("span", "mn-badge mn-tone-active", ["continues"]);
   const evaluation = slot("mn-evaluation");
   const el = h("div", "mn-card mn-goal", [

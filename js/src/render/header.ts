@@ -6,7 +6,7 @@
 import { h } from "../dom";
 import { num, runFigures, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
-import type { NodeData, ScoreBadge, Send } from "../types";
+import type { RunNode, Send } from "../types";
 import type { Traits } from "./context";
 
 /**
@@ -14,7 +14,7 @@ import type { Traits } from "./context";
  * header's own (queued, starting, streaming, paused: a replay held short of its end, approval). The
  * badge says its word from the one table (status-words.ts).
  */
-export function headerState(traits: Traits, run: NodeData | undefined, awaitingApproval: boolean): string {
+export function headerState(traits: Traits, run: RunNode | undefined, awaitingApproval: boolean): string {
   if (traits.queued) return "queued";
   const status = str(run?.status);
   if (!status) return traits.streaming ? "starting" : "";
@@ -46,7 +46,7 @@ export class Header {
   private readonly controls = h("span", "mn-head-controls");
   private readonly stop = h("button", "mn-btn mn-stop", ["Stop"], { type: "button", title: "Stop the run" });
   private traits: Traits | null = null;
-  private run: NodeData | undefined;
+  private run: RunNode | undefined;
   private awaitingApproval = false;
   private seenRunning: number | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -83,7 +83,7 @@ export class Header {
   }
 
   /** The root run changed (`awaitingApproval`: a tool of the run waits for an answer). */
-  updateRun(run: NodeData | undefined, awaitingApproval: boolean): void {
+  updateRun(run: RunNode | undefined, awaitingApproval: boolean): void {
     this.run = run;
     this.awaitingApproval = awaitingApproval;
     this.render();
@@ -132,9 +132,9 @@ export class Header {
   }
 
   /** "scoring…" while the run's scores are awaited, then a badge per score (core/score.py writes each). */
-  private showScores(run: NodeData | undefined): void {
+  private showScores(run: RunNode | undefined): void {
     const scoring = run?.scoring === true;
-    const badges = (Array.isArray(run?.score_badges) ? run.score_badges : []) as ScoreBadge[];
+    const badges = Array.isArray(run?.score_badges) ? run.score_badges : [];
     const shown = JSON.stringify([scoring, badges]);
     if (shown === this.scoresShown) return;
     this.scoresShown = shown;

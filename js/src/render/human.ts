@@ -8,13 +8,14 @@
 import { h } from "../dom";
 import { num, obj, str } from "../format";
 import { capitalized, decisionWord } from "../status-words";
-import type { NodeData } from "../types";
+import type { RunNode } from "../types";
+import type { CallNode } from "./common";
 
 const BY: Record<string, string> = { view: "in the view", python: "from Python" };
 const WAITING = new Set(["awaiting-approval", "suspended"]);
 
 /** "Approved in the view · waited 8.7 s for a person", or null when nobody decided yet. */
-export function decisionText(node: NodeData): string | null {
+export function decisionText(node: CallNode): string | null {
   const decision = obj(node.decision);
   const action = str(decision?.action);
   if (!decision || !action) return null;
@@ -25,7 +26,7 @@ export function decisionText(node: NodeData): string | null {
 }
 
 /** A folded head's "approved in the view after 8.7 s", or null when nobody decided yet. */
-export function decisionSummary(node: NodeData): string | null {
+export function decisionSummary(node: CallNode): string | null {
   const decision = obj(node.decision);
   const action = str(decision?.action);
   if (!decision || !action) return null;
@@ -37,11 +38,11 @@ export function decisionSummary(node: NodeData): string | null {
 }
 
 /** The Python call that answers a waiting tool call or step, while it waits. */
-export function continueWith(node: NodeData): string | null {
+export function continueWith(node: CallNode): string | null {
   return WAITING.has(str(node.status) ?? "") && obj(node.decision) === null ? str(node.continue_with) : null;
 }
 
-export function humanView(): { el: HTMLElement; update(node: NodeData): void } {
+export function humanView(): { el: HTMLElement; update(node: CallNode): void } {
   const code = h("code", "mn-continue-code");
   const hint = h("div", "mn-continue", [h("span", "mn-label", ["Continue with"]), " ", code]);
   const decided = h("div", "mn-decision mn-muted");
@@ -61,7 +62,7 @@ export function humanView(): { el: HTMLElement; update(node: NodeData): void } {
 }
 
 /** Milliseconds of the run's human waits (`human_waits`: [from, to] pairs) inside [from, to]. */
-export function humanWaitWithin(run: NodeData, from: unknown, to: unknown): number {
+export function humanWaitWithin(run: RunNode, from: unknown, to: unknown): number {
   const start = num(from);
   const end = num(to);
   if (start === null || end === null || !Array.isArray(run.human_waits)) return 0;

@@ -1,5 +1,6 @@
 import { renderBackgroundTask } from "./background-task";
 import { renderBanner } from "./banner";
+import type { NodeKind, NodeOf } from "../types";
 import type { NodeRenderer } from "./context";
 import { renderData } from "./data";
 import { renderFile } from "./file";
@@ -11,10 +12,11 @@ import { renderSource } from "./source";
 import { renderStep } from "./step";
 import { renderText } from "./text";
 import { renderTool } from "./tool";
-import { renderUnknown } from "./unknown";
+import { renderOtherKind, renderUnknown } from "./unknown";
 import { renderWorkflowStep } from "./workflow-step";
 
-const RENDERERS = new Map<string, NodeRenderer>(Object.entries({
+/** Each kind's renderer, which takes that kind's generated node type (contract.generated.ts). */
+const BY_KIND: { [K in NodeKind]: NodeRenderer<NodeOf<K>> } = {
   run: renderRun,
   text: renderText,
   reasoning: renderReasoning,
@@ -29,8 +31,16 @@ const RENDERERS = new Map<string, NodeRenderer>(Object.entries({
   data: renderData,
   unknown: renderUnknown,
   invalid: renderInvalid,
-}));
+};
+
+/**
+ * The store keeps nodes of any kind; a node's kind picks its renderer, which gets it as its kind's
+ * type: the one narrowing, here. The fields stay untrusted JSON (renderers keep their guards).
+ */
+const RENDERERS = new Map<string, NodeRenderer>(
+  Object.entries(BY_KIND).map(([kind, renderer]) => [kind, renderer as unknown as NodeRenderer]),
+);
 
 export function rendererFor(kind: string): NodeRenderer {
-  return RENDERERS.get(kind) ?? renderUnknown;
+  return RENDERERS.get(kind) ?? renderOtherKind;
 }

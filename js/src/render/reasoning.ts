@@ -1,11 +1,12 @@
 import { h } from "../dom";
 import { num, str } from "../format";
 import { trackDetails } from "./common";
+import type { ReasoningNode } from "../types";
 import type { NodeRenderer } from "./context";
 import { MarkdownView } from "./markdown-view";
 
 /** A <details> open while the model thinks, folded once it is done ("Thought for 3.2 s"). */
-export const renderReasoning: NodeRenderer = (ctx) => {
+export const renderReasoning: NodeRenderer<ReasoningNode> = (ctx) => {
   const summary = h("summary", "mn-reasoning-summary");
   const md = new MarkdownView();
   const el = h("details", "mn-reasoning", [summary, md.el], { open: true });

@@ -8,7 +8,7 @@
  */
 import { h } from "../dom";
 import { compactJson, list, num, obj, str } from "../format";
-import type { Send } from "../types";
+import type { Send, StepNode } from "../types";
 import { jsonPre } from "./json";
 
 /** How long the toggle waits for the kernel's answer before saying that no kernel answers. */
@@ -201,7 +201,7 @@ export function drawRequest(reply: RequestReply): HTMLElement[] {
 }
 
 /** The toggle's words: `Request · system · 3 messages (1 history) · 1 tool`. */
-export function requestLabel(node: Record<string, unknown>): string | null {
+export function requestLabel(node: StepNode): string | null {
   const summary = str(node.request_summary);
   if (summary) return `Request · ${summary}`;
   return str(node.request_reason) ? "Request · not carried" : null;
@@ -228,7 +228,7 @@ export class RequestToggle {
     this.button.addEventListener("click", () => this.setOpen(!this.open));
   }
 
-  update(node: Record<string, unknown>): void {
+  update(node: StepNode): void {
     const text = requestLabel(node);
     this.button.hidden = text === null;
     this.button.textContent = text ?? "";

@@ -6,7 +6,7 @@ import { h, isolated, slot } from "../dom";
 import { obj, str } from "../format";
 import { BANNERS } from "../status-words";
 import { ROOT_ID } from "../store";
-import type { NodeData } from "../types";
+import { nodeOf, type RunNode } from "../types";
 import { badge, errorMessage, maybeJson, trackDetails } from "./common";
 import type { NodeRenderer, RenderCtx } from "./context";
 import { Footer } from "./footer";
@@ -45,7 +45,7 @@ const BANNER_LEVELS: Record<string, string> = {
 };
 
 /** The status banner for the run, unless a `banner` node of that level already says it. */
-function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: string } | null {
+function statusBanner(ctx: RenderCtx, run: RunNode): { level: string; text: string } | null {
   const status = str(run.status) ?? "";
   const level = BANNER_LEVELS[status];
   const text = BANNERS[status];
@@ -53,7 +53,7 @@ function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: str
   const banner = { level, text };
   const said = ctx.store
     .childrenOf(run.id)
-    .some((id) => ctx.store.get(id)?.kind === "banner" && ctx.store.get(id)?.level === banner.level);
+    .some((id) => nodeOf(ctx.store.get(id), "banner")?.level === banner.level);
   if (said) return null;
   // a suspended run says the call that continues it (the kernel's `continue_with`, e.g. view.resume({...}))
   const waiting = status === "suspended" ? str(run.continue_with) : null;
@@ -61,12 +61,12 @@ function statusBanner(ctx: RenderCtx, run: NodeData): { level: string; text: str
   return { level: banner.level, text: detail ? `${banner.text}: ${detail}` : banner.text };
 }
 
-function runLabel(run: NodeData): string {
+function runLabel(run: RunNode): string {
   const workflow = obj(run.workflow);
   return str(run.agent_id) ?? str(workflow?.workflow_id) ?? "sub-run";
 }
 
-export const renderRun: NodeRenderer = (ctx, node) => {
+export const renderRun: NodeRenderer<RunNode> = (ctx, node) => {
   const nested = node.nested === true || node.id !== ROOT_ID;
   const parts = h("div", "mn-parts");
   const workflow = slot("mn-workflow");

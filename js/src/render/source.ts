@@ -1,10 +1,11 @@
 import { append, h } from "../dom";
 import { str } from "../format";
 import { hardenLink, safeHref } from "../url";
+import type { SourceNode } from "../types";
 import type { NodeRenderer } from "./context";
 
 /** A cited source: a link when the url is http(s), else plain text. */
-export const renderSource: NodeRenderer = () => {
+export const renderSource: NodeRenderer<SourceNode> = () => {
   const el = h("div", "mn-source");
   return {
     el,

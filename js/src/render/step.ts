@@ -1,5 +1,6 @@
 import { h } from "../dom";
 import { formatInt, num, obj, str } from "../format";
+import type { StepNode } from "../types";
 import type { NodeRenderer } from "./context";
 import { RequestToggle } from "./request";
 
@@ -7,7 +8,7 @@ import { RequestToggle } from "./request";
  * A divider between model steps: `Step 2 · tool-calls · 120 in · 30 out`, with the "Request" toggle
  * (request.ts) when the kernel labelled the step's request; its panel opens under the divider.
  */
-export const renderStep: NodeRenderer = (ctx, node) => {
+export const renderStep: NodeRenderer<StepNode> = (ctx, node) => {
   const label = h("span", "mn-step-label");
   const toggle = ctx.requests ? new RequestToggle(node.id, ctx.requests, num(node.index)) : null;
   const line = h("div", "mn-step", [label, toggle?.button]);

@@ -1,5 +1,6 @@
 import { h } from "../dom";
 import { str } from "../format";
+import type { TextNode } from "../types";
 import type { NodeRenderer } from "./context";
 import { MarkdownView } from "./markdown-view";
 
@@ -11,7 +12,7 @@ const JSON_TEXT = /^\s*(?:```(?:json)?\s*)?[[{]/i;
  * structured output (`data-structured`) it is the object's text, which the run draws once, as a
  * tree (widget.css hides the text there).
  */
-export const renderText: NodeRenderer = (ctx) => {
+export const renderText: NodeRenderer<TextNode> = (ctx) => {
   const md = new MarkdownView();
   const el = h("div", "mn-text", [md.el]);
   return {

@@ -17,7 +17,7 @@ import { h } from "../dom";
 import { formatDuration, list, num, obj, str } from "../format";
 import { scrollTopFor } from "../inspector";
 import { type Change, ROOT_ID, type Store } from "../store";
-import type { NodeData } from "../types";
+import { nodeOf, type NodeData, type RunNode, type ToolNode } from "../types";
 import { badge, errorBox } from "./common";
 import { jsonTree } from "./json";
 
@@ -104,7 +104,7 @@ const SPAN_PHASES: Record<string, Phase> = {
 /** Further apart than this, the server's clock is not the notebook's: the trace's first span is set at the run's start. */
 const SKEW_MS = 5000;
 
-function runLabel(run: NodeData): string {
+function runLabel(run: RunNode): string {
   const agent = str(run.agent_id);
   const workflow = str(obj(run.workflow)?.workflow_id);
   const name = agent ?? workflow ?? "run";
@@ -113,7 +113,12 @@ function runLabel(run: NodeData): string {
 }
 
 /** A tool call's phases: arguments until the call, then executing, apart from the person's wait. */
-function toolSegments(node: NodeData, start: number, end: number, at: (v: unknown) => number | null): Segment[] {
+function toolSegments(
+  node: Pick<ToolNode, "called_at" | "status" | "waiting_since" | "decision">,
+  start: number,
+  end: number,
+  at: (v: unknown) => number | null,
+): Segment[] {
   const called = at(node.called_at);
   const segments: Segment[] = [];
   const execFrom = called ?? (node.status === "streaming-args" ? end : start);
@@ -132,7 +137,7 @@ function toolSegments(node: NodeData, start: number, end: number, at: (v: unknow
 }
 
 interface Frame {
-  run: NodeData;
+  run: RunNode;
   depth: number;
   children: readonly string[];
   next: number;
@@ -145,7 +150,7 @@ interface Frame {
  * ms) ends what is still open; times are made relative to the run's start.
  */
 export function layoutTimeline(tree: TreeSource, rootId: string, now: number): TimelineLayout {
-  const root = tree.get(rootId);
+  const root = nodeOf(tree.get(rootId), "run");
   const t0 = num(root?.started_at);
   if (!root || t0 === null) return { bars: [], total: 0, more: 0, trace: null };
   const at = (value: unknown): number | null => {
@@ -163,13 +168,13 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
     bars.push(bar);
     return bar;
   };
-  const bar = (node: NodeData, kind: string, label: string, depth: number, from: unknown, to: unknown): Bar => {
+  const bar = (node: { id: string }, kind: string, label: string, depth: number, from: unknown, to: unknown): Bar => {
     const start = at(from) ?? nowRel;
     const stop = at(to);
     const end = Math.max(stop ?? nowRel, start);
     return { id: node.id, kind, label, depth, start, end, open: stop === null, segments: [], covers: [node.id] };
   };
-  const runBar = (run: NodeData, depth: number): Bar => {
+  const runBar = (run: RunNode, depth: number): Bar => {
     const b = bar(run, "run", runLabel(run), depth, run.started_at, run.finished_at);
     b.segments = [{ phase: "run", start: b.start, end: b.end }];
     return b;
@@ -185,31 +190,33 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
       stack.pop();
       continue;
     }
-    const node = tree.get(frame.children[frame.next++] ?? "");
-    if (!node) continue;
+    const stored = tree.get(frame.children[frame.next++] ?? "");
     const depth = frame.depth + (frame.step ? 2 : 1);
-    if (node.kind === "step") {
-      const index = num(node.index);
-      const step = bar(node, "step", index === null ? "step" : `step ${index}`, frame.depth + 1, node.started_at, node.ended_at);
+    const stepNode = nodeOf(stored, "step");
+    const part = nodeOf(stored, "text") ?? nodeOf(stored, "reasoning");
+    const call = nodeOf(stored, "tool") ?? nodeOf(stored, "workflow-step");
+    if (stepNode) {
+      const index = num(stepNode.index);
+      const step = bar(stepNode, "step", index === null ? "step" : `step ${index}`, frame.depth + 1, stepNode.started_at, stepNode.ended_at);
       step.segments = [{ phase: "step", start: step.start, end: step.end }];
       frame.step = push(step);
-    } else if (node.kind === "text" || node.kind === "reasoning") {
-      const part = bar(node, node.kind, node.kind, depth, node.started_at, node.ended_at);
-      part.segments = [{ phase: node.kind, start: part.start, end: part.end }];
-      if (push(part)) frame.step?.covers.push(node.id);
-    } else if (node.kind === "tool" || node.kind === "workflow-step") {
-      const name = node.kind === "tool" ? str(node.tool_name) : str(node.step_name);
-      const item = bar(node, node.kind, name || node.kind, depth, node.started_at, node.ended_at);
+    } else if (part) {
+      const partBar = bar(part, part.kind, part.kind, depth, part.started_at, part.ended_at);
+      partBar.segments = [{ phase: part.kind, start: partBar.start, end: partBar.end }];
+      if (push(partBar)) frame.step?.covers.push(part.id);
+    } else if (call) {
+      const name = call.kind === "tool" ? str(call.tool_name) : str(call.step_name);
+      const item = bar(call, call.kind, name || call.kind, depth, call.started_at, call.ended_at);
       item.segments =
-        node.kind === "tool"
-          ? toolSegments(node, item.start, item.end, at)
-          : toolSegments({ ...node, called_at: node.started_at }, item.start, item.end, at).map((s) =>
+        call.kind === "tool"
+          ? toolSegments(call, item.start, item.end, at)
+          : toolSegments({ ...call, called_at: call.started_at }, item.start, item.end, at).map((s) =>
               s.phase === "exec" ? { ...s, phase: "workflow-step" } : s,
             );
-      if (push(item)) frame.step?.covers.push(node.id);
-      const nested = tree.childrenOf(node.id).filter((id) => tree.get(id)?.kind === "run");
+      if (push(item)) frame.step?.covers.push(call.id);
+      const nested = tree.childrenOf(call.id).filter((id) => tree.get(id)?.kind === "run");
       for (const id of [...nested].reverse()) {
-        const run = tree.get(id);
+        const run = nodeOf(tree.get(id), "run");
         if (run) stack.push({ run, depth: depth + 1, children: tree.childrenOf(id), next: 0, step: null, drawn: false });
       }
     }
@@ -365,7 +372,7 @@ export class Timeline {
   }
 
   draw(): void {
-    const root = this.store.get(ROOT_ID);
+    const root = nodeOf(this.store.get(ROOT_ID), "run");
     const live = str(root?.status) === "running";
     const started = num(root?.started_at);
     const clock = Date.now();
@@ -407,7 +414,7 @@ export class Timeline {
    * panel opens on its lane. A view drawn again from a state that has it opens as it was (closed).
    */
   private traceArrived(change: Change): void {
-    const has = obj(this.store.get(ROOT_ID)?.trace) !== null;
+    const has = obj(nodeOf(this.store.get(ROOT_ID), "run")?.trace) !== null;
     const arrived = has && !this.hadTrace && !change.reset;
     this.hadTrace = has;
     if (!arrived || this.open) return;

@@ -5,7 +5,7 @@
 import { h, slot } from "../dom";
 import { obj, str } from "../format";
 import { capitalized, decisionWord, statusWord } from "../status-words";
-import type { NodeData, Send } from "../types";
+import type { Send, ToolNode } from "../types";
 import { Fold, OutputsView, callHead, errorBox, maybeJson } from "./common";
 import type { NodeRenderer } from "./context";
 import { decisionSummary, decisionText, humanView } from "./human";
@@ -13,12 +13,12 @@ import { jsonPre } from "./json";
 import { richArgs, richResult } from "./rich";
 
 /** Arguments: the parsed value (shown as compact JSON), else the raw streamed text. */
-function argsValue(tool: NodeData): unknown {
+function argsValue(tool: ToolNode): unknown {
   return tool.args ?? str(tool.args_text) ?? "";
 }
 
 /** The arguments: as `args_display` asks (a field as code, a bundle), with their JSON one click away; else as JSON. */
-function argsView(tool: NodeData): HTMLElement[] | null {
+function argsView(tool: ToolNode): HTMLElement[] | null {
   const value = argsValue(tool);
   const rich = richArgs(tool.args_display, tool.args, tool.args_text);
   if (rich === null) return value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)];
@@ -92,7 +92,7 @@ function approvalControls(send: Send, toolCallId: string): HTMLElement {
 const LIVE = new Set(["streaming-args", "running", "awaiting-approval", "suspended", "pending"]);
 
 
-export const renderTool: NodeRenderer = (ctx, node) => {
+export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
   const foldArgs = h("span", "mn-fold-args mn-fold-only");
   // folded: who decided, and the person's wait apart from the tool's own time (the duration)
   const decided = h("span", "mn-fold-decision mn-fold-only mn-muted");
@@ -115,7 +115,7 @@ export const renderTool: NodeRenderer = (ctx, node) => {
   ]);
   const el = h("div", "mn-card mn-tool", [head.el, body]);
   const fold = new Fold(el, head.el, body);
-  const drawArgs = memo((_args, _text, _display, tool) => argsView(tool as NodeData));
+  const drawArgs = memo((_args, _text, _display, tool) => argsView(tool as ToolNode)); // memo's inputs are unknown
   const drawResult = memo((display, value) => richResult(display, value) ?? maybeJson("Result", value));
   const nestedRun = () => ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");
 

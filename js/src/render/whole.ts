@@ -1,11 +1,10 @@
 import { append, h } from "../dom";
-import type { NodeData } from "../types";
 import type { NodeRenderer } from "./context";
 
 type Children = Parameters<typeof append>[1];
 
 /** A node drawn whole at each update: `draw` gives its element's children (and may set its class). */
-export function redrawn(cls: string, draw: (node: NodeData, el: HTMLDivElement) => Children): NodeRenderer {
+export function redrawn<N>(cls: string, draw: (node: N, el: HTMLDivElement) => Children): NodeRenderer<N> {
   return () => {
     const el = h("div", cls);
     return {
@@ -19,7 +18,7 @@ export function redrawn(cls: string, draw: (node: NodeData, el: HTMLDivElement) 
 }
 
 /** A node shown folded: a muted summary line, and its raw text (a line, a chunk's JSON) under it. */
-export function foldedRaw(cls: string, texts: (node: NodeData) => [summary: string, raw: string]): NodeRenderer {
+export function foldedRaw<N>(cls: string, texts: (node: N) => [summary: string, raw: string]): NodeRenderer<N> {
   return () => {
     const summary = h("summary", "mn-muted");
     const raw = h("pre", "mn-json");

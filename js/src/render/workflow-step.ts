@@ -1,6 +1,6 @@
 import { h, isolated, slot } from "../dom";
 import { str } from "../format";
-import type { NodeData } from "../types";
+import { nodeOf, type WorkflowStepNode } from "../types";
 import { Fold, OutputsView, callHead, errorBox, maybeJson } from "./common";
 import type { NodeRenderer, RenderCtx } from "./context";
 import { humanView } from "./human";
@@ -10,10 +10,10 @@ import { jsonPre } from "./json";
 const LIVE = new Set(["running", "waiting", "suspended", "pending", "paused"]);
 
 /** The step before `id` among its siblings (the previous step of the same workflow), if any. */
-function previousStep(ctx: RenderCtx, siblings: readonly string[], id: string): NodeData | null {
+function previousStep(ctx: RenderCtx, siblings: readonly string[], id: string): WorkflowStepNode | null {
   for (let i = siblings.indexOf(id) - 1; i >= 0; i--) {
-    const node = ctx.store.get(siblings[i] ?? "");
-    if (node?.kind === "workflow-step") return node;
+    const node = nodeOf(ctx.store.get(siblings[i] ?? ""), "workflow-step");
+    if (node) return node;
   }
   return null;
 }
@@ -29,7 +29,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * A workflow step: name, status, input/output, error, outputs and a nested agent run. An input
  * that only repeats the previous step's output is folded; a finished step folds to one line.
  */
-export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
+export const renderWorkflowStep: NodeRenderer<WorkflowStepNode> = (ctx, node) => {
   const head = callHead("Step");
   const input = slot("mn-input");
   const sameInput = slot("mn-input mn-input-same");
@@ -45,7 +45,7 @@ export const renderWorkflowStep: NodeRenderer = (ctx, node) => {
   // the list of this step and its siblings (the store grows it in place)
   let siblings: readonly string[] = [];
   let compared: [unknown, unknown, boolean] = [undefined, undefined, false];
-  const repeats = (step: NodeData, previous: NodeData | null): boolean => {
+  const repeats = (step: WorkflowStepNode, previous: WorkflowStepNode | null): boolean => {
     if (!previous || step.input === null || step.input === undefined) return false;
     if (compared[0] !== step.input || compared[1] !== previous.output) {
       compared = [step.input, previous.output, sameJson(step.input, previous.output)];
