@@ -270,7 +270,7 @@ async def test_a_tile_that_cannot_start_says_why_and_the_others_run(recording_co
 def test_a_plain_script_waits_for_the_batch(recording_comm: RecordingComm) -> None:
     """No running loop: the runs and the gallery's state live on the private loop's thread."""
     gallery = _batch(7, failing={1})
-    results = gallery.wait(10)
+    results = gallery.wait(60)
     assert [r.status for r in results] == ["finished", "error"] + ["finished"] * 5
     assert gallery.counts()["done"] == 6
 
