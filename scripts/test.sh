@@ -6,19 +6,36 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --browser
 source scripts/installs.sh
 
-# phase NAME: a heading with the seconds since the start, so a slow step shows in the log.
-phase() { echo "==> [${SECONDS} s] $*"; }
+# phase NAME: a heading with the seconds since the start and the time the phase before it took, so a
+# slow step shows in the log; `phase_times` lists every phase's time at the end (as does a failure).
+phase_names=() phase_starts=()
+phase() {
+  local last=$((${#phase_starts[@]} - 1))
+  local took=""
+  [ "$last" -ge 0 ] && took=" (the phase before: $((SECONDS - phase_starts[last])) s)"
+  phase_names+=("$*") phase_starts+=("$SECONDS")
+  echo "==> [${SECONDS} s] $*$took"
+}
+phase_times() {
+  local i end
+  echo "==> time by phase (a background job's own time is in its output heading):"
+  for i in "${!phase_names[@]}"; do
+    end=${phase_starts[i + 1]:-$SECONDS}
+    printf '%6s s  %s\n' "$((end - phase_starts[i]))" "${phase_names[i]}"
+  done
+}
 
 # in_background NAME TITLE COMMAND...: COMMAND runs beside what follows, its output kept aside;
 # `finish NAME` waits for it, prints that output, and fails the test command if it failed.
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+trap 'rc=$?; phase_times; rm -rf "$logs"; exit $rc' EXIT
 declare -A jobs=() titles=()
 in_background() {
   local name=$1 title=$2
   shift 2
   phase "$title: in the background, its output below when it ends"
-  ("$@") >"$logs/$name" 2>&1 &
+  local began=$SECONDS
+  ( status=0; "$@" || status=$?; echo "==> $title took $((SECONDS - began)) s"; exit $status ) >"$logs/$name" 2>&1 &
   jobs[$name]=$!
   titles[$name]=$title
 }
@@ -54,8 +71,9 @@ phase "ruff, mypy, import-linter (the layers)"
 # pytest exits 5 when a selection holds no test: that is no failure here.
 run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]; }
 
+# --durations=30: the 30 slowest tests (setup, call and teardown apart) are listed after each run.
 phase "pytest: units, properties, the real Mastra server, example notebooks"
-run_pytest -m "not e2e" "$@"
+run_pytest -m "not e2e" --durations=30 "$@"
 
 finish js
 finish ipywidgets7
@@ -63,5 +81,7 @@ finish ipywidgets7
 # In a process of its own: Playwright's sync API keeps an event loop that the asyncio tests must not meet.
 # tests/e2e/test_wheel.py builds the wheel and runs it, installed in a fresh venv, in JupyterLab.
 phase "pytest: end-to-end in JupyterLab with headless Chromium, the built wheel included"
-run_pytest -m e2e "$@"
+# Screenshots are opt-in (`--screenshots`, passed on by "$@"): by default only a failed test's page is shot.
+run_pytest -m e2e --durations=30 "$@"
+phase "done"
 echo "==> all checks passed in ${SECONDS} s"

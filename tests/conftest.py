@@ -8,6 +8,15 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="e2e: take the pictures (test-artifacts/, both themes) for docs/ and a person's look; "
+        "without it only a failed test's page is shot (also MN_SCREENSHOTS=1)",
+    )
+
+
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES

@@ -5,14 +5,16 @@ loaded the machine is, and a paced test takes no longer than its work."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import selectors
 import time
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 import pytest
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class _FastForward(selectors.DefaultSelector):
@@ -46,6 +48,18 @@ def run_on_fake_clock(main: Coroutine[Any, Any, T]) -> T:
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
+
+
+def on_fake_clock(test: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+    """An async test, run on a FakeClockLoop (``run_on_fake_clock``) with the same fixtures: a wait
+    for timers (``await asyncio.sleep(0.2)``: "the views closed 0.03 s apart are all closed") then
+    holds however loaded the machine is, since the clock moves only when every task waits for one."""
+
+    @functools.wraps(test)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        run_on_fake_clock(test(*args, **kwargs))
+
+    return run
 
 
 class FrozenTime:

@@ -103,12 +103,13 @@ def execute(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     return nbformat.read(path, as_version=4)
 
 
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
-    """Poll ``condition`` until it holds (a condition wait, not a wait for time to pass)."""
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 60, every: float = 0.002) -> None:
+    """Poll ``condition`` every ``every`` seconds until it holds (a condition wait, not a wait for time
+    to pass); ``timeout`` is generous, for the slowest machine, not a bound the test asserts."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.002)
+        time.sleep(every)
 
 
 # ---- what a reader sees -------------------------------------------------------------------------

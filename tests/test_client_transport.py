@@ -124,7 +124,7 @@ def client_of(server: FakeMastra, **options: Any) -> mn.MastraClient:
 def waited(value: Any) -> list[Any]:
     """What a call gave, as a list: a view as its final result, a batch's results as they are."""
     if isinstance(value, mn.StreamView):
-        return [value.wait(10)]
+        return [value.wait(60)]
     return value if isinstance(value, list) and value and isinstance(value[0], mn.RunResult) else [value]
 
 
@@ -136,33 +136,33 @@ def no_run_failed(outcome: list[Any]) -> None:
 
 def _decided(client: mn.MastraClient, prompt: str, decide: Callable[[mn.StreamView], None]) -> Any:
     view = client.agent("a").stream(prompt)
-    view.wait(10)
+    view.wait(60)
     decide(view)
     return view
 
 
 def _workflow_step_resumed(client: mn.MastraClient) -> Any:
     view = client.workflow("w").stream({"suspend": True}, run_id="w1")
-    view.wait(10)
+    view.wait(60)
     view.resume({"approved": True})
     return view
 
 
 def _workflow_stopped(client: mn.MastraClient) -> Any:
     view = client.workflow("w").stream({"hang": True}, run_id="w1")
-    wait_until(lambda: view.result.chunk_count > 0, "the workflow streams", timeout=10)
+    wait_until(lambda: view.result.chunk_count > 0, "the workflow streams", timeout=60)
     view.stop()
     controls = view.controls
     assert isinstance(controls, RunSession)
     cancelling = controls.cancelling
     assert cancelling is not None
-    wait_until(cancelling.done, "the cancel's answer", timeout=10)
+    wait_until(cancelling.done, "the cancel's answer", timeout=60)
     return view
 
 
 def _chat_turns(client: mn.MastraClient) -> Any:
     chat = client.agent("a").chat()
-    chat.send("hi").wait(10)
+    chat.send("hi").wait(60)
     return chat.fork()
 
 
@@ -180,7 +180,7 @@ ENDPOINTS: list[tuple[str, Callable[[mn.MastraClient], Any], str]] = [
     ("agent.stream", lambda c: c.agent("a").stream("hi"), "POST /api/agents/a/stream"),
     ("client tools", lambda c: c.agent("a").stream("use a tool", tools=[lookup]), "POST /api/agents/a/stream"),
     ("agent.network", lambda c: c.agent("a").network("hi"), "POST /api/agents/a/network"),
-    ("agent.stream_many", lambda c: c.agent("a").stream_many(["x", "y"]).wait(10), "POST /api/agents/a/stream"),
+    ("agent.stream_many", lambda c: c.agent("a").stream_many(["x", "y"]).wait(60), "POST /api/agents/a/stream"),
     ("view.approve", lambda c: _decided(c, "approve me", lambda v: v.approve()),
      "POST /api/agents/a/approve-tool-call"),
     ("view.decline", lambda c: _decided(c, "approve me", lambda v: v.decline(reason="no")),
@@ -285,7 +285,7 @@ def test_one_error_format() -> None:
 
     with pytest.raises(MastraError, match=r"a redirect to https://elsewhere.test/api/agents \(not followed"):
         client_of(FakeMastra(fail=moved)).agents()
-    result = client_of(FakeMastra(fail=moved)).agent("a").stream("hi").wait(10)
+    result = client_of(FakeMastra(fail=moved)).agent("a").stream("hi").wait(60)
     assert result.error is not None
     assert result.error.status_code == 307
 

@@ -14,7 +14,7 @@ from .conftest import FIXTURES, RecordingComm, fixture_path
 
 def test_compare_recordings_views_and_results(recording_comm: RecordingComm) -> None:
     view = mn.view(fixture_path("tool-error"))
-    view.wait(10)
+    view.wait(60)
     comparison = mn.compare(fixture_path("tool-call"), view, mn.collect(fixture_path("parallel-tools")),
                             labels=["weather", "stock", "parallel"])  # fmt: skip
     rows = dict(comparison.rows())

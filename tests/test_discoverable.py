@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import pydoc
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -241,12 +242,15 @@ def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
     started: list[str] = []
     queued_then: list[list[bool]] = []
     views = []
+    # Set once both tiles are added (queued): the first run, started on the private loop's thread as
+    # soon as it is added, reads the tiles only then. Polling `len(views)` instead raced the second
+    # `add`, which marks its tile queued after the view is appended (seen under load: [[False, False], ...])
+    both_added = threading.Event()
     for prompt in ("What is the weather in Paris?\nThanks", "And in Lisbon?"):
         view = mn.StreamView(title="agent weather", prompt=prompt)
 
         async def work(view: mn.StreamView = view, prompt: str = prompt) -> None:
-            while len(views) < 2:  # both tiles added
-                await asyncio.sleep(0.001)
+            await asyncio.to_thread(both_added.wait, 60)
             started.append(prompt)
             queued_then.append([v.queued for v in views])
             view.feed(
@@ -257,10 +261,11 @@ def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
 
         views.append(view)
         gallery.add(view, work)
+    both_added.set()
     assert [v.title for v in views] == ["What is the weather in Paris?", "And in Lisbon?"]
     assert views[0].subtitle == "#0 · agent weather"  # its index in the batch, then what runs it
     assert views[0].max_height == "360px"
-    results = gallery.wait(10)
+    results = gallery.wait(60)
     assert started == ["What is the weather in Paris?\nThanks", "And in Lisbon?"]
     assert queued_then == [[False, True], [False, False]]  # the second waited for the first
     assert [r.status for r in results] == ["finished", "finished"]
@@ -274,7 +279,7 @@ def test_gallery_summary_counts_errors_and_escapes() -> None:
     gallery = Gallery(concurrency=2)
     view = mn.StreamView(title="<script>")
     gallery.add(view, _fail)
-    gallery.wait(10)
+    gallery.wait(60)
     assert gallery.counts()["error"] == 1
     assert "1 error" in gallery.summary()
     assert "<script>" not in gallery._progress.value

@@ -36,7 +36,7 @@ def final_root(view: mn.StreamView) -> dict[str, Any]:
 
 def ended_view() -> mn.StreamView:
     view = mn.view(fixture_path("plain-text"))
-    view.wait(10)
+    view.wait(60)
     return view
 
 
@@ -127,7 +127,7 @@ def test_a_label_is_saved_with_the_recording_and_read_back(tmp_path: Path) -> No
     last = orjson.loads(path.read_bytes().splitlines()[-1])
     assert last["type"] == feedback.FEEDBACK_TYPE
     assert "mnReceivedMs" not in last
-    for again in (mn.view(path).wait(10), mn.collect(path)):
+    for again in (mn.view(path).wait(60), mn.collect(path)):
         assert again.feedback == label
         # the label is no chunk of the stream: the run reads as before
         assert (again.chunk_count, again.text, again.status) == (
@@ -137,7 +137,7 @@ def test_a_label_is_saved_with_the_recording_and_read_back(tmp_path: Path) -> No
         )
         assert again.timing == before.timing
     reopened = mn.view(path)
-    reopened.wait(10)
+    reopened.wait(60)
     assert reopened.label(thumbs="up").thumbs == "up"  # relabelled: the latest wins when read back
     assert mn.collect(reopened.recording.lines()).feedback.thumbs == "up"  # type: ignore[union-attr]
 
@@ -232,7 +232,7 @@ def client_of(server: FeedbackServer) -> mn.MastraClient:
 def test_a_label_is_sent_with_the_run_s_trace_id() -> None:
     server = FeedbackServer()
     view = client_of(server).agent("a").stream("hello")
-    result = view.wait(10)
+    result = view.wait(60)
     label = view.label(thumbs="up", score=5, comment="spot on")
     assert (label.sent_to_mastra, label.reason) == (True, None)
     assert result.trace_id == server.stream_bodies[0]["tracingOptions"]["traceId"]
@@ -254,7 +254,7 @@ def test_a_server_without_observability_keeps_the_label_in_the_notebook_and_says
 ) -> None:
     server = FeedbackServer(status, message)
     view = client_of(server).agent("a").stream("hello")
-    view.wait(10)
+    view.wait(60)
     label = view.label(thumbs="down")
     assert label.sent_to_mastra is False
     assert label.reason is not None
@@ -341,7 +341,7 @@ async def test_an_experiment_cell_s_label_reaches_its_dataframe_and_is_saved_wit
 def test_another_server_error_keeps_the_label_and_says_what_the_server_said() -> None:
     server = FeedbackServer(500, "database is locked")
     view = client_of(server).agent("a").stream("hello")
-    view.wait(10)
+    view.wait(60)
     label = view.label(score=3)
     assert label.sent_to_mastra is False
     assert label.reason is not None

@@ -15,6 +15,7 @@ import mastra_notebook as mn
 from mastra_notebook.widget.gallery import Affixes, Gallery
 
 from .conftest import RecordingComm
+from .fake_clock import on_fake_clock
 
 
 def _chunks(index: int) -> list[dict[str, Any]]:
@@ -68,6 +69,7 @@ def _live_views(gallery: Gallery) -> list[mn.StreamView]:
     return [tile.view for tile in gallery.tiles if tile.view is not None]
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off_page(
     recording_comm: RecordingComm,
 ) -> None:
@@ -107,6 +109,7 @@ async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off
     assert len(closes) >= 16
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_paging_back_draws_an_ended_run_again_from_what_it_kept(recording_comm: RecordingComm) -> None:
     gallery = _batch(10, page_size=4)
     await gallery
@@ -193,6 +196,7 @@ async def test_jump_by_index_or_prompt_text(recording_comm: RecordingComm) -> No
         gallery.jump("no such prompt")
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
     recording_comm: RecordingComm,
 ) -> None:
@@ -231,6 +235,7 @@ async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
     assert list(frame["prompt"]) == [f"prompt number {i}" for i in range(9)]
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_stop_aborts_queued_runs_without_starting_them(recording_comm: RecordingComm) -> None:
     gate = asyncio.Event()
     started: list[int] = []
@@ -265,11 +270,12 @@ async def test_a_tile_that_cannot_start_says_why_and_the_others_run(recording_co
 def test_a_plain_script_waits_for_the_batch(recording_comm: RecordingComm) -> None:
     """No running loop: the runs and the gallery's state live on the private loop's thread."""
     gallery = _batch(7, failing={1})
-    results = gallery.wait(10)
+    results = gallery.wait(60)
     assert [r.status for r in results] == ["finished", "error"] + ["finished"] * 5
     assert gallery.counts()["done"] == 6
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_a_queued_tile_before_a_started_one_keeps_its_slot(recording_comm: RecordingComm) -> None:
     """Errors first lists an ended tile before queued ones: the grid still shows tiles in list order,
     so a queued tile before the page's last started one says queued in its own slot."""
@@ -295,6 +301,7 @@ async def test_a_queued_tile_before_a_started_one_keeps_its_slot(recording_comm:
     assert gallery._slots[0].children == (gallery.tiles[1].view,)
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_a_page_lets_go_of_its_views_a_few_at_a_time(recording_comm: RecordingComm) -> None:
     """Paging away from 10 ended runs closes their views 4 at a time, not in one burst of messages
     (the browser tears each widget down: 48 at once were one long task)."""
@@ -316,6 +323,7 @@ async def test_a_page_lets_go_of_its_views_a_few_at_a_time(recording_comm: Recor
     assert closed() == 10
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_a_run_streaming_off_the_page_has_no_browser_model_until_shown(
     recording_comm: RecordingComm,
 ) -> None:
@@ -367,6 +375,7 @@ async def test_a_view_shown_by_hand_opens_its_model(recording_comm: RecordingCom
 LISBON = "What is the weather in Lisbon today?"
 
 
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
 async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm: RecordingComm) -> None:
     """The batch's shared words left out, an ellipsis where they were; the whole prompt on hover."""
     gate = asyncio.Event()

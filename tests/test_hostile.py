@@ -166,7 +166,7 @@ def fed_view(name: str) -> mn.StreamView:
     if isinstance(value, list):
         return fed(mn.view(), value)
     view = mn.view(value)
-    view.wait(timeout=15)
+    view.wait(timeout=60)
     return view
 
 

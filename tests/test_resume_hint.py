@@ -103,14 +103,14 @@ def test_the_client_reads_the_schemas_once_and_the_step_says_them(recording_comm
         .workflow("approvalFlow")
         .stream({"item": "laptop"}, run_id="w1")
     )
-    result = view.wait(10)
+    result = view.wait(60)
     assert result.status == "suspended"
     assert result.workflow.steps[0].continue_with == HINTED  # type: ignore[union-attr]
     html = render_html(result)
     assert "view.resume({&quot;approved&quot;: True}, step=&quot;request&quot;)" in html  # on the step
     assert "Run suspended: continue with view.resume({&quot;approved&quot;: True}" in html  # and its banner
     view.resume({"approved": True})
-    view.wait(10)
+    view.wait(60)
     assert seen.count("GET /api/workflows/approvalFlow") == 1  # once, not per round
     assert seen.count("POST /api/workflows/approvalFlow/resume-stream") == 1
 
@@ -134,7 +134,7 @@ def test_whatever_fails_is_no_hint_and_the_run_goes_on(
         MastraClient("http://mastra.test", retries=0, wire=wire)
         .workflow("approvalFlow")
         .stream(run_id="w1")
-        .wait(10)
+        .wait(60)
     )
     assert (result.status, result.error, result.invalid) == ("suspended", None, [])
     assert result.workflow.steps[0].continue_with == NO_HINT  # type: ignore[union-attr]

@@ -144,7 +144,7 @@ def test_stop_of_a_view_fed_by_hand_or_ended_already(recording_comm: RecordingCo
     fed.stop()
     assert (fed.result.status, fed.streaming, final_root(fed)["status"]) == ("aborted", False, "aborted")
     done = mn.view(fixture_path("plain-text"))
-    assert done.wait(10).status == "finished"
+    assert done.wait(60).status == "finished"
     done.stop()  # the run had ended: nothing changes
     assert (done.result.status, final_root(done)["status"]) == ("finished", "finished")
 
@@ -201,7 +201,7 @@ def test_wait_and_await_return_a_settled_view_in_a_plain_script() -> None:
 
 def test_view_of_a_path_in_a_plain_script_waits(recording_comm: RecordingComm) -> None:
     view = mn.view(fixture_path("workflow-as-tool"))
-    result = view.wait(timeout=10)
+    result = view.wait(timeout=60)
     assert result.status == "finished"
     assert result.tool_calls[0].children is not None
 
@@ -223,7 +223,7 @@ def test_view_of_an_async_iterable(recording_comm: RecordingComm) -> None:
 
 def test_a_failing_source_ends_in_error_not_an_exception(recording_comm: RecordingComm) -> None:
     view = mn.view("/no/such/file.jsonl")
-    result = view.wait(timeout=5)
+    result = view.wait(timeout=60)
     assert result.status == "error"
     assert result.error is not None
     assert "No such file" in result.error.message
@@ -354,4 +354,4 @@ def test_a_client_view_shows_its_prompt_and_takes_max_height() -> None:
     view = client.agent("weather").stream("Weather in Paris?\nThanks", max_height=None)
     assert view.subtitle == "Weather in Paris?"
     assert view.max_height == ""
-    view.wait(10)
+    view.wait(60)

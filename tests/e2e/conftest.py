@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import helpers
 from tests.e2e.helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -31,6 +32,27 @@ UNMET_LAB_PLUGINS = [
     "imageviewer", "inspector", "launcher", "logconsole", "lsp", "markdownviewer", "metadataform", "running",
     "settingeditor", "celltags", "terminal", "toc", "tooltip", "workspaces",
 ]  # fmt: skip
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("screenshots", default=False):
+        helpers.SCREENSHOTS = True
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test (or a parameter) marked ``screenshots`` only takes pictures: skipped without them."""
+    if helpers.SCREENSHOTS:
+        return
+    skip = pytest.mark.skip(reason="takes pictures only: run with --screenshots")
+    for item in items:
+        if item.get_closest_marker("screenshots") is not None:
+            item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Failures counted, so a page open while a test failed is shot when it closes (watched_page)."""
+    if report.failed:
+        helpers.FAILED[0] += 1
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,12 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 ARTIFACTS = ROOT / "test-artifacts"
+# Pictures are opt-in: `pytest -m e2e --screenshots` (or MN_SCREENSHOTS=1) takes the ones for docs/ and
+# for a person's look, in both themes. Nothing compares them, so by default none is taken, the themes
+# are switched only where a test asserts something in the dark one, and a page is shot only when a
+# test that used it failed (test-artifacts/<test>.png). tests/e2e/conftest.py sets it from the option.
+SCREENSHOTS = os.environ.get("MN_SCREENSHOTS", "") not in ("", "0")
+FAILED = [0]  # e2e tests failed so far in this session (conftest.py counts them)
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
@@ -135,18 +141,23 @@ def watched_page(
     browser: Any, name: str, *, width: int = 1280, events: PageEvents | None = None, full_page: bool = False
 ) -> Iterator[tuple[Any, PageEvents]]:
     """A page of its own: dialogs dismissed and page errors kept (``PageEvents``), and a screenshot
-    ``test-artifacts/<name>.png`` when it closes. For a test, or for a module's shared notebook."""
+    ``test-artifacts/<name>.png`` when it closes after a failure (an error in the block, or a test that
+    failed while it was open), or always with ``--screenshots``. For a test, or for a module's shared
+    notebook."""
     events = events or PageEvents()
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
     page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
     page.on("pageerror", lambda error: events.errors.append(str(error)))
+    failed_before, ended = FAILED[0], False
     try:
         yield page, events
+        ended = True
     finally:
-        ARTIFACTS.mkdir(exist_ok=True)
-        with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
-            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+        if SCREENSHOTS or not ended or FAILED[0] > failed_before:
+            ARTIFACTS.mkdir(exist_ok=True)
+            with contextlib.suppress(Exception):  # a screenshot is a courtesy; the test's verdict stands
+                page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
         context.close()
 
 
@@ -280,13 +291,37 @@ def assert_no_rate_limit(page: Any) -> None:
     assert "IOPub message rate exceeded" not in page.inner_text("body")
 
 
-def screenshot(locator: Any, name: str, max_height: int = 5000) -> Path:
+def shot_themes() -> tuple[str, ...]:
+    """The themes a loop that only takes pictures goes through: both with ``--screenshots``, else none."""
+    return tuple(THEMES) if SCREENSHOTS else ()
+
+
+def shot_darks() -> tuple[bool, ...]:
+    """``shot_themes`` as ``dark`` flags (for ``theme(page, dark)``)."""
+    return tuple(name == "dark" for name in shot_themes())
+
+
+def shoot(target: Any, name: str, **options: Any) -> Path | None:
+    """``target.screenshot`` (a page or a locator) into test-artifacts/<name>.png with ``--screenshots``;
+    nothing otherwise (returns None)."""
+    if not SCREENSHOTS:
+        return None
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    target.screenshot(path=str(path), **options)
+    return path
+
+
+def screenshot(locator: Any, name: str, max_height: int = 5000) -> Path | None:
     """Screenshot one element into test-artifacts/<name>.png, whole even when taller than the notebook
-    (up to about ``max_height`` pixels: the top of a taller one).
+    (up to about ``max_height`` pixels: the top of a taller one); only with ``--screenshots`` (else
+    nothing is done, and None returned).
 
     JupyterLab scrolls the notebook inside a fixed-height panel, so an element taller than that panel
     would be cut (and the page around it captured instead): the viewport is grown for the shot.
     """
+    if not SCREENSHOTS:
+        return None
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page = locator.page
@@ -416,6 +451,8 @@ TEXT_OF = "el => Array.from(el.querySelectorAll('.mn-run-root > .mn-parts > .mn-
 def theme(page: Any, dark: bool) -> None:
     """Switch JupyterLab to its light or dark theme, and wait until the page is painted in it."""
     label = THEMES["dark" if dark else "light"]
+    if page.evaluate("() => document.body.dataset.jpThemeLight") == ("false" if dark else "true"):
+        return  # in it already: nothing to switch (the light theme put back after a loop that took no pictures)
     page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{label}'}})")
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark

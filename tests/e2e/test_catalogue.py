@@ -76,7 +76,7 @@ def test_catalogue_tables_and_a_network_approval(client_notebook: e2e.ClientNote
     assert e2e.wait_status(net, "finished", "error", timeout=60_000) == "finished"
     expect(net).to_contain_text('Deleted: {"deleted":true,"id":"r-42"}')
     expect(card.locator(".mn-decision")).to_contain_text("Approved in the view")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(net, f"network-approved-{theme}")
     e2e.set_theme(page, "light")

@@ -60,7 +60,7 @@ def test_a_client_tool_card_and_a_displayed_chat(client_notebook: e2e.ClientNote
     assert first_answer is not None
     assert first_turn["y"] + first_turn["height"] <= first_answer["y"] + 1
 
-    for theme in ("light", "dark"):
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(card, f"client-tool-card-{theme}")
         e2e.screenshot(conversation, f"chat-{theme}")
@@ -81,7 +81,7 @@ def test_approving_a_client_tool_in_the_view_runs_it_in_the_kernel(
     assert e2e.wait_status(root, "suspended", "finished", "error") == "suspended"
     card = e2e.tool_card(root, "lookup")
     expect(card).to_have_attribute("data-tool-status", "awaiting-approval")
-    for theme in ("light", "dark"):
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(card, f"client-tool-approval-{theme}")
     e2e.set_theme(page, "light")

@@ -67,20 +67,19 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
     )
 
     turn = page.locator(".mn-conversation .mn-user-turn").nth(1)
-    for theme in ("light", "dark"):
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         turn.evaluate("el => el.scrollIntoView({block: 'start'})")  # the turn and its memory in view
         e2e.painted(page)
         top, bottom = turn.bounding_box(), second.bounding_box()
         assert top is not None
         assert bottom is not None
-        e2e.ARTIFACTS.mkdir(exist_ok=True)
         clip = {
             "x": bottom["x"] - 8,
             "y": top["y"] - 8,
             "width": bottom["width"] + 16,
             "height": bottom["y"] + bottom["height"] - top["y"] + 16,
         }
-        page.screenshot(path=str(e2e.ARTIFACTS / f"chat-memory-{theme}.png"), clip=clip)
+        e2e.shoot(page, f"chat-memory-{theme}", clip=clip)
         e2e.screenshot(markers.nth(1), f"chat-memory-observed-{theme}")
     e2e.set_theme(page, "light")

@@ -56,7 +56,7 @@ def test_three_runs_compared_step_by_step(lab: e2e.Lab, page: Any, page_events: 
     assert gap.evaluate("el => el.classList.contains('mn-compare-gap') && el.textContent === ''")
     facts = output.locator("table").first
     expect(facts.locator("tr", has_text="score: correct")).to_contain_text("0.9 (passed) (+0.5)")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(output, f"compare-steps-{theme}", max_height=3000)
     e2e.set_theme(page, "light")

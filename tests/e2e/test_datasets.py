@@ -63,7 +63,7 @@ def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
     expect(compared).to_contain_text("B: uppercase")
     expect(compared).to_contain_text("▼")
 
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         for shown, name in ((experiment, "dataset-experiment"), (compared, "dataset-compare")):
             e2e.screenshot(shown, f"{name}-{theme}", max_height=2400)
@@ -74,7 +74,7 @@ def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
     expect(failing.locator('.mn-status[data-status="failed"]')).to_be_visible(timeout=60_000)
     expect(failing.locator(".mn-experiment-error")).to_contain_text("3 of 3 items failed")
     expect(failing.locator('table[data-kind="results"]')).to_contain_text("Mock upstream connection reset")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(failing, f"dataset-experiment-failed-{theme}")
     e2e.set_theme(page, "light")
@@ -83,7 +83,7 @@ def test_a_dataset_experiment_shows_its_results_and_scores_and_two_compare(
     slow = output(page, 4).locator(".mn-dataset-experiment")
     expect(slow).to_contain_text("1 of 3 items", timeout=60_000)
     expect(slow.locator(".mn-status")).to_have_text("running…")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(slow, f"dataset-experiment-progress-{theme}")
     e2e.set_theme(page, "light")

@@ -45,7 +45,7 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     # while it streams: a running tile shows its answer so far
     running = grid.locator('.mn-exp-run[data-status="running"]')
     expect(running.first.locator(".mn-exp-answer")).not_to_be_empty(timeout=60_000)
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-streaming-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
@@ -63,7 +63,7 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     expect(summary.locator("tr").nth(2)).to_contain_text("0.4 [0.0306, 0.769] · 40% pass")
     expect(grid.locator(".mn-exp-run .mn-exp-answer").first).to_contain_text('You asked: "Question: Where')
     expect(grid.locator(".mn-exp-tile").nth(1)).to_contain_text("exact 1 ✓")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-summary-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
@@ -78,7 +78,7 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     expect(detail).to_be_visible(timeout=30_000)
     expect(detail).to_contain_text("WHAT IS PARIS KNOWN FOR")
     assert e2e.wait_status(detail, "finished") == "finished"
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-differs-{theme}", max_height=3000)
     e2e.set_theme(page, "light")

@@ -55,8 +55,7 @@ def test_exported_page_renders_offline(name: str, browser: Any, tmp_path: Path) 
         assert "write-report" in text
     assert not errors
     assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
-    e2e.ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(e2e.ARTIFACTS / f"export-{name}.png"), full_page=True)
+    e2e.shoot(page, f"export-{name}", full_page=True)
     context.close()
 
 
@@ -117,6 +116,5 @@ def test_the_exported_page_is_headed_by_the_prompt(scheme: str, browser: Any, tm
     assert subtitle.is_visible()
     assert subtitle.text_content() == prompt
     assert page.title() == f"agent weather · {prompt}"
-    e2e.ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".mn-root").screenshot(path=str(e2e.ARTIFACTS / f"export-prompt-{scheme}.png"))
+    e2e.shoot(page.locator(".mn-root"), f"export-prompt-{scheme}")
     context.close()

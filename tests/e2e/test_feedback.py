@@ -50,7 +50,7 @@ def test_a_label_given_in_the_footer_reaches_python_and_mastra(client_notebook: 
     expect(kept_control.locator(".mn-feedback-note")).to_contain_text(
         "kept in the notebook: this run names no Mastra trace", timeout=30_000
     )
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(root, f"feedback-view-{theme}")
         e2e.screenshot(root.locator(".mn-footer"), f"feedback-footer-{theme}")
@@ -79,7 +79,7 @@ def test_a_gallery_tile_is_labelled_with_the_same_control(client_notebook: e2e.C
     output = e2e.cell_output_text(page, 2)
     assert "'feedback_thumbs': 'down', 'feedback_sent': True" in output
     assert output.count("'feedback_thumbs'") == len(prompts)
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(tile, f"feedback-tile-{theme}")
     e2e.set_theme(page, "light")

@@ -43,7 +43,7 @@ def test_header_footer_and_compare_show_the_kernels_figures(
     expect(table).to_be_visible()
     expect(table.locator("tr", has_text="time to first token")).to_contain_text("410 ms785 ms")
     expect(table.locator("tr", has_text="tokens with sub-agents")).to_contain_text("1,378")
-    for dark in (False, True):
+    for dark in e2e.shot_darks():
         e2e.theme(page, dark=dark)
         name = "dark" if dark else "light"
         e2e.screenshot(header, f"figures-header-{name}")

@@ -198,6 +198,7 @@ def test_a_name_with_u202e_does_not_reverse_the_text_around_it(views: e2e.Views)
     assert _left_of(ref) > _left_of(body(steps.nth(1)).locator(".mn-input-same summary"))
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_screenshots_folded_and_open(views: e2e.Views, theme: str) -> None:
     page = views.page
@@ -209,6 +210,7 @@ def test_screenshots_folded_and_open(views: e2e.Views, theme: str) -> None:
     e2e.painted(page)  # in the new theme
     for name in NAMES[:4]:
         path = e2e.screenshot(views.root(name), f"folding-{name}-{theme}", max_height=2400)
+        assert path is not None
         assert path.stat().st_size > 3_000
     tool = views.root("tool-call").locator(".mn-tool")
     head(tool).click()

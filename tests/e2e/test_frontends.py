@@ -94,7 +94,7 @@ def test_notebook7_renders_streams_stops_and_folds(lab: e2e.Lab, browser: Any) -
         expect(page.locator(".jp-Notebook .mastra-notebook-transcript")).to_have_count(2)
         for transcript in page.locator(".jp-Notebook .mastra-notebook-transcript").all():
             expect(transcript).to_be_hidden()  # beside their drawn views
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             e2e.screenshot(tool, f"frontends-notebook7-{'dark' if dark else 'light'}")
         e2e.theme(page, False)
@@ -199,13 +199,13 @@ def test_marimo_renders_streams_stops_and_folds_with_its_styles_intact(marimo_ur
             "(el) => getComputedStyle(el.parentElement).listStyleType"
         )
         assert marker == "disc"  # RunResult._mime_ restates what Tailwind's reset takes away
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             page.emulate_media(color_scheme="dark" if dark else "light")
             e2e.painted(page)  # in the new color scheme
             suffix = "dark" if dark else "light"
             tool.scroll_into_view_if_needed()
-            tool.screenshot(path=str(e2e.ARTIFACTS / f"frontends-marimo-anywidget-{suffix}.png"))
-            transcript.screenshot(path=str(e2e.ARTIFACTS / f"frontends-marimo-result-{suffix}.png"))
+            e2e.shoot(tool, f"frontends-marimo-anywidget-{suffix}")
+            e2e.shoot(transcript, f"frontends-marimo-result-{suffix}")
         assert not events.errors, events.errors
 
 
@@ -245,8 +245,7 @@ def test_nbconvert_html_without_scripts_shows_the_final_transcript(
         expect(transcript).to_contain_text("finished")
         expect(transcript).not_to_contain_text("running")
         expect(page.locator(".mn-root")).to_have_count(0)
-        e2e.ARTIFACTS.mkdir(exist_ok=True)
-        transcript.screenshot(path=str(e2e.ARTIFACTS / f"frontends-nbconvert-no-scripts-{theme_name}.png"))
+        e2e.shoot(transcript, f"frontends-nbconvert-no-scripts-{theme_name}")
     finally:
         context.close()
 

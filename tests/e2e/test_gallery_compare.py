@@ -51,7 +51,7 @@ def test_gallery_and_compare_layouts(client_notebook: e2e.ClientNotebook) -> Non
     expect(diff.locator("ins").first).to_be_visible()
     expect(diff.locator("del").first).to_be_visible()
     assert diff.evaluate("el => getComputedStyle(el).textAlign") in ("left", "start")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(gallery.locator(".jp-OutputArea").first, f"gallery-{theme}", max_height=2400)
         e2e.screenshot(e2e.cell(page, 3).locator(".jp-OutputArea").first, f"compare-{theme}", max_height=2400)
@@ -99,7 +99,7 @@ def test_approval_click_then_cell(client_notebook: e2e.ClientNotebook) -> None:
     asking = e2e.tool_card(trip, "askUser")
     expect(asking.locator(".mn-suspended")).to_contain_text("Which city")
     expect(asking.locator(".mn-continue-code")).to_contain_text("view.resume(")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(root, f"approval-decided-{theme}")
         e2e.screenshot(trip, f"suspended-resume-hint-{theme}")
@@ -154,7 +154,7 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
                     assert not _overlap(title_box, box), (city, other.inner_text())
 
     check_tiles()
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(gallery.locator(".mn-gallery").first, f"gallery-labels-{theme}", max_height=2400)
     e2e.set_theme(page, "light")

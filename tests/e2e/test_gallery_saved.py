@@ -75,7 +75,7 @@ def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: e2e.Lab, browser: 
             assert words in tile.inner_text()
             # styled: the styles the carrier holds reached the page
             assert tile.locator(".mn-header").first.evaluate("el => getComputedStyle(el).display") == "flex"
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             e2e.screenshot(gallery, f"gallery-saved-{'dark' if dark else 'light'}")
         assert not events.errors, events.errors

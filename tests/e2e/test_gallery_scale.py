@@ -69,7 +69,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(client_notebook: e2e.ClientNoteb
         most_tiles = max(most_tiles, page.evaluate(TILES_IN_DOM, handle))
         most_running = max(most_running, _running(summary.inner_text()))
         if not shot_taken and waiting.locator(".mn-gallery-queued").count() >= 12:
-            for theme in e2e.THEMES:
+            for theme in e2e.shot_themes():
                 e2e.set_theme(page, theme)
                 e2e.screenshot(gallery, f"gallery-scale-running-{theme}", max_height=1400)
             e2e.set_theme(page, "light")
@@ -117,7 +117,7 @@ def test_a_batch_of_120_pages_filters_and_jumps(client_notebook: e2e.ClientNoteb
     expect(tiles.first).to_contain_text("Broken prompt 7", timeout=30_000)
     expect(tiles.first).to_contain_text("Unsupported role", timeout=30_000)
     expect(tiles.nth(len(BROKEN))).to_have_attribute("data-status", "finished", timeout=30_000)
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(gallery, f"gallery-scale-errors-first-{theme}", max_height=1400)
     e2e.set_theme(page, "light")
@@ -168,7 +168,7 @@ def test_the_queued_prompts_of_a_page_are_one_list_under_its_started_tiles(
     expect(lines.last).to_contain_text("Run 5")  # the page's own: Run 6 on is the next page's
     assert waiting.locator("button").count() == 0
     expect(gallery.locator(".mn-gallery-slot")).to_have_count(2)  # the started tiles alone
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(gallery, f"gallery-scale-queued-{theme}")
     e2e.set_theme(page, "light")

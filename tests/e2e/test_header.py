@@ -79,9 +79,10 @@ def test_a_long_run_scrolls_inside_its_view_follows_the_tail_and_jumps_back(
     expect(jump).to_be_visible()
     assert header_visible(page, root)
     e2e.screenshot(root, "header-scrolled-up-light")
-    e2e.theme(page, dark=True)
-    e2e.screenshot(root, "header-scrolled-up-dark")
-    e2e.theme(page, dark=False)
+    if e2e.SCREENSHOTS:  # the dark theme for its pictures only
+        e2e.theme(page, dark=True)
+        e2e.screenshot(root, "header-scrolled-up-dark")
+        e2e.theme(page, dark=False)
 
     jump.click()
     page.wait_for_function(e2e.AT_END, arg=handle, timeout=5_000)
@@ -130,10 +131,11 @@ def test_the_header_of_a_live_agent(
         timeout=30_000,
     )
     e2e.screenshot(header, "header-live-light")
-    e2e.theme(page, dark=True)
-    e2e.screenshot(header, "header-live-dark")
-    e2e.screenshot(root, "header-live-view-dark")
-    e2e.theme(page, dark=False)
+    if e2e.SCREENSHOTS:  # the dark theme for its pictures only
+        e2e.theme(page, dark=True)
+        e2e.screenshot(header, "header-live-dark")
+        e2e.screenshot(root, "header-live-view-dark")
+        e2e.theme(page, dark=False)
     assert e2e.wait_status(root, *e2e.ENDED) == "finished"
     expect(header.locator(".mn-state")).to_have_text("finished")
     expect(header.locator('[data-stat="tokens"]')).to_have_text(re.compile(r"^[\d,]+ tokens$"))

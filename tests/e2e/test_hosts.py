@@ -169,7 +169,6 @@ def test_view_holds_in_a_bare_host(host: str, browser: Any, page_file: Path) -> 
         poor = [item for item in measured["items"] if item["ratio"] < 4.5]
         assert not poor, poor
         assert (measured["rootBg"] < 0.1) == dark, measured["rootBg"]
-        e2e.ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(e2e.ARTIFACTS / f"host-{host}.png"), full_page=True)
+        e2e.shoot(page, f"host-{host}", full_page=True)
     finally:
         context.close()

@@ -189,7 +189,6 @@ def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None
     for item in records(e2e.FIXTURES / f"{name}.jsonl"):
         run.feed(item)
     run.end()
-    e2e.ARTIFACTS.mkdir(exist_ok=True)
     for theme, (background, colour) in THEMES.items():
         page_file = tmp_path / f"{name}-{theme}.html"
         body = f'<body style="background:{background};color:{colour};font-family:system-ui,sans-serif;font-size:14px">'
@@ -202,5 +201,5 @@ def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None
         box = transcript.bounding_box()
         assert box is not None
         clip = {**box, "height": min(box["height"], 1400)}  # a long text: its first screens
-        page.screenshot(path=str(e2e.ARTIFACTS / f"transcript-{name}-{theme}.png"), clip=clip, full_page=True)
+        e2e.shoot(page, f"transcript-{name}-{theme}", clip=clip, full_page=True)
         context.close()

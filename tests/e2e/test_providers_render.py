@@ -138,6 +138,7 @@ SHOWN = [
 ]
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_screenshots_in_both_themes(rendered: tuple[Any, dict[str, Any]], theme: str) -> None:
     page, _ = rendered
@@ -149,4 +150,5 @@ def test_screenshots_in_both_themes(rendered: tuple[Any, dict[str, Any]], theme:
     e2e.painted(page)  # in the new theme
     for name in SHOWN:
         path = e2e.screenshot(root_of(page, name), f"provider-{name}-{theme}", max_height=2400)
+        assert path is not None
         assert path.stat().st_size > 5_000

@@ -74,7 +74,7 @@ def test_a_dataframe_and_a_figure_from_python_tools(client_notebook: e2e.ClientN
         if not card.locator(drawn).is_visible():  # folded again since: open for the pictures
             card.locator(".mn-card-head").first.click()
         expect(card.locator(drawn)).to_be_visible()
-    for theme in ("light", "dark"):
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(table_card, f"python-tool-table-{theme}")
         e2e.screenshot(chart_card, f"python-tool-chart-{theme}")

@@ -90,6 +90,6 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
             assert e2e.cell(page, 0).locator(".mn-root").count() == 0
         assert not [error for error in events.errors if error not in e2e.NOTEBOOK7_OWN_ERRORS], events.errors
         if frontend == "lab":  # Notebook 7 draws its outputs as JupyterLab does (its page: light)
-            for dark in (False, True):
+            for dark in e2e.shot_darks():
                 e2e.theme(page, dark)
                 e2e.screenshot(output, f"{name}-{frontend}-{'dark' if dark else 'light'}")

@@ -68,7 +68,7 @@ def test_a_200_kb_request_arrives_bounded(views: e2e.Views) -> None:
     assert size < 100_000, size  # the request was over 200 kB
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.screenshots)])
 def test_screenshot_of_the_opened_toggle(views: e2e.Views, theme: str) -> None:
     e2e.set_theme(views.page, theme)
     root = views.root(NAME)

@@ -54,7 +54,7 @@ def test_notebook7_draws_the_table_and_image_cards(lab: e2e.Lab, browser: Any) -
         e2e.run_cells(page, 0)
         root = e2e.view_root(page, 0)
         table = table_and_image(root)
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             table.evaluate(e2e.SHOW_BELOW_HEADER)
             page.mouse.move(0, 0)  # no row under the pointer
@@ -77,7 +77,7 @@ def test_voila_draws_the_table_and_image_cards(lab: e2e.Lab, browser: Any, theme
         table_and_image(root).evaluate(e2e.SHOW_BELOW_HEADER)
         page.mouse.move(0, 0)
         e2e.painted(page)
-        root.screenshot(path=str(e2e.ARTIFACTS / f"tool-voila-{theme}.png"))
+        e2e.shoot(root, f"tool-voila-{theme}")
         assert not events.errors, events.errors
 
 
@@ -126,7 +126,7 @@ def test_a_renderers_table_is_drawn_again_from_the_saved_widget_state(
         expect(card.locator(".mn-rich-preview")).to_contain_text("7 more rows stay in the kernel")
         expect(card.locator("details.mn-rich-json")).to_have_count(1)
         expect(output.locator(".mastra-notebook-transcript")).to_be_hidden()  # beside the drawn view
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             card.evaluate(e2e.SHOW_BELOW_HEADER)
             page.mouse.move(0, 0)
@@ -176,7 +176,7 @@ def test_compare_draws_rich_results_side_by_side(lab: e2e.Lab, browser: Any) -> 
         for image in images.all():
             assert image.evaluate("img => img.complete && img.naturalWidth > 0")
         row = query.first.locator("xpath=ancestor::tr[1]")
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             page.mouse.move(0, 0)
             e2e.painted(page)
@@ -222,7 +222,7 @@ def test_an_experiment_cells_opened_view_draws_the_table_and_image(lab: e2e.Lab,
         detail = grid.locator(".mn-exp-detail .mn-root")
         expect(detail).to_be_visible(timeout=30_000)
         table = table_and_image(detail)
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             table.evaluate(e2e.SHOW_BELOW_HEADER)
             page.mouse.move(0, 0)

@@ -172,10 +172,10 @@ def test_marimo_shows_the_table_card(marimo_url: str, browser: Any) -> None:
         card = e2e.opened(e2e.tool_card(root, "queryOrders"))
         expect(card.locator(".mn-rich table.mn-table tbody tr")).to_have_count(50)
         expect(card.locator(".mn-args-code .hljs-keyword").first).to_have_text("SELECT")
-        for dark in (False, True):
+        for dark in e2e.shot_darks():
             page.emulate_media(color_scheme="dark" if dark else "light")
             e2e.painted(page)
             card.evaluate(e2e.SHOW_BELOW_HEADER)
             e2e.painted(page)
-            card.screenshot(path=str(e2e.ARTIFACTS / f"tool-marimo-{'dark' if dark else 'light'}.png"))
+            e2e.shoot(card, f"tool-marimo-{'dark' if dark else 'light'}")
         assert not events.errors, events.errors

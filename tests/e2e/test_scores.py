@@ -37,7 +37,7 @@ def test_scores_show_in_the_header_after_scoring(
     scores = root.locator(".mn-header .mn-head-scores")
     expect(scores).to_have_text("scoring…", timeout=60_000)
     assert e2e.wait_status(root, "finished") == "finished"
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(root.locator(".mn-header"), f"scores-scoring-{theme}")
     e2e.set_theme(page, "light")
@@ -58,7 +58,7 @@ def test_scores_show_in_the_header_after_scoring(
     )
     expect(row.last.locator(".mn-stat-value")).to_have_text("1 ✓")
     expect(row.first.locator(".mn-score-reason")).to_have_attribute("title", "14 words; score 0.7")
-    for theme in e2e.THEMES:
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(root, f"scores-view-{theme}")
         e2e.screenshot(root.locator(".mn-footer"), f"scores-footer-{theme}")

@@ -161,7 +161,7 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
     root.locator(".mn-timeline-toggle").click()
     waiting = root.locator(".mn-tl-row", has=page.locator(".mn-tl-label", has_text="deleteRecord"))
     expect(waiting.locator(".mn-tl-seg").last).to_have_attribute("data-phase", "wait")
-    for dark in (False, True):  # the person looks before deciding (however long that takes)
+    for dark in e2e.shot_darks():  # the person looks before deciding (however long that takes)
         e2e.theme(page, dark=dark)
         e2e.screenshot(
             root.locator(".mn-timeline"), f"timeline-approval-waiting-{'dark' if dark else 'light'}"
@@ -226,8 +226,7 @@ def test_the_exported_page_has_the_timeline(browser: Any, tmp_path: Path) -> Non
     assert len(shown) == 11
     assert shown[0]["width"] == pytest.approx(100)
     assert not errors
-    e2e.ARTIFACTS.mkdir(exist_ok=True)
-    root.screenshot(path=str(e2e.ARTIFACTS / "timeline-export.png"))
+    e2e.shoot(root, "timeline-export")
     context.close()
 
 
@@ -255,8 +254,7 @@ def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_pa
     )
     assert widths[0] > 300  # the run spans the track
     assert all(width >= 2 for width in widths)  # every bar shows, an instant too
-    e2e.ARTIFACTS.mkdir(exist_ok=True)
-    timeline.screenshot(path=str(e2e.ARTIFACTS / f"timeline-transcript-{'dark' if dark else 'light'}.png"))
+    e2e.shoot(timeline, f"timeline-transcript-{'dark' if dark else 'light'}")
     context.close()
 
 

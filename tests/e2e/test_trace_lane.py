@@ -61,7 +61,7 @@ def test_the_trace_draws_under_the_run_and_a_span_opens(client_notebook: e2e.Cli
     assert shown_detail is not None
     assert row["y"] + row["height"] <= shown_detail["y"] + 1
 
-    for theme in ("light", "dark"):
+    for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.painted(page)
         e2e.screenshot(panel, f"trace-lane-{theme}")

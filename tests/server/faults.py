@@ -148,14 +148,14 @@ def _serving(handler: Handler) -> Iterator[str]:
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     asyncio.run_coroutine_threadsafe(serve(), loop)
-    started.wait(5)
+    started.wait(60)
     port = holder["server"].sockets[0].getsockname()[1]
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        asyncio.run_coroutine_threadsafe(_shutdown(holder["server"]), loop).result(5)
+        asyncio.run_coroutine_threadsafe(_shutdown(holder["server"]), loop).result(60)
         loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
+        thread.join(60)
         loop.close()
 
 

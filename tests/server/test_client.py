@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -214,7 +213,7 @@ def test_stop_closes_the_stream_and_keeps_the_partial_text(client: mn.MastraClie
     wait_until(lambda: len(view.result.text) >= 200, "200 characters came", timeout=30)
     view.stop()
     assert (view.result.status, view.streaming) == ("aborted", False)  # as stop() returns
-    result = view.wait(10)
+    result = view.wait(60)
     assert result.status == "aborted"
     assert result.finish_reason == "aborted"
     assert 200 <= len(result.text) < 400 * 40
@@ -225,7 +224,7 @@ def test_stop_button_in_the_widget(client: mn.MastraClient) -> None:
     wait_until(lambda: bool(view.result.text), "the answer began", timeout=30)
     view._on_browser_message(view, {"t": "stop"}, [])
     assert view.result.status == "aborted"
-    assert view.wait(10).status == "aborted"
+    assert view.wait(60).status == "aborted"
 
 
 def test_unknown_agent_is_a_404_error_in_the_view(
@@ -256,12 +255,12 @@ def test_refused_connection() -> None:
 
 def test_auth_header_passed_through_and_401() -> None:
     with fault_server() as url:
-        refused = mn.MastraClient(url).agent("auth").stream("hi").wait(10)
+        refused = mn.MastraClient(url).agent("auth").stream("hi").wait(60)
         allowed = (
             mn.MastraClient(url, headers={"Authorization": "Bearer secret"})
             .agent("auth")
             .stream("hi")
-            .wait(10)
+            .wait(60)
         )
     assert refused.status == "error"
     assert refused.error is not None
@@ -271,7 +270,7 @@ def test_auth_header_passed_through_and_401() -> None:
 
 def test_dropped_connection_keeps_everything_as_incomplete() -> None:
     with fault_server() as url:
-        result = mn.MastraClient(url).agent("drop").stream("hi").wait(10)
+        result = mn.MastraClient(url).agent("drop").stream("hi").wait(60)
     assert result.status == "incomplete"
     assert result.text == "Hello world"
     assert any(p.kind == "banner" and "lost" in (p.text or "") for p in result.parts)
@@ -279,7 +278,7 @@ def test_dropped_connection_keeps_everything_as_incomplete() -> None:
 
 def test_stalled_server_hits_the_read_timeout() -> None:
     with fault_server() as url:
-        result = mn.MastraClient(url, timeout=1.0).agent("stall").stream("hi").wait(10)
+        result = mn.MastraClient(url, timeout=1.0).agent("stall").stream("hi").wait(60)
     assert result.status == "error"
     assert result.error is not None
     assert "timed out (ReadTimeout)" in result.error.message
@@ -288,7 +287,7 @@ def test_stalled_server_hits_the_read_timeout() -> None:
 
 def test_keepalive_comments_are_ignored() -> None:
     with fault_server() as url:
-        result = mn.MastraClient(url).agent("keepalive").stream("hi").wait(10)
+        result = mn.MastraClient(url).agent("keepalive").stream("hi").wait(60)
     assert (result.status, result.text, result.invalid) == ("finished", "Hello world", [])
 
 
@@ -329,17 +328,16 @@ def test_stop_cancels_a_workflow_run_on_the_server(client: mn.MastraClient) -> N
     wait_until(has_output, "a step's first output", timeout=30)
     view.stop()
     assert view.result.status == "aborted"
-    result = view.wait(10)
+    result = view.wait(60)
     assert result.status == "aborted"
     assert 1 <= len(result.workflow.steps[0].outputs) < 60  # type: ignore[union-attr]
     run_id = result.run_id
-    deadline = time.monotonic() + 10
-    while True:  # the server's own record of the run says it was cancelled
+
+    def cancelled() -> bool:  # the server's own record of the run says it was cancelled
         state = httpx.get(f"{client.base_url}/api/workflows/slowCount/runs/{run_id}").json()
-        if state.get("status") == "canceled" or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert state.get("status") == "canceled", state
+        return bool(state.get("status") == "canceled")
+
+    wait_until(cancelled, "the server's record of the run says canceled", timeout=60, every=0.2)
 
 
 def test_agent_network_run(client: mn.MastraClient) -> None:
@@ -360,14 +358,14 @@ def test_credentials_in_the_url_are_basic_auth_and_never_shown(tmp_path: Path) -
         client = mn.MastraClient(base, headers={"X-Api-Key": "hdr-secret"})
         assert client.base_url == url
         signed_in = client.agent("basic").stream("hi")
-        assert (signed_in.wait(10).status, signed_in.result.text) == (
+        assert (signed_in.wait(60).status, signed_in.result.text) == (
             "finished",
             "Hello world",
         )  # Basic auth sent
         wrong = (
             mn.MastraClient(url.replace("http://", f"http://{BASIC_USER}:wrong@")).agent("basic").stream("hi")
         )
-        assert wrong.wait(10).error is not None
+        assert wrong.wait(60).error is not None
         assert wrong.result.error.status_code == 401
         failing = [
             client.agent("moved").stream("hi"),
@@ -379,7 +377,7 @@ def test_credentials_in_the_url_are_basic_auth_and_never_shown(tmp_path: Path) -
             .stream("hi"),
         ]
         for view in failing:
-            view.wait(10)
+            view.wait(60)
     assert all(view.result.status in ("error", "incomplete") for view in failing)
     assert "cannot connect to the Mastra server at http://127.0.0.1:9" in failing[-1].result.error.message
     shown = [repr(client), repr(client.agent("basic")), repr(client.workflow("w"))]
@@ -390,7 +388,7 @@ def test_credentials_in_the_url_are_basic_auth_and_never_shown(tmp_path: Path) -
 
 def test_a_redirect_ends_the_view_in_error_saying_where() -> None:
     with fault_server() as url:
-        result = mn.MastraClient(url).agent("moved").stream("hi").wait(10)
+        result = mn.MastraClient(url).agent("moved").stream("hi").wait(60)
     assert result.status == "error"
     assert result.error is not None
     assert result.error.status_code == 307
@@ -400,7 +398,7 @@ def test_a_redirect_ends_the_view_in_error_saying_where() -> None:
 
 def test_a_huge_error_body_is_not_read_whole() -> None:
     with fault_server() as url:  # the error page never ends: reading it whole would never return
-        result = mn.MastraClient(url).agent("hugeerror").stream("hi").wait(10)
+        result = mn.MastraClient(url).agent("hugeerror").stream("hi").wait(60)
     assert result.status == "error"
     assert result.error is not None
     assert result.error.status_code == 500
@@ -422,10 +420,10 @@ def test_a_failed_workflow_cancel_is_a_warning_on_the_run() -> None:
         view = mn.MastraClient(url).workflow("refuse").stream(input_data={})
         wait_until(lambda: view.result.chunk_count > 0, "the workflow streams", timeout=30)
         view.stop()
-        assert view.wait(10).status == "aborted"
+        assert view.wait(60).status == "aborted"
         cancelling = session_of(view).cancelling
         assert cancelling is not None
-        wait_until(cancelling.done, "the cancel's answer", timeout=10)
+        wait_until(cancelling.done, "the cancel's answer", timeout=60)
     (warning,) = [b for b in banners(view.result) if "could not cancel" in b]
     assert "HTTP 500: cannot cancel that run" in warning
     assert "could not cancel" in json.dumps(view._transcript())  # the final state was sent again

@@ -154,15 +154,15 @@ def test_a_slow_sync_tool_leaves_stop_responsive(client: mn.MastraClient) -> Non
 
     def slow() -> str:
         started.set()
-        release.wait(30)  # a long computation, in its thread
+        release.wait(300)  # a long computation, in its thread: longer than the wait below
         return "late"
 
     view = client.agent("toolUser").stream("call slow", tools=[slow])
     try:
         assert started.wait(30)
         assert view.result.tool_calls[0].status == "running"
-        view.stop()  # handled while the tool still works
-        result = view.wait(10)
+        view.stop()  # handled while the tool still works (it ends at release.set(), after the wait)
+        result = view.wait(60)
     finally:
         release.set()
     assert result.status == "aborted"

@@ -3,7 +3,6 @@ observe stream, against the real server."""
 
 from __future__ import annotations
 
-import time
 import uuid
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.client.catalogue import WorkflowRuns
 
-from ..helpers import WEATHER_REPORT_DONE, parse, row_of, step_statuses
+from ..helpers import WEATHER_REPORT_DONE, parse, row_of, step_statuses, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -19,10 +18,17 @@ pytestmark = pytest.mark.server
 def test_a_second_client_watches_a_running_workflow(mastra_url: str) -> None:
     starter, watcher = mn.MastraClient(mastra_url), mn.MastraClient(mastra_url)
     run_id = f"observed-{uuid.uuid4()}"
-    started = starter.workflow("slowCount").stream(input_data={"steps": 20, "delayMs": 100}, run_id=run_id)
-    deadline = time.monotonic() + 30
-    while run_id not in (runs := watcher.workflow("slowCount").runs()) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    # 20 steps of 250 ms: the watcher must see the run while it still runs, and the server gives no
+    # gate to hold it there; 5 s is many times what listing the runs takes on a loaded machine
+    started = starter.workflow("slowCount").stream(input_data={"steps": 20, "delayMs": 250}, run_id=run_id)
+    listed: list[WorkflowRuns] = []
+
+    def seen() -> bool:
+        listed.append(watcher.workflow("slowCount").runs())
+        return run_id in listed[-1]
+
+    wait_until(seen, "the watcher lists the run", timeout=60, every=0.05)
+    runs = listed[-1]
     assert isinstance(runs, WorkflowRuns)
     assert runs[run_id]["snapshot"]["status"] == "running"  # still going when the watcher comes
     observed = watcher.workflow("slowCount").run(run_id).view()

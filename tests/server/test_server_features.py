@@ -25,7 +25,7 @@ def http(mastra_url: str) -> Iterator[httpx.Client]:
         yield client
 
 
-def poll(fetch: Callable[[], T], done: Callable[[T], bool], what: str, timeout: float = 30) -> T:
+def poll(fetch: Callable[[], T], done: Callable[[T], bool], what: str, timeout: float = 60) -> T:
     """``fetch()`` again until ``done`` holds for what it returns: a bounded condition wait (the
     server writes traces and scores after the stream ends)."""
     deadline = time.monotonic() + timeout
