@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from . import feedback, values
 from .chunks import InvalidChunk, coerce, raw_of
 from .display import Drawer, wired_drawer
@@ -24,6 +26,8 @@ from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
+_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE)  # the notebook's own lines in a recording (a label, scores)
+_NO_TYPE = object()
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
 
@@ -99,36 +103,42 @@ class Run:
         ``received_ms``: when it arrived, in ms since the recording's first chunk (a recording's own
         ``mnReceivedMs`` serves when it has one); else it arrives now."""
         self._version += 1
-        chunk = coerce(item)
+        chunk: dict[str, Any] | InvalidChunk | None = None
+        if type(item) is bytes:  # a record of a stream (the hot path), read here: one call fewer
+            try:
+                chunk = orjson.loads(item)
+            except orjson.JSONDecodeError:
+                chunk = None  # not JSON: coerce says so
+        if type(chunk) is not dict:  # anything else, or no JSON object: coerce says what it is
+            chunk = coerce(item)
         recorded, typed = received_ms, None  # typed: the chunk when it is a dict with a type
         if type(chunk) is dict:  # the hot path reads the type once: only the notebook's own lines
-            chunk_type = chunk.get("type")  # (a label, scores) go to their readers
-            if chunk_type in (FEEDBACK_TYPE, SCORES_TYPE) and self._own_line(chunk):  # a tuple: no hashing
+            chunk_type = chunk.get("type", _NO_TYPE)  # (a label, scores) go to their readers
+            if chunk_type in _OWN_TYPES and self._own_line(chunk):  # a tuple: nothing is hashed
                 return
             if received_ms is None:
                 recorded = chunk.get(TIME_KEY)
-            if "type" in chunk:
+            if chunk_type is not _NO_TYPE:
                 typed = chunk
+        clock = self.clock
         if recorded is None and self._fed_any:  # what _arrival answers for a chunk without a time
-            self.clock.moment = self._last_ms if self.recorded else None
+            clock.moment = self._last_ms if self.recorded else None
         else:
-            self.clock.moment = self._arrival(recorded)
-        if typed is None:
-            try:
-                self._not_a_chunk(item, chunk)
-            finally:
-                self.clock.moment = None
-            return
-        state = self.state
-        counted = state.chunk_count
+            clock.moment = self._arrival(recorded)
         try:
-            fold(state, typed, item)
-        except Exception as error:  # a fault of ours must not cost the rest of the stream
-            state.chunk_count = counted
-            why = f"could not fold this chunk in: {type(error).__name__}: {error}"
-            state.add_invalid(raw_of(item, typed), why)
+            if typed is None:
+                self._not_a_chunk(item, chunk)
+                return
+            state = self.state
+            counted = state.chunk_count
+            try:
+                fold(state, typed, item)
+            except Exception as error:  # a fault of ours must not cost the rest of the stream
+                state.chunk_count = counted
+                why = f"could not fold this chunk in: {type(error).__name__}: {error}"
+                state.add_invalid(raw_of(item, typed), why)
         finally:
-            self.clock.moment = None
+            clock.moment = None
 
     def _own_line(self, chunk: dict[str, Any]) -> bool:
         """Whether ``chunk`` is one of the notebook's own lines (taken in here), not a stream's chunk."""
