@@ -190,3 +190,27 @@ def test_records_come_out_as_soon_as_they_end(separator: bytes) -> None:
     sse = Framer()
     assert sse.feed(b"data: " + A) == []
     assert sse.feed(b"\n\n") == [A]
+
+
+def test_garbage_and_undecodable_lines_between_good_ones_are_kept_with_why() -> None:
+    """Run.feed reads a bytes record itself and leaves anything but a JSON object to coerce: the
+    raw line is kept (undecodable bytes escaped) with the reason, and the good chunks around it,
+    back to back across pieces, still fold."""
+    pieces = [A + b"\nnot json\n\xff\xfe{\n", b"[1]\n42\n" + A[:7], A[7:] + b"\n", B.decode(), A.decode()]
+    result = mn.collect(pieces)
+    assert (result.text, result.chunk_count) == ("héhéllohé", 4)
+    assert [(line.raw, line.error.split(":")[0]) for line in result.invalid] == [
+        ("not json", "not JSON"),
+        ("\\xff\\xfe{", "not JSON"),
+        ("[1]", "not a chunk"),
+        ("42", "not a chunk"),
+    ]
+    assert "a JSON list" in result.invalid[2].error
+
+
+def test_a_line_that_is_two_objects_in_one_piece_loses_nothing() -> None:
+    """Objects back to back are split where pieces meet; inside one piece such a line is one record,
+    kept whole (and reported) when it is not JSON: never raised, never dropped."""
+    result = mn.collect(A + B + b"\n" + A)
+    assert result.chunk_count + len(result.invalid) == 2
+    assert [line.raw for line in result.invalid] == [(A + B).decode()]

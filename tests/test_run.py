@@ -262,3 +262,35 @@ def test_background_progress_is_kept_once() -> None:
     (task,) = result.background_tasks
     assert [o["step"] for o in result.tool_calls[0].outputs] == [1, 2, 3]
     assert task.outputs == []  # on the tool call, not twice
+
+
+def test_text_deltas_on_the_hot_path_read_as_every_chunk_does() -> None:
+    """handlers.fold folds a valid text-delta itself (no check() or handler call): it still settles
+    the run, names a part by an id's str, and leaves a bad delta to check() to say why."""
+    run = feed_all(delta("a", 5), delta("b", "5"), delta("c", [1]))  # type: ignore[arg-type]
+    result = run.result
+    assert (result.run_id, result.chunk_count, result.text) == ("run-1", 3, "abc")
+    assert sorted(run.state.open_texts) == ["5", "[1]"]
+    bad = feed_all(
+        {"type": "text-delta", "payload": {"id": "t", "text": 5}},
+        {"type": "text-delta", "payload": "x"},
+        delta("ok"),
+    ).result
+    assert (bad.chunk_count, bad.text, len(bad.invalid)) == (1, "ok", 2)
+    assert all("payload" in line.error for line in bad.invalid)
+
+
+def test_lines_of_the_notebook_own_types_and_odd_types_never_raise() -> None:
+    """Run.feed sends only mn-feedback and mn-scores lines to their readers; one whose payload is
+    not theirs is an unknown chunk, and a type that cannot be hashed is no crash."""
+    run = feed_all(
+        {"type": "mn-feedback", "payload": "not a label"},
+        {"type": "mn-scores", "payload": {"scores": "none"}},
+        {"type": ["text-delta"], "payload": {}},
+        {"type": {"a": 1}},
+        delta("ok"),
+    )
+    result = run.result
+    assert (result.feedback, result.scores, result.text) == (None, [], "ok")
+    assert result.chunk_count == 3  # the two own-type lines and the delta; the odd types are invalid
+    assert len(result.invalid) == 2

@@ -42,8 +42,9 @@ def collect(source: Any, *, suggest: Suggest | None = None) -> RunResult:
 
 
 def records(source: Any) -> Iterator[Any]:
-    """Records of a byte source, or the items of a list of chunks (dicts or parsed chunks)."""
+    """Records of a byte source, or the items of a list of chunks (dicts or parsed chunks).
+
+    An iterator handed back, not a generator around one: no second frame resumed per record."""
     if isinstance(source, (list, tuple)) and source and not isinstance(source[0], (bytes, str)):
-        yield from source
-    else:
-        yield from iter_records(source)
+        return iter(source)
+    return iter_records(source)

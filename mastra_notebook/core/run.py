@@ -11,19 +11,23 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from . import feedback, values
 from .chunks import InvalidChunk, coerce, raw_of
 from .display import Drawer, wired_drawer
-from .feedback import Feedback
+from .feedback import FEEDBACK_TYPE, Feedback
 from .handlers import fold
 from .request import ModelRequest
 from .result import RunResult, keep_view
 from .result_from_state import read_result
-from .score import Score, badge, read_scores
+from .score import SCORES_TYPE, Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
+_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE)  # the notebook's own lines in a recording (a label, scores)
+_NO_TYPE = object()
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
 
@@ -99,33 +103,54 @@ class Run:
         ``received_ms``: when it arrived, in ms since the recording's first chunk (a recording's own
         ``mnReceivedMs`` serves when it has one); else it arrives now."""
         self._version += 1
-        chunk = coerce(item)
+        chunk: dict[str, Any] | InvalidChunk | None = None
+        if type(item) is bytes:  # a record of a stream (the hot path), read here: one call fewer
+            try:
+                chunk = orjson.loads(item)
+            except orjson.JSONDecodeError:
+                chunk = None  # not JSON: coerce says so
+        if type(chunk) is not dict:  # anything else, or no JSON object: coerce says what it is
+            chunk = coerce(item)
+        recorded, typed = received_ms, None  # typed: the chunk when it is a dict with a type
+        if type(chunk) is dict:  # the hot path reads the type once: only the notebook's own lines
+            chunk_type = chunk.get("type", _NO_TYPE)  # (a label, scores) go to their readers
+            if chunk_type in _OWN_TYPES and self._own_line(chunk):  # a tuple: nothing is hashed
+                return
+            if received_ms is None:
+                recorded = chunk.get(TIME_KEY)
+            if chunk_type is not _NO_TYPE:
+                typed = chunk
+        clock = self.clock
+        if recorded is None and self._fed_any:  # what _arrival answers for a chunk without a time
+            clock.moment = self._last_ms if self.recorded else None
+        else:
+            clock.moment = self._arrival(recorded)
+        try:
+            if typed is None:
+                self._not_a_chunk(item, chunk)
+                return
+            state = self.state
+            counted = state.chunk_count
+            try:
+                fold(state, typed, item)
+            except Exception as error:  # a fault of ours must not cost the rest of the stream
+                state.chunk_count = counted
+                why = f"could not fold this chunk in: {type(error).__name__}: {error}"
+                state.add_invalid(raw_of(item, typed), why)
+        finally:
+            clock.moment = None
+
+    def _own_line(self, chunk: dict[str, Any]) -> bool:
+        """Whether ``chunk`` is one of the notebook's own lines (taken in here), not a stream's chunk."""
         label = feedback.read(chunk)
         if label is not None:  # a person's label, saved with the recording: no chunk of the stream
             self.label(label)
-            return
+            return True
         scores = read_scores(chunk)
         if scores is not None:  # the run's scores, saved with its recording: they replace any so far
             self.scores(scores)
-            return
-        recorded = chunk.get(TIME_KEY) if received_ms is None and type(chunk) is dict else received_ms
-        self.clock.moment = self._arrival(recorded)
-        if type(chunk) is not dict or "type" not in chunk:
-            try:
-                self._not_a_chunk(item, chunk)
-            finally:
-                self.clock.moment = None
-            return
-        state = self.state
-        counted = state.chunk_count
-        try:
-            fold(state, chunk, item)
-        except Exception as error:  # a fault of ours must not cost the rest of the stream
-            state.chunk_count = counted
-            why = f"could not fold this chunk in: {type(error).__name__}: {error}"
-            state.add_invalid(raw_of(item, chunk), why)
-        finally:
-            self.clock.moment = None
+            return True
+        return False
 
     def _arrival(self, at: Any) -> float | None:
         """When this chunk arrived (epoch ms): its recorded time (ms since the start) placed after

@@ -437,8 +437,11 @@ class RunState:
             self.open_texts[text_id] = node
         return node
 
-    def add_text(self, text_id: str, text: str) -> Node:
-        """A delta of text part ``text_id`` (opened on its first delta)."""
+    def add_text(self, text_id: Any, text: str) -> Node:
+        """A delta of text part ``text_id`` (opened on its first delta; an id not a string is named
+        by its ``str``)."""
+        if type(text_id) is not str:
+            text_id = str(text_id)
         node = self.open_texts.get(text_id) or self.text_part(text_id)
         if self.waiting_first_token:
             self.first_token()

@@ -21,9 +21,8 @@ def text_start(state: RunState, chunk: dict[str, Any]) -> Next:
 
 @on("text-delta")
 def text_delta(state: RunState, chunk: dict[str, Any]) -> Next:
-    payload = chunk["payload"]
-    text_id = payload.get("id", "")
-    state.add_text(text_id if type(text_id) is str else str(text_id), payload["text"])
+    payload = chunk["payload"]  # (handlers.fold folds a valid one itself, the same way)
+    state.add_text(payload.get("id", ""), payload["text"])
     return None
 
 
