@@ -34,7 +34,7 @@ def test_arguments_read_as_key_equals_value_first_keys_only() -> None:
     assert many.startswith("k0=0, k1=1")
     assert many.endswith("…")
     assert summarize_args(None) == ""
-    assert summarize_args({"b": 1, "2": 2, "1": 3}) == "1=3, 2=2, b=1"  # JavaScript's key order
+    assert summarize_args({"b": 1, "2": 2, "1": 3}) == "b=1, 2=2, 1=3"  # in the order they came
 
 
 def test_values_read_short_strings_by_their_first_line_objects_by_first_keys() -> None:
@@ -43,17 +43,18 @@ def test_values_read_short_strings_by_their_first_line_objects_by_first_keys() -
     assert summarize_value([1, [2], {"a": 1}]) == "[1, [1], {…}]"
     assert len(summarize_value("z" * 500, 40)) == 40
     assert summarize_value(None) == "null"
-    assert summarize_value(1.0) == "1"  # as JSON.stringify writes it
+    assert summarize_value(1.0) == "1"  # a whole number, whatever its type
+    assert summarize_value(0.5) == "0.5"
 
 
-def test_summaries_drop_direction_controls_and_cut_as_javascript_counts() -> None:
+def test_summaries_drop_direction_controls_and_cut_by_characters() -> None:
     assert summarize_text("a\u202eb\u2066c") == "abc"
     assert summarize_value({"k": "x\u202ey"}) == '{k: "xy"}'
     assert truncate("abcdef", 4) == "abc…"
     assert truncate("abc", 4) == "abc"
-    # an emoji is two UTF-16 units: 40 of them are 80 units, one more is cut, and no half is left
-    assert summarize_text("😀" * 40) == "😀" * 40
-    assert summarize_text("😀" * 41) == "😀" * 39 + "…"
+    # characters, not bytes or UTF-16 units: 80 emoji fit, one more is cut, and none is halved
+    assert summarize_text("😀" * 80) == "😀" * 80
+    assert summarize_text("😀" * 81) == "😀" * 79 + "…"
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,7 @@
 """The short texts a card shows, written once, here, and shipped as node fields.
 
-The widget and the static renderer draw the same words for the same node; rather than each
-writing them (JavaScript's UTF-16 lengths, its key order and number text, ``toFixed`` rounding), the
-reducer writes them into the node (``labels_of``) and both renderers show them as they are:
+The kernel writes them into the node (``labels_of``) and the one renderer (the widget's, live and
+in the kernel's static transcript) shows them as they are:
 
 - a tool's folded arguments, ``args_summary`` (``city="Paris", days=3``);
 - a tool's or workflow step's folded outcome, ``outcome`` (``→ 18``, ``→ error: ...``);
@@ -10,9 +9,10 @@ reducer writes them into the node (``labels_of``) and both renderers show them a
   the decision's ``waited`` (``8.7 s``);
 - a file's size, ``size_label`` (``1.5 KB``).
 
-Each is bounded (a one-line summary, at most 80 characters). What a person expands (arguments,
-results, structured output as JSON) is formatted by each renderer: shipped, it would repeat every
-value on the wire a second time.
+Each is bounded (a one-line summary, at most 80 characters), and built lazily: a summary of a list
+of 60,000 rows reads the few rows its line has room for. What a person expands (arguments, results,
+structured output as JSON) is formatted by the renderer: shipped, it would repeat every value on the
+wire a second time.
 """
 
 from __future__ import annotations
@@ -20,115 +20,67 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
-from decimal import Decimal
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .numbers import format_duration, to_fixed
 from .request import ModelRequest
 from .status_words import status_word
 
-# ---- JavaScript's text of a value ---------------------------------------------------------------
 
-_INDEX_KEY = re.compile(r"0|[1-9][0-9]{0,9}")
-_MAX_INDEX = 2**32 - 2
-
-
-def js_keys(value: Mapping[str, Any]) -> list[str]:
-    """The order of a JavaScript object's keys: array-index keys ascending, then the rest as they came."""
-    keys = [str(key) for key in value]
-    index = [key for key in keys if _INDEX_KEY.fullmatch(key) and int(key) <= _MAX_INDEX]
-    if not index:
-        return keys
-    indexed = set(index)
-    return sorted(index, key=int) + [key for key in keys if key not in indexed]
-
-
-def js_items(value: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    """A mapping's items in JavaScript's key order."""
-    by_text = {str(key): item for key, item in value.items()}
-    return [(key, by_text[key]) for key in js_keys(value)]
-
-
-def js_number(value: float) -> str:
-    """``Number.prototype.toString`` (what JSON.stringify writes): ``1``, ``0.1``, ``1e+21``, ``1e-7``."""
-    if not math.isfinite(value):
-        return "null"
-    if value == int(value) and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(float(value))
-    if "e" not in text:
-        return text
-    digits, exponent = text.split("e")
-    power = int(exponent)
-    if -7 < power < 21:  # JavaScript writes these positionally
-        return format(Decimal(text), "f")
-    return f"{digits.removesuffix('.0')}e{'+' if power > 0 else '-'}{abs(power)}"
-
-
-def js_scalar(value: Any) -> str:
-    """A JSON scalar as JSON.stringify writes it."""
+def scalar_text(value: Any) -> str:
+    """A JSON scalar as a line shows it: ``null``, ``true``, ``18``, ``0.5``, ``"Paris"``."""
     if value is None or value is True or value is False:
         return "null" if value is None else ("true" if value else "false")
+    if isinstance(value, float):
+        return number_text(value)
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, float):
-        return js_number(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    return json.dumps(str(value), ensure_ascii=False)  # not JSON: the widget never sees one
+    return json.dumps(value if isinstance(value, str) else str(value), ensure_ascii=False)
+
+
+def number_text(value: float) -> str:
+    """A number as JSON writes it, a whole float without its ``.0`` (``18``, ``0.1``, ``1e+21``)."""
+    if not math.isfinite(value):
+        return "null"
+    return str(int(value)) if value == int(value) and abs(value) < 1e16 else repr(value)
 
 
 def human_size(size: float) -> str:
-    """``1.5 KB``: one decimal under 10 of a unit, none above (``toFixed``)."""
+    """``1.5 KB``: one decimal under 10 of a unit, none above."""
     units = ["B", "KB", "MB", "GB", "TB"]
     n, i = float(size), 0
     while n >= 1024 and i < len(units) - 1:
         n /= 1024
         i += 1
-    return f"{js_number(n)} B" if i == 0 else f"{to_fixed(n, 1 if n < 10 else 0)} {units[i]}"
+    return f"{number_text(n)} B" if i == 0 else f"{to_fixed(n, 1 if n < 10 else 0)} {units[i]}"
 
 
-# ---- one-line summaries, cut as JavaScript counts (UTF-16 code units) ----------------------------
+# ---- one-line summaries -----------------------------------------------------------------------
 
 # Direction controls (embeddings, overrides, isolates, marks): a one-line summary drops them.
 _BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def _utf16_len(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
-
-
-def _utf16_slice(text: str, end: int) -> str:
-    """``text.slice(0, end)`` in UTF-16 code units, as JavaScript counts (a lone half is dropped)."""
-    if end <= 0:
-        return ""
-    if text.isascii() or _utf16_len(text) <= end:
-        return text if _utf16_len(text) <= end else text[:end]
-    units = text.encode("utf-16-le")[: 2 * end]
-    return units.decode("utf-16-le", errors="ignore")
-
-
 def truncate(text: str, maximum: int) -> str:
     """``text`` cut to ``maximum`` characters, the last one an ellipsis."""
-    if _utf16_len(text) <= maximum:
-        return text
-    return _utf16_slice(text, max(0, maximum - 1)) + "…"
+    return text if len(text) <= maximum else text[: max(0, maximum - 1)] + "…"
 
 
 def summarize_text(text: str, maximum: int = 80) -> str:
     """The first line of ``text``, without direction controls, cut to ``maximum`` characters."""
-    line = _utf16_slice(text, maximum + 1).split("\n", 1)[0]
-    if _utf16_len(line) < _utf16_len(text):
-        line = _utf16_slice(line, maximum - 1) + "…"
+    line = text[: maximum + 1].split("\n", 1)[0]
+    if len(line) < len(text):
+        line = line[: maximum - 1] + "…"
     return truncate(_BIDI_CONTROLS.sub("", line), maximum)
 
 
-def _join_short(parts: list[str], maximum: int) -> str:
+def _join_short(parts: Iterable[str], maximum: int) -> str:
+    """Parts joined by commas while they fit in ``maximum``; past it ``…``. Reads no part further."""
     out = ""
     for i, part in enumerate(parts):
         joined = part if i == 0 else f"{out}, {part}"
-        if _utf16_len(joined) > maximum and i > 0:
+        if len(joined) > maximum and i > 0:
             return f"{out}, …"
         out = joined
     return out
@@ -140,13 +92,13 @@ def _summary_of(value: Any, maximum: int, depth: int) -> str:
     if isinstance(value, (list, tuple)):
         if depth > 0:
             return f"[{len(value)}]"
-        return "[" + _join_short([_summary_of(item, 24, depth + 1) for item in value], maximum - 2) + "]"
+        return "[" + _join_short((_summary_of(item, 24, depth + 1) for item in value), maximum - 2) + "]"
     if isinstance(value, dict):
         if depth > 0:
             return "{}" if not value else "{…}"
-        parts = [f"{key}: {_summary_of(item, 24, depth + 1)}" for key, item in js_items(value)]
+        parts = (f"{key}: {_summary_of(item, 24, depth + 1)}" for key, item in value.items())
         return "{" + _join_short(parts, maximum - 2) + "}"
-    return js_scalar(value)
+    return scalar_text(value)
 
 
 def summarize_value(value: Any, maximum: int = 60) -> str:
@@ -158,7 +110,7 @@ def summarize_args(args: Any, maximum: int = 48) -> str:
     """Arguments as ``city="Paris", days=3`` (an object), or the value's summary."""
     if not isinstance(args, dict):
         return "" if args is None else summarize_value(args, maximum)
-    parts = [f"{key}={_summary_of(item, 24, 1)}" for key, item in js_items(args)]
+    parts = (f"{key}={_summary_of(item, 24, 1)}" for key, item in args.items())
     return truncate(_BIDI_CONTROLS.sub("", _join_short(parts, maximum)), maximum)
 
 
@@ -189,7 +141,7 @@ def _error_text(error: Any) -> str | None:
         return ("{" if isinstance(error, dict) else "[") + (
             "\n" if error else ("}" if isinstance(error, dict) else "]")
         )
-    return js_scalar(error)
+    return scalar_text(error)
 
 
 def flat_records(value: Any) -> list[dict[str, Any]] | None:
@@ -385,7 +337,7 @@ def request_summary(request: ModelRequest, history: int = 0) -> str:
     if request.tools:
         bits.append(_plural(len(request.tools), "tool"))
     if request.settings.temperature is not None:
-        bits.append(f"temperature {js_number(request.settings.temperature)}")
+        bits.append(f"temperature {number_text(request.settings.temperature)}")
     if request.source == "trace":
         bits.append("from the trace")
     return truncate(" · ".join(bits), 80)

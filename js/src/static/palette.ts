@@ -1,0 +1,119 @@
+/**
+ * How the static transcript looks where no stylesheet reaches it (GitHub strips `<style>` and
+ * classes; nbviewer and nbconvert keep inline styles): each class and tag of the view's DOM as an
+ * inline style. One palette for every static surface (transcript, export page fallback,
+ * `RunResult._repr_html_`): colours that read on a light and on a dark page alike: text keeps the
+ * page's own colour, accents are mid tones on borders, tints are translucent greys.
+ *
+ * The live widget is styled by widget.css; this palette is its static counterpart, not a second
+ * renderer: it lays out nothing, it only colours what the one renderer drew.
+ */
+
+const BORDER = "rgba(128,128,128,0.45)";
+const TINT = "rgba(128,128,128,0.12)";
+const MUTED = "opacity:0.75";
+const CARD = `border:1px solid ${BORDER};border-radius:6px;padding:4px 8px;margin:6px 0`;
+const PRE =
+  "white-space:pre-wrap;overflow-wrap:break-word;margin:2px 0;padding:4px 6px;" +
+  `background:${TINT};border-radius:4px;font-size:90%`;
+const LABEL = "font-size:85%;font-weight:600;opacity:0.8";
+const KIND = "font-size:75%;text-transform:uppercase;letter-spacing:0.04em;opacity:0.75";
+const CELL = `padding:2px 8px;border-bottom:1px solid ${BORDER};text-align:left;vertical-align:top`;
+const TONES: Record<string, string> = {
+  ok: "#2da44e",
+  error: "#e5534b",
+  warn: "#d29922",
+  active: "#4493f8",
+  neutral: "#8b949e",
+};
+const BADGE = "border:1px solid #8b949e;border-radius:9px;padding:0 6px;font-size:80%;white-space:nowrap;margin:0 3px";
+
+/** Phase colours of the timeline's bars (the widget's, in widget.css, as tints that read on both themes). */
+const PHASES: Record<string, string> = {
+  run: "rgba(128,128,128,0.28)",
+  step: "rgba(128,128,128,0.45)",
+  text: "rgba(31,111,191,0.8)",
+  reasoning: "rgba(163,113,247,0.8)",
+  args: "rgba(46,160,67,0.45)",
+  exec: "rgba(46,160,67,0.9)",
+  "workflow-step": "rgba(46,160,67,0.9)",
+  wait: "repeating-linear-gradient(135deg,rgba(212,150,30,0.9) 0 4px,rgba(212,150,30,0.35) 4px 8px)",
+  model: "rgba(31,111,191,0.7)",
+  memory: "rgba(0,150,160,0.8)",
+  processor: "rgba(128,128,128,0.6)",
+  tool: "rgba(46,160,67,0.9)",
+};
+
+/** Inline style by class: the classes the renderers give their elements. */
+export const CLASS_STYLES: Record<string, string> = {
+  "mastra-notebook-transcript": `${CARD};padding:6px 10px`,
+  "mn-header": `border-bottom:1px solid ${BORDER};padding-bottom:4px;margin-bottom:4px`,
+  "mn-heading": "margin-right:8px",
+  "mn-title": "font-weight:600",
+  "mn-subtitle": `${MUTED};margin-left:6px`,
+  "mn-head-stats": "display:inline",
+  "mn-head-stat": "margin-left:10px;white-space:nowrap;font-variant-numeric:tabular-nums",
+  "mn-head-scores": "margin-left:10px",
+  "mn-badge": BADGE,
+  "mn-card": CARD,
+  "mn-kind-label": `${KIND};margin-right:6px`,
+  "mn-name": "font-weight:600;margin-right:6px",
+  "mn-fold-outcome": "margin-right:6px",
+  "mn-duration": `${MUTED};font-size:85%`,
+  "mn-fold-args": "font-family:monospace;font-size:90%",
+  "mn-origin": `${MUTED};font-style:italic`,
+  "mn-muted": MUTED,
+  "mn-label": LABEL,
+  "mn-field": "margin:4px 0",
+  "mn-error": "color:#e5534b;white-space:pre-wrap;margin:4px 0",
+  "mn-md-gap": "margin-top:0",
+  "mn-step": `${MUTED};font-size:85%;border-top:1px dashed ${BORDER};margin-top:8px;padding-top:2px`,
+  "mn-reasoning": `border-left:2px solid ${BORDER};padding-left:6px;margin:4px 0;${MUTED}`,
+  "mn-run-nested": `border-left:2px solid ${BORDER};padding-left:10px;margin:6px 0 2px`,
+  "mn-children": "margin-left:4px",
+  "mn-footer": `${MUTED};font-size:85%;border-top:1px solid ${BORDER};margin-top:8px;padding-top:4px`,
+  "mn-banner": `${CARD};font-weight:600`,
+  "mn-source": "margin:4px 0",
+  "mn-mono": "font-family:monospace",
+  "mn-request": "margin:4px 0 8px;padding-left:8px",
+  "mn-request-role": "font-size:80%;font-weight:600;text-transform:uppercase;letter-spacing:0.04em;opacity:0.8",
+  "mn-request-text": "white-space:pre-wrap",
+  "mn-request-message": "margin:4px 0",
+  "mn-request-section": "margin-top:4px",
+  "mn-table": "border-collapse:collapse;font-size:90%",
+  "mn-table-scroll": "max-width:100%;overflow:auto",
+  "mn-image": "display:block;max-width:100%;margin:4px 0",
+  "mn-tl": "font-size:12px",
+  "mn-tl-row": "display:flex;align-items:center;gap:8px;min-height:18px;font-size:12px;line-height:16px",
+  "mn-tl-label": "flex:0 0 13em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;unicode-bidi:isolate",
+  "mn-tl-track": "position:relative;flex:1 1 auto;height:12px;min-width:120px",
+  "mn-tl-time": "flex:0 0 4.5em;text-align:right;opacity:0.75;font-variant-numeric:tabular-nums",
+  "mn-tl-bar": "position:absolute;top:2px;height:8px;border-radius:2px;display:flex;overflow:hidden",
+  "mn-tl-seg": "position:absolute;top:0;height:100%",
+  "mn-tl-tick": "position:absolute;top:0;font-size:11px;opacity:0.7;white-space:nowrap",
+  "mn-tl-swatch": "display:inline-block;width:10px;height:8px;border-radius:2px;margin:0 3px 0 8px",
+  "mn-tl-key": "white-space:nowrap",
+  "mn-term": "font-family:monospace;white-space:pre-wrap",
+  "mn-term-stderr": "background:rgba(229,83,75,0.14);border-left:3px solid #e5534b",
+  "mn-disclosure": "margin:4px 0",
+  "mn-score-row": "margin:4px 0",
+};
+for (const [tone, colour] of Object.entries(TONES)) CLASS_STYLES[`mn-tone-${tone}`] = `border-color:${colour}`;
+for (const [phase, colour] of Object.entries(PHASES)) CLASS_STYLES[`mn-tl-${phase}`] = `background:${colour}`;
+
+/** Inline style by tag: for the renderers' elements and for markdown and HTML they embed (the kernel
+ * sets these on sanitised HTML too: render/engine.py). */
+export const TAG_STYLES: Record<string, string> = {
+  pre: PRE,
+  code: `background:${TINT};padding:0 3px;border-radius:3px;font-size:90%`,
+  summary: "cursor:pointer",
+  th: `${CELL};font-weight:600`,
+  td: CELL,
+  blockquote: `border-left:3px solid ${BORDER};margin:4px 0;padding-left:8px;${MUTED}`,
+};
+
+/** The inline style of an element of `tag` with `classes` (tag first, then each class in order). */
+export function styleOf(tag: string, classes: readonly string[]): string {
+  const parts = [TAG_STYLES[tag], ...classes.map((cls) => CLASS_STYLES[cls])].filter(Boolean);
+  return parts.join(";");
+}

@@ -1,0 +1,112 @@
+/**
+ * The static form of a drawn view: script-free HTML that reads where nothing runs (GitHub, nbviewer,
+ * nbconvert, a notebook reopened without a kernel). It is the live view's DOM, written out with the
+ * few changes a page without scripts needs:
+ * - a card the widget folds (a `.mn-fold-head` and its body) is a `<details>` whose summary is the
+ *   head, open where the widget has it open; what the widget shows only folded (`.mn-fold-only`)
+ *   stays only in a folded card;
+ * - a disclosure (a button with `aria-controls`: a step's "Request", the "Timeline") is a folded
+ *   `<details>` whose summary is the button's words and whose body is its panel, drawn open;
+ * - controls (buttons, inputs) and what the view hides are left out;
+ * - each element gets its inline style from the palette (palette.ts);
+ * - raw HTML (markdown, a tool's HTML display) becomes an island, `<mn-island n="i">`, that the
+ *   kernel replaces with the island sanitised by nh3 (render/engine.py).
+ */
+import { styleOf } from "./palette";
+import { SElement, type SNode, SParent, SRaw, SText } from "./string-dom";
+
+const CONTROLS = new Set(["BUTTON", "INPUT", "TEXTAREA", "SELECT"]);
+const VOID = new Set(["BR", "HR", "IMG", "WBR", "COL"]);
+/** Attributes that make a live view work, not say anything: left out of the static form. */
+const LIVE_ATTRS = new Set(["tabindex", "role", "aria-expanded", "aria-controls", "hidden", "id"]);
+
+export function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function escapeAttr(text: string): string {
+  return escapeText(text).replace(/"/g, "&quot;");
+}
+
+/**
+ * A run with structured output draws its object as a tree; its text part, the same JSON streamed,
+ * is hidden by widget.css (`.mn-run[data-structured] > .mn-parts > .mn-text[data-json]`).
+ */
+function structuredText(el: SElement): boolean {
+  if (!el.classList.contains("mn-text") || !el.hasAttribute("data-json")) return false;
+  const run = el.parentElement?.parentElement;
+  return run?.classList.contains("mn-run") === true && run.hasAttribute("data-structured");
+}
+
+export interface StaticHtml {
+  html: string;
+  /** Raw HTML, by island number: the kernel sanitises each and puts it where its island stands. */
+  islands: string[];
+}
+
+export function serialize(root: SElement): StaticHtml {
+  const islands: string[] = [];
+  // a disclosure's panel -> the words of the button that opens it
+  const disclosures = new Map<string, string>();
+  for (const button of root.querySelectorAll("button[aria-controls]")) {
+    const panel = button.getAttribute("aria-controls");
+    if (panel && !button.hidden) disclosures.set(panel, button.textContent);
+  }
+
+  const children = (parent: SParent, folded: boolean | null): string =>
+    parent.childNodes.map((child) => node(child, folded)).join("");
+
+  const open = (el: SElement, tag = el.localName, add: readonly string[] = [], extra = ""): string => {
+    const classes = [...el.classNames(), ...add];
+    let attrs = "";
+    if (classes.length > 0) attrs += ` class="${escapeAttr(classes.join(" "))}"`;
+    for (const [name, value] of el.attributes) {
+      if (name === "class" || LIVE_ATTRS.has(name) || name.startsWith("on")) continue;
+      attrs += value === "" ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
+    }
+    const style = [styleOf(tag, classes), el.style.cssText].filter(Boolean).join(";");
+    if (style) attrs += ` style="${escapeAttr(style)}"`;
+    return `<${tag}${attrs}${extra}>`;
+  };
+
+  /** `folded`: inside a fold card's head, whether that card is folded (null elsewhere). */
+  const node = (child: SNode, folded: boolean | null): string => {
+    if (child instanceof SText) return escapeText(child.data);
+    if (child instanceof SRaw) {
+      islands.push(child.html);
+      return `<mn-island n="${islands.length - 1}"></mn-island>`;
+    }
+    if (child instanceof SElement) return element(child, folded);
+    return child instanceof SParent ? children(child, folded) : "";
+  };
+
+  /** `shown`: drawn even where the live view hides it (a folded card's body, a closed panel). */
+  const element = (el: SElement, folded: boolean | null, shown = false): string => {
+    if (CONTROLS.has(el.tagName)) return "";
+    const panel = el.getAttribute("id");
+    const disclosure = shown || panel === null ? undefined : disclosures.get(panel);
+    if (disclosure !== undefined) {
+      // the twin of the live toggle button: a control, as that button is (data-mn-control, dom.ts)
+      const summary = `<summary data-mn-control style="${escapeAttr(styleOf("summary", []))}">${escapeText(disclosure)}</summary>`;
+      const style = escapeAttr(styleOf("details", ["mn-disclosure"]));
+      return `<details class="mn-disclosure" style="${style}">${summary}${element(el, null, true)}</details>`;
+    }
+    if (!shown && el.hidden) return "";
+    if (el.getAttribute("aria-hidden") === "true" && el.childNodes.length === 0) return ""; // a spacer
+    if (folded === false && el.classList.contains("mn-fold-only")) return "";
+    if (structuredText(el)) return "";
+    const head = el.children.find((c) => c.classList.contains("mn-fold-head"));
+    if (head) {
+      const isOpen = head.getAttribute("aria-expanded") !== "false";
+      const body = el.childNodes
+        .filter((c) => c !== head)
+        .map((c) => (c instanceof SElement ? element(c, null, true) : node(c, null)))
+        .join("");
+      return `${open(el, "details", [], isOpen ? " open" : "")}${open(head, "summary")}${children(head, !isOpen)}</summary>${body}</details>`;
+    }
+    if (VOID.has(el.tagName)) return open(el);
+    return `${open(el)}${children(el, folded)}</${el.localName}>`;
+  };
+
+  return { html: element(root, null), islands };
+}
