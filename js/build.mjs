@@ -1,4 +1,5 @@
-// Builds ../mastra_notebook/static/widget.js (one minified ESM file) and widget.css.
+// Builds ../mastra_notebook/static/widget.js (one minified ESM file), widget.css, and transcript.js
+// (the renderers again as one classic script, for the kernel's embedded engine).
 // `node build.mjs --watch` rebuilds on change.
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,16 @@ const builds = [
     define: { "define.amd": "false" },
   },
   { ...common, entryPoints: ["src/widget.css"], outfile: `${outdir}/widget.css` },
+  // The same renderers for the kernel's static transcript, run in an embedded JS engine
+  // (mastra_notebook/render/engine.py): one classic script that defines globalThis.mastraNotebookStatic.
+  {
+    ...common,
+    entryPoints: ["src/static/transcript.ts"],
+    outfile: `${outdir}/transcript.js`,
+    format: "iife",
+    globalName: "mastraNotebookStatic",
+    target: "es2020",
+  },
 ];
 
 if (process.argv.includes("--watch")) {

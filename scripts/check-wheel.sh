@@ -25,7 +25,12 @@ wheel=$(ls "$out"/dist/*.whl)
 .venv/bin/python - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-for needed in ("mastra_notebook/static/widget.js", "mastra_notebook/static/widget.css", "mastra_notebook/py.typed"):
+for needed in (
+    "mastra_notebook/static/widget.js",
+    "mastra_notebook/static/widget.css",
+    "mastra_notebook/static/transcript.js",
+    "mastra_notebook/py.typed",
+):
     assert needed in names, f"{needed} missing from the wheel"
 print(f"wheel ok: {len(names)} files, bundle included")
 PY
@@ -37,6 +42,7 @@ assert result.text == 'ok', result
 from pathlib import Path
 assert (Path(mn.__file__).parent / 'static' / 'widget.js').stat().st_size > 10_000
 mn.StreamView()  # the widget loads its bundle
+assert 'mastra-notebook-transcript' in result._repr_html_()  # the renderers run in the kernel's engine
 import json
 from importlib.metadata import version
 js = json.load(open('$repo/js/package.json'))['version']

@@ -1,5 +1,6 @@
-"""Mastra's named data parts in the static renderer (data.py; the widget's half is js/test/data-parts.test.ts):
-each says what it is, the sandbox's output is a terminal-like block, and every untrusted string is inert."""
+"""Mastra's named data parts in the static transcript (js/src/render/data.ts, run in the kernel; the
+widget's half is js/test/data-parts.test.ts): each says what it is, the sandbox's output is a
+terminal-like block, and every untrusted string is inert."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from mastra_notebook.render.static.common import SnapshotTree
-from mastra_notebook.render.static.data import named_part, render_data
+from mastra_notebook.render.transcript import render_ops
 
 HOSTILE = '<img src=x onerror="alert(1)"><script>alert(1)</script>\u202eevil'
 
@@ -30,8 +30,16 @@ class _Tags(HTMLParser):
 
 
 def _drawn(type_: str, data: Any) -> _Tags:
+    """The data part's card, as the transcript draws it."""
+    html = render_ops(
+        [
+            ["add", None, {"id": "root", "kind": "run", "status": "finished"}],
+            ["add", "root", {"id": "d", "kind": "data", "type": type_, "data": data}],
+        ]
+    )
+    card = html[html.index('data-node-id="d"') - 50 :]
     tags = _Tags()
-    tags.feed(render_data(SnapshotTree(), {"id": "d", "kind": "data", "type": type_, "data": data}))
+    tags.feed(card[card.index("<") :])
     return tags
 
 
@@ -70,15 +78,12 @@ def _drawn(type_: str, data: Any) -> _Tags:
     ],
 )
 def test_each_part_says_what_it_is(type_: str, data: Any, kind: str, name: str) -> None:
-    part = named_part(type_, data)
-    assert part is not None
-    assert (part.kind, part.name) == (kind, name)
-    assert kind.lower() in _drawn(type_, data).text.lower()
-    assert name in _drawn(type_, data).text
+    text = _drawn(type_, data).text
+    assert kind in text
+    assert name in text
 
 
 def test_a_part_of_the_users_own_stays_generic_json() -> None:
-    assert named_part("data-progress", {"pct": 10}) is None
     text = _drawn("data-progress", {"pct": 10}).text
     assert "Data" in text
     assert "data-progress" in text
@@ -96,10 +101,10 @@ def test_the_sandbox_draws_a_terminal_stderr_tinted_and_an_exit_badge() -> None:
     assert "line 1\nline 2\n" in out.text
     assert "229,83,75" in (_pre(err).get("style") or "")
     assert "229,83,75" not in (_pre(out).get("style") or "")
-    failed = named_part("data-sandbox-exit", {"exitCode": 2, "success": False})
-    assert failed is not None
-    assert failed.exit == ("exit 2", "error")
-    assert "exit 2" in _drawn("data-sandbox-exit", {"exitCode": 2, "success": False}).text
+    failed = _drawn("data-sandbox-exit", {"exitCode": 2, "success": False})
+    assert "exit 2" in failed.text
+    badge = next(attrs for tag, attrs in failed.tags if "mn-badge" in (attrs.get("class") or ""))
+    assert "mn-tone-error" in (badge.get("class") or "")
 
 
 @pytest.mark.parametrize(
@@ -115,8 +120,7 @@ def test_the_sandbox_draws_a_terminal_stderr_tinted_and_an_exit_badge() -> None:
     ],
 )
 def test_hostile_strings_stay_inert(type_: str, data: Any) -> None:
-    tags = _Tags()
-    tags.feed(render_data(SnapshotTree(), {"id": "d", "kind": "data", "type": type_, "data": data}))
+    tags = _drawn(type_, data)
     assert not any(t in {"img", "script"} for t, _ in tags.tags)
     assert not any(k.startswith("on") for _, attrs in tags.tags for k in attrs)
     if type_ not in {"data-sandbox-exit", "data-token-limit-reached"}:

@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 from typing import Any
 
 import orjson
+import pytest
 
 from mastra_notebook.client.memory import RecalledMessage, message_text, recalled
-from mastra_notebook.render.static.common import SnapshotTree
-from mastra_notebook.render.static.data import om_marker, render_data
+from mastra_notebook.render.transcript import render_ops
 from mastra_notebook.widget.conversation import RECALLED_CHARS, memory_html, working_diff
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">&amp; "quoted" \u202e'
@@ -134,18 +134,39 @@ def _json(value: str) -> str:
     return orjson.dumps(value).decode()
 
 
-def test_observational_memory_markers_say_what_they_are_in_the_static_renderer() -> None:
-    status = {"windows": {"active": {"messages": {"tokens": 48, "threshold": 60}}}}
-    end = {"tokensObserved": 116, "observationTokens": 65, "durationMs": 119.0, "observations": HOSTILE}
-    assert om_marker("data-om-status", status) == "status: messages 48 of 60 tokens before observing"
-    assert om_marker("data-om-observation-start", {"tokensToObserve": 116}) == "observing 116 tokens"
-    assert om_marker("data-om-observation-end", end) == "observed 116 tokens into 65 in 119 ms"
-    assert om_marker("data-om-status", "nonsense") == "status: messages ? of ? tokens before observing"
-    assert om_marker("data-om-buffering-start", None) == "buffering-start"
-    assert om_marker("data-progress", {}) is None
-    node = {"kind": "data", "type": "data-om-observation-end", "data": end}
+def _om_card(type_: str, data: object) -> Tags:
+    """An observational-memory marker's card, as the transcript draws it (js/src/render/data.ts)."""
+    html = render_ops(
+        [
+            ["add", None, {"id": "root", "kind": "run", "status": "finished"}],
+            ["add", "root", {"id": "d", "kind": "data", "type": type_, "data": data}],
+        ]
+    )
+    card = html[html.index('data-node-id="d"') - 50 :]
     drawn = Tags()
-    drawn.feed(render_data(SnapshotTree(), node))
-    assert drawn.text.startswith("Observational memory observed 116 tokens into 65 in 119 ms")
+    drawn.feed(card[card.index("<") : card.index("</div></div></div>")])
+    return drawn
+
+
+@pytest.mark.parametrize(
+    ("type_", "data", "said"),
+    [
+        ("data-om-status", {"windows": {"active": {"messages": {"tokens": 48, "threshold": 60}}}},
+         "status: messages 48 of 60 tokens before observing"),
+        ("data-om-observation-start", {"tokensToObserve": 116}, "observing 116 tokens"),
+        ("data-om-status", "nonsense", "status: messages ? of ? tokens before observing"),
+        ("data-om-buffering-start", None, "buffering-start"),
+    ],
+)  # fmt: skip
+def test_observational_memory_markers_say_what_they_are_in_the_transcript(
+    type_: str, data: object, said: str
+) -> None:
+    assert f"Observational memory{said}" in _om_card(type_, data).text
+
+
+def test_an_observation_s_text_is_inert_in_the_transcript() -> None:
+    end = {"tokensObserved": 116, "observationTokens": 65, "durationMs": 119.0, "observations": HOSTILE}
+    drawn = _om_card("data-om-observation-end", end)
+    assert drawn.text.startswith("Observational memoryobserved 116 tokens into 65 in 119 ms")
     assert "<script>alert(1)</script>" in drawn.text  # the value, as text
-    assert drawn.tags <= {"div", "span", "bdi", "pre"}
+    assert drawn.tags <= {"div", "span", "bdi", "pre", "summary", "details"}

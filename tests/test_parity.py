@@ -1,5 +1,5 @@
 """Browserless parity, the Python half: every fixture's final snapshot (committed under
-tests/parity/snapshots/) drawn by the static renderer says the golden text (tests/parity/golden/).
+tests/parity/snapshots/) drawn as its static transcript (the widget's renderers, run in the kernel: render/engine.py) says the golden text (tests/parity/golden/).
 js/test/parity.test.ts draws the same snapshots with the widget's renderer in jsdom and compares
 them with the same goldens: both renderers say the same thing. The rule that reads the visible
 text is in tests/parity/README.md.
@@ -18,7 +18,7 @@ import pytest
 
 from mastra_notebook.core.ingest import records
 from mastra_notebook.core.run import Run
-from mastra_notebook.render.static import render_tree
+from mastra_notebook.render.transcript import render_ops
 
 from .parity_text import HOW, UPDATE, difference, visible_text
 
@@ -49,7 +49,7 @@ def test_static_renderer_says_the_golden(fixture: Path) -> None:
     name = fixture.relative_to(FIXTURES).with_suffix("").as_posix()
     data = snapshot_of(fixture)
     snapshot = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    text = visible_text(render_tree(data["snapshot"]["ops"], data["title"]))
+    text = visible_text(render_ops(data["snapshot"]["ops"], data["title"]))
     snapshot_file, golden_file = PARITY / "snapshots" / f"{name}.json", PARITY / "golden" / f"{name}.txt"
     if UPDATE:
         _write(snapshot_file, snapshot)

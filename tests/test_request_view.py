@@ -170,12 +170,17 @@ class _Folds(HTMLParser):
         super().__init__()
         self.requests: list[bool] = []  # each request fold: opened?
         self.tags: set[str] = set()
+        self.fold: bool | None = None  # the last disclosure opened? (its panel follows)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
+        classes = (names.get("class") or "").split()
         self.tags.add(tag)
-        if tag == "details" and "data-mn-request" in names:
-            self.requests.append("open" in names)
+        if tag == "details" and "mn-disclosure" in classes:
+            self.fold = "open" in names
+        elif tag == "div" and "mn-request" in classes and self.fold is not None:
+            self.requests.append(self.fold)
+            self.fold = None
 
 
 def hostile_chunks() -> list[dict[str, Any]]:

@@ -107,8 +107,8 @@ def test_the_client_reads_the_schemas_once_and_the_step_says_them(recording_comm
     assert result.status == "suspended"
     assert result.workflow.steps[0].continue_with == HINTED  # type: ignore[union-attr]
     html = render_html(result)
-    assert "view.resume({&quot;approved&quot;: True}, step=&quot;request&quot;)" in html  # on the step
-    assert "Run suspended: continue with view.resume({&quot;approved&quot;: True}" in html  # and its banner
+    assert 'view.resume({"approved": True}, step="request")' in html  # on the step
+    assert 'Run suspended: continue with view.resume({"approved": True}' in html  # and its banner
     view.resume({"approved": True})
     view.wait(60)
     assert seen.count("GET /api/workflows/approvalFlow") == 1  # once, not per round

@@ -1,10 +1,10 @@
 """The words a rich result's card says (issue 21's follow-ups): a table's folded outcome is its row
-count, and a failed display is said by its source, in the static renderer as in the widget."""
+count, and a failed display is said by its source, in the static transcript as in the widget."""
 
 from __future__ import annotations
 
 from mastra_notebook.core.labels import labels_of, media_label, table_rows
-from mastra_notebook.render.static.rich import rich_result
+from mastra_notebook.render.engine import engine
 
 from .parity_text import visible_text
 
@@ -33,10 +33,14 @@ def test_what_is_not_a_table_folds_as_before() -> None:
 
 
 def test_a_failed_display_is_said_by_its_source() -> None:
-    value = visible_text(rich_result({"error": "ValueError: no", "source": "value"}, {"a": 1}) or "")
+    value = visible_text(
+        engine().draw("rich", display={"error": "ValueError: no", "source": "value"}, result={"a": 1}) or ""
+    )
     assert "The tool's value could not be drawn: ValueError: no" in value
     assert "renderer" not in value
-    renderer = visible_text(rich_result({"error": "KeyError: 'a'", "source": "renderer"}, {"a": 1}) or "")
+    renderer = visible_text(
+        engine().draw("rich", display={"error": "KeyError: 'a'", "source": "renderer"}, result={"a": 1}) or ""
+    )
     assert "The renderer failed: KeyError: 'a'" in renderer
 
 

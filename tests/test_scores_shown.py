@@ -38,10 +38,10 @@ def scored_run() -> mn.Run:
 def assert_scores_row(page: str) -> None:
     """The footer's row: each score's scorer, value with its mark, and its reason (escaped)."""
     footer = page[page.index('data-score="answer-length"') :]
-    assert "answer-length <b" in footer
-    assert ">0.7</b>" in footer
+    assert 'class="mn-stat-label">answer-length</span>' in footer
+    assert 'class="mn-stat-value">0.7</span>' in footer
     assert 'data-score="exact"' in footer
-    assert ">0 ✗</b>" in footer
+    assert 'class="mn-stat-value">0 ✗</span>' in footer
     assert "14 words; score 0.7" in footer
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in footer
     assert "<img" not in page  # the hostile reason is inert: text and an escaped title only

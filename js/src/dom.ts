@@ -67,3 +67,14 @@ export function slot(cls: string, tag: "div" | "span" = "div"): Slot {
 export function isolated(cls: string, text = ""): HTMLElement {
   return h("bdi", cls, [text], { dir: "auto" });
 }
+
+let panels = 0;
+
+/**
+ * Ties a toggle button to the panel it shows and hides (`aria-controls`, for assistive technology
+ * too): the static transcript draws each such pair as a folded `<details>` (static/serialize.ts).
+ */
+export function controls(button: HTMLElement, panel: HTMLElement): void {
+  if (!panel.id) panel.id = `mn-panel-${++panels}`;
+  button.setAttribute("aria-controls", panel.id);
+}

@@ -8,6 +8,7 @@ import python from "highlight.js/lib/languages/python";
 import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import MarkdownItCallable, { type MarkdownIt } from "markdown-it";
+import { SANITIZE_POLICY } from "./sanitize-policy";
 import { hardenLink, safeHref } from "./url";
 
 // No markdown grammar: its rules are quadratic (a fence of 80k `[` took 6 s). No auto-detection:
@@ -54,10 +55,6 @@ function createMarkdownIt(highlight: boolean): MarkdownIt {
 const mdHighlighted = createMarkdownIt(true);
 const mdPlain = createMarkdownIt(false);
 
-const FORBID_TAGS = [
-  "img", "picture", "source", "svg", "math", "iframe", "frame", "object", "embed", "video", "audio",
-  "style", "link", "meta", "base", "form", "input", "button", "textarea", "select", "script",
-];
 
 type Purifier = ReturnType<typeof DOMPurify>;
 let purifier: Purifier | null = null;
@@ -79,15 +76,28 @@ function getPurifier(): Purifier {
   return p;
 }
 
-/** Sanitizes an HTML string into a fragment (the only way HTML reaches the DOM). */
-export function sanitize(html: string): DocumentFragment {
+/** DOMPurify's fragment of `html` (the browser's way). */
+function purified(html: string): DocumentFragment {
   return getPurifier().sanitize(html, {
     USE_PROFILES: { html: true },
-    FORBID_TAGS,
-    FORBID_ATTR: ["src", "srcset", "action", "formaction", "xlink:href"],
+    FORBID_TAGS: [...SANITIZE_POLICY.forbidTags],
+    FORBID_ATTR: [...SANITIZE_POLICY.urlAttributes],
     ALLOW_DATA_ATTR: false,
     RETURN_DOM_FRAGMENT: true,
   });
+}
+
+/** How HTML becomes DOM: DOMPurify in a browser; the kernel's transcript engine keeps it raw and
+ * sanitises the whole transcript's HTML with nh3 afterwards (static/transcript.ts). */
+let fragmentOf: (html: string) => DocumentFragment = purified;
+
+export function useSanitizer(make: (html: string) => DocumentFragment): void {
+  fragmentOf = make;
+}
+
+/** Sanitizes an HTML string into a fragment (the only way HTML reaches the DOM). */
+export function sanitize(html: string): DocumentFragment {
+  return fragmentOf(html);
 }
 
 /** The HTML of markdown source (not sanitized); `highlight` only for text whose code fences are all closed. */

@@ -21,8 +21,7 @@ from ..core.numbers import format_duration
 from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
-from ..render import timeline
-from ..render.static.rich import rich_result
+from ..render.engine import engine
 from .align import (
     ArgChange,
     Key,
@@ -316,7 +315,7 @@ class Comparison:
     def _rich_html(self, run: int, call: ToolCall) -> str:
         """A call's result drawn as data (a table, an image) as the transcript draws it, in a bounded
         box so the runs stay side by side; "" when it is best read as JSON."""
-        drawn = rich_result(self._displays[run].get(call.tool_call_id), call.result)
+        drawn = engine().draw("rich", display=self._displays[run].get(call.tool_call_id), result=call.result)
         box = "max-height:320px;max-width:480px;overflow:auto"
         return f'<div class="mn-compare-rich" style="{box}">{drawn}</div>' if drawn else ""
 
@@ -529,19 +528,14 @@ class Comparison:
             )
         )
 
-    def timelines(self) -> list[timeline.Layout]:
-        """Each run's timeline (its bars, in ms from its own start)."""
-        return [timeline.layout(*timeline.index(view_snapshot(r) or result_ops(r))) for r in self.results]
-
     def timelines_html(self) -> str:
         """The runs' timelines on one time axis: the longer run spans it, the shorter ends early."""
-        plans = self.timelines()
-        span = max((plan.total for plan in plans), default=0.0)
-        drawn = [
-            timeline.layout_html(plan, span, heading=f"{label}: timeline")
-            for plan, label in zip(plans, self.labels, strict=True)
+        runs = [
+            {"label": label, "ops": view_snapshot(r) or result_ops(r)}
+            for r, label in zip(self.results, self.labels, strict=True)
         ]
-        return f'<div class="mn-compare-timelines">{"".join(drawn)}</div>' if any(drawn) else ""
+        drawn = engine().draw("timelines", runs=runs) or ""
+        return drawn if "mn-tl-row" in drawn else ""
 
     def _repr_html_(self) -> str:
         head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)

@@ -1,3 +1,3 @@
-"""Drawing a run: the static HTML transcript (``static/``, the Python mirror of js/src/render/), the
-transcript page (``transcript.py``) and the timeline's layout (``timeline.py``). Reads core's node
-trees and results; core never imports it."""
+"""Drawing a run in the kernel: the static transcript (``transcript.py``), drawn by the widget's own
+TypeScript renderers in an embedded engine (``engine.py``), and what a tool's result becomes before it
+is drawn (``rich.py``, ``renderers.py``). Reads core's node trees and results; core never imports it."""

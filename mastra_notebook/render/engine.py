@@ -72,7 +72,7 @@ class StaticHtml:
             drawn = orjson.loads(str(self._views[view](payload)))
         if drawn is None:
             return None
-        islands = [self.sanitize(island) for island in drawn["islands"]]
+        islands = [self._island(island) for island in drawn["islands"]]
         return _ISLAND.sub(lambda match: islands[int(match[1])], drawn["html"])
 
     def render(
@@ -101,22 +101,37 @@ class StaticHtml:
         dropped = {*policy["urlAttributes"], *policy["toolStrippedAttributes"]}
         attributes = {tag: set(names) - dropped for tag, names in nh3.ALLOWED_ATTRIBUTES.items()}
         attributes.setdefault("a", set()).add("href")
-        set_values: dict[str, dict[str, str]] = {
-            tag: {"style": style} for tag, style in self._tag_styles.items()
-        }
-        set_values.setdefault("a", {})["target"] = "_blank"
+        schemes = tuple(f"{scheme}:" for scheme in policy["linkSchemes"])
+
+        def absolute_links(tag: str, attribute: str, value: str) -> str | None:
+            # a link goes somewhere only by an absolute http(s) or mailto address (url.ts safeHref)
+            if attribute == "href" and not value.strip().lower().startswith(schemes):
+                return None
+            return value
+
         return {
             "tags": set(nh3.ALLOWED_TAGS) - set(policy["forbidTags"]),
             "attributes": attributes,
+            "attribute_filter": absolute_links,
             "url_schemes": set(policy["linkSchemes"]),
             "link_rel": "noopener noreferrer nofollow",
-            "set_tag_attribute_values": set_values,
+            "set_tag_attribute_values": {"a": {"target": "_blank"}},
             "strip_comments": True,
         }
 
     def sanitize(self, html: str) -> str:
-        """Untrusted HTML (markdown's, a tool's) with nothing active left, styled by the palette."""
+        """Untrusted HTML (markdown's, a tool's) with nothing active left: no script, no remote load,
+        no style, class or id of its own, links only to http(s) and mailto."""
         return nh3.clean(html, **self._nh3_options)
+
+    @cached_property
+    def _island_options(self) -> dict[str, Any]:
+        styled = {tag: {"style": style} for tag, style in self._tag_styles.items()}
+        return {**self._nh3_options, "set_tag_attribute_values": {**styled, "a": {"target": "_blank"}}}
+
+    def _island(self, html: str) -> str:
+        """An island of the transcript: sanitised, then styled by the palette's tags (pre, code, td...)."""
+        return nh3.clean(html, **self._island_options)
 
 
 _started: list[StaticHtml] = []  # the one engine, once started

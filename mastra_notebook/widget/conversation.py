@@ -12,9 +12,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..render.static import transcript_class
-from ..render.static.html import bdi
-from ..render.transcript import render_html
+from ..render.transcript import render_html, transcript_class
 from .streamview import StreamView
 
 _USER_TURN = (
@@ -24,6 +22,12 @@ _USER_TURN = (
     "background:color-mix(in srgb, var(--jp-brand-color1, #2196f3) 18%, transparent);color:inherit;"
     "white-space:pre-wrap;overflow-wrap:anywhere;font-family:var(--jp-ui-font-family, inherit)"
 )
+
+
+def bdi(text: str, style: str = "") -> str:
+    """Untrusted label text (a role, a recalled message): isolated, so U+202E cannot reorder around it."""
+    styled = f' style="{style}"' if style else ""
+    return f'<bdi dir="auto"{styled}>{html.escape(text)}</bdi>'
 
 
 def user_turn_html(text: str) -> str:

@@ -29,7 +29,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import badge
 from ..core.status_words import status_tone, status_word
-from ..render.static.html import markdown_words
+from ..render.words import markdown_words
 from .batch import Batch, Event, Job, RunHandle, Streaming
 from .loops import running_loop
 from .streamview import KeptRun, StreamView, opened_when_shown

@@ -12,8 +12,7 @@ import orjson
 
 from ..core.ingest import records
 from ..core.run import Run
-from ..render.static import render_tree
-from ..render.transcript import requests_of
+from ..render.transcript import render_ops, requests_of
 from .wire import message
 
 _STATIC = Path(__file__).parent.parent / "static"
@@ -59,7 +58,7 @@ def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{escape(heading or 'Mastra run')}</title><style>{css}</style></head><body>"
-        f'<div id="mn-view">{render_tree(snapshot["ops"], title, subtitle, (), requests)}</div>'
+        f'<div id="mn-view">{render_ops(snapshot["ops"], title, subtitle, (), requests)}</div>'
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'

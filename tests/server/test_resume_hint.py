@@ -20,7 +20,7 @@ def test_a_suspended_step_says_the_data_its_resume_schema_asks_for(client: mn.Ma
     assert (
         step.continue_with == 'view.resume({"approved": True}, step="request")'
     )  # resumeSchema: {approved: boolean}
-    assert "view.resume({&quot;approved&quot;: True}, step=&quot;request&quot;)" in render_html(first)
+    assert 'view.resume({"approved": True}, step="request")' in render_html(first)
     view.resume({"approved": True})  # the call as shown
     result = view.wait(60)
     assert result.status == "finished"

@@ -3,12 +3,12 @@ after ``view.trace()`` the view's run carries the lane, its spans on the run's o
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.render.timeline import layout
 from mastra_notebook.render.transcript import render_html
 
 pytestmark = pytest.mark.server
@@ -32,9 +32,14 @@ def test_a_memory_agent_s_trace_draws_under_its_run(client: mn.MastraClient) -> 
     }
     assert drawn["hidden"] == len(trace.spans) - len(drawn["spans"])  # the chunk spans
 
-    plan = layout({"root": root}, {"root": []})
-    spans = [bar for bar in plan.bars if bar.kind == "span"]
-    assert len(spans) == len(drawn["spans"])
-    # one machine, one clock: the trace's spans fall within the run, give or take the server's own work
-    assert all(-1000 < bar.start <= bar.end <= plan.total for bar in spans)
-    assert "Mastra's trace" in render_html(view.result)
+    html = render_html(view.result)
+    assert "Mastra's trace" in html
+    # one machine, one clock: each span's bar falls on the run's axis (js/src/render/timeline.ts clamps
+    # what falls before it to 0%); every span drawn has its row
+    rows = re.findall(
+        r'data-span-ref="[^"]*".*?class="mn-tl-bar mn-tl-span"[^>]*style="[^"]*left:([\d.]+)%;width:([\d.]+)%',
+        html,
+        re.S,
+    )
+    assert len(rows) == len(drawn["spans"])
+    assert all(float(left) + float(width) <= 100.001 for left, width in rows)

@@ -6,7 +6,7 @@
  * 200 kB request costs nothing until someone opens it. A static page answers from the requests it
  * embeds; a saved notebook with no kernel says where the request is. Every value is text.
  */
-import { h } from "../dom";
+import { controls, h } from "../dom";
 import { compactJson, list, num, obj, str } from "../format";
 import type { Send, StepNode } from "../types";
 import { jsonPre } from "./json";
@@ -40,6 +40,11 @@ export class RequestSource {
     private readonly send: Send | null,
     private readonly embedded: Record<string, unknown> | null = null,
   ) {}
+
+  /** Whether asking can tell anything: a page answers only for the steps it embeds. */
+  offers(id: string): boolean {
+    return this.embedded === null || id in this.embedded;
+  }
 
   /** Asks for the request of step node `id`; `listener` hears the answer once (or "no-kernel"). */
   ask(id: string, listener: Listener): void {
@@ -225,12 +230,13 @@ export class RequestToggle {
   ) {
     this.panel.hidden = true;
     this.button.hidden = true;
+    controls(this.button, this.panel);
     this.button.addEventListener("click", () => this.setOpen(!this.open));
   }
 
   update(node: StepNode): void {
     const text = requestLabel(node);
-    this.button.hidden = text === null;
+    this.button.hidden = text === null || !this.source.offers(this.id);
     this.button.textContent = text ?? "";
     this.button.title = "What the model was given in this step";
   }

@@ -9,6 +9,7 @@
 import { h } from "../dom";
 import { formatInt, list, obj, str } from "../format";
 import { highlightCode, renderMarkdown, sanitize } from "../markdown";
+import { SANITIZE_POLICY } from "../sanitize-policy";
 import { safeHref, hardenLink } from "../url";
 import { imageDataUrl } from "./file";
 import { jsonPre } from "./json";
@@ -27,12 +28,11 @@ export const MIME_ORDER = [
 
 const RASTER = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-/** Attributes a tool's HTML may not keep: its styles and classes would restyle (or hide) the page. */
-const STRIPPED_ATTRS = ["style", "class", "id"];
-
 function sanitizedHtml(html: string): DocumentFragment {
   const fragment = sanitize(html);
-  for (const el of fragment.querySelectorAll("*")) for (const name of STRIPPED_ATTRS) el.removeAttribute(name);
+  for (const el of fragment.querySelectorAll("*")) {
+    for (const name of SANITIZE_POLICY.toolStrippedAttributes) el.removeAttribute(name);
+  }
   return fragment;
 }
 

@@ -13,7 +13,7 @@
  *
  * `layoutTimeline` is the layout, shared in its rules with render/timeline.py (the static transcript).
  */
-import { h } from "../dom";
+import { controls, h } from "../dom";
 import { formatDuration, list, num, obj, str } from "../format";
 import { scrollTopFor } from "../inspector";
 import { type Change, ROOT_ID, type Store } from "../store";
@@ -289,7 +289,7 @@ function percent(ms: number, total: number): string {
 }
 
 /** The latest time the tree knows (for a run that is no longer fed: what is open ends there). */
-function latestTime(tree: TreeSource, rootId: string): number {
+export function latestTime(tree: TreeSource, rootId: string): number {
   let latest = -Infinity;
   const stack = [rootId];
   while (stack.length > 0) {
@@ -331,6 +331,7 @@ export class Timeline {
     private readonly stickyTop: HTMLElement | null = null,
   ) {
     this.el.hidden = true;
+    controls(this.toggle, this.el);
     this.toggle.addEventListener("click", () => this.setOpen(!this.open));
     this.unsubscribe = store.subscribe((change) => {
       this.traceArrived(change);

@@ -19,13 +19,13 @@ const PRE =
 const LABEL = "font-size:85%;font-weight:600;opacity:0.8";
 const KIND = "font-size:75%;text-transform:uppercase;letter-spacing:0.04em;opacity:0.75";
 const CELL = `padding:2px 8px;border-bottom:1px solid ${BORDER};text-align:left;vertical-align:top`;
-const TONES: Record<string, string> = {
+const TONES = {
   ok: "#2da44e",
   error: "#e5534b",
   warn: "#d29922",
   active: "#4493f8",
   neutral: "#8b949e",
-};
+} as const;
 const BADGE = "border:1px solid #8b949e;border-radius:9px;padding:0 6px;font-size:80%;white-space:nowrap;margin:0 3px";
 
 /** Phase colours of the timeline's bars (the widget's, in widget.css, as tints that read on both themes). */
@@ -71,8 +71,16 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-reasoning": `border-left:2px solid ${BORDER};padding-left:6px;margin:4px 0;${MUTED}`,
   "mn-run-nested": `border-left:2px solid ${BORDER};padding-left:10px;margin:6px 0 2px`,
   "mn-children": "margin-left:4px",
-  "mn-footer": `${MUTED};font-size:85%;border-top:1px solid ${BORDER};margin-top:8px;padding-top:4px`,
-  "mn-banner": `${CARD};font-weight:600`,
+  "mn-footer": `font-size:85%;border-top:1px solid ${BORDER};margin-top:8px;padding-top:4px`,
+  "mn-stat": "margin-right:14px;white-space:nowrap",
+  "mn-stat-label": `${MUTED};margin-right:4px`,
+  "mn-stat-value": "font-weight:600",
+  "mn-score-reason": `${MUTED};margin-left:4px`,
+  // a banner is amber, an error's or a tripwire's red (widget.css)
+  "mn-banner": `${CARD};border-color:${TONES.warn};border-left-width:4px`,
+  "mn-banner-error": `border-color:${TONES.error}`,
+  "mn-banner-tripwire": `border-color:${TONES.error}`,
+  "mn-banner-message": "font-weight:600",
   "mn-source": "margin:4px 0",
   "mn-mono": "font-family:monospace",
   "mn-request": "margin:4px 0 8px;padding-left:8px",
@@ -99,7 +107,6 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-score-row": "margin:4px 0",
 };
 for (const [tone, colour] of Object.entries(TONES)) CLASS_STYLES[`mn-tone-${tone}`] = `border-color:${colour}`;
-for (const [phase, colour] of Object.entries(PHASES)) CLASS_STYLES[`mn-tl-${phase}`] = `background:${colour}`;
 
 /** Inline style by tag: for the renderers' elements and for markdown and HTML they embed (the kernel
  * sets these on sanitised HTML too: render/engine.py). */
@@ -112,8 +119,16 @@ export const TAG_STYLES: Record<string, string> = {
   blockquote: `border-left:3px solid ${BORDER};margin:4px 0;padding-left:8px;${MUTED}`,
 };
 
+/** A timeline segment's or legend swatch's colour: its phase class (`mn-tl-text`); a bar's own kind
+ * class (`mn-tl-tool`) colours nothing, its segments do. */
+function phaseColour(classes: readonly string[]): string | undefined {
+  if (!classes.includes("mn-tl-seg") && !classes.includes("mn-tl-swatch")) return undefined;
+  const phase = classes.find((cls) => cls.startsWith("mn-tl-") && cls.slice("mn-tl-".length) in PHASES);
+  return phase === undefined ? undefined : `background:${PHASES[phase.slice("mn-tl-".length)]}`;
+}
+
 /** The inline style of an element of `tag` with `classes` (tag first, then each class in order). */
 export function styleOf(tag: string, classes: readonly string[]): string {
-  const parts = [TAG_STYLES[tag], ...classes.map((cls) => CLASS_STYLES[cls])].filter(Boolean);
-  return parts.join(";");
+  const parts = [TAG_STYLES[tag], ...classes.map((cls) => CLASS_STYLES[cls]), phaseColour(classes)];
+  return parts.filter(Boolean).join(";");
 }

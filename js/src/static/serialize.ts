@@ -5,20 +5,22 @@
  * - a card the widget folds (a `.mn-fold-head` and its body) is a `<details>` whose summary is the
  *   head, open where the widget has it open; what the widget shows only folded (`.mn-fold-only`)
  *   stays only in a folded card;
- * - a disclosure (a button with `aria-controls`: a step's "Request", the "Timeline") is a folded
- *   `<details>` whose summary is the button's words and whose body is its panel, drawn open;
+ * - a disclosure (a button with `aria-controls`: a step's "Request", the "Timeline") is a
+ *   `<details>` whose summary is the button's words and whose body is its panel, drawn open; it is
+ *   folded unless its panel asks to start open (`data-mn-open`, set by the transcript entry);
  * - controls (buttons, inputs) and what the view hides are left out;
  * - each element gets its inline style from the palette (palette.ts);
  * - raw HTML (markdown, a tool's HTML display) becomes an island, `<mn-island n="i">`, that the
  *   kernel replaces with the island sanitised by nh3 (render/engine.py).
  */
+import { SHORT_LINES } from "../render/json";
 import { styleOf } from "./palette";
 import { SElement, type SNode, SParent, SRaw, SText } from "./string-dom";
 
 const CONTROLS = new Set(["BUTTON", "INPUT", "TEXTAREA", "SELECT"]);
 const VOID = new Set(["BR", "HR", "IMG", "WBR", "COL"]);
 /** Attributes that make a live view work, not say anything: left out of the static form. */
-const LIVE_ATTRS = new Set(["tabindex", "role", "aria-expanded", "aria-controls", "hidden", "id"]);
+const LIVE_ATTRS = new Set(["tabindex", "role", "aria-expanded", "aria-controls", "hidden", "id", "data-mn-open"]);
 
 export function escapeText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -52,6 +54,7 @@ export function serialize(root: SElement): StaticHtml {
     const panel = button.getAttribute("aria-controls");
     if (panel && !button.hidden) disclosures.set(panel, button.textContent);
   }
+  const STARTS_OPEN = "data-mn-open";
 
   const children = (parent: SParent, folded: boolean | null): string =>
     parent.childNodes.map((child) => node(child, folded)).join("");
@@ -89,7 +92,8 @@ export function serialize(root: SElement): StaticHtml {
       // the twin of the live toggle button: a control, as that button is (data-mn-control, dom.ts)
       const summary = `<summary data-mn-control style="${escapeAttr(styleOf("summary", []))}">${escapeText(disclosure)}</summary>`;
       const style = escapeAttr(styleOf("details", ["mn-disclosure"]));
-      return `<details class="mn-disclosure" style="${style}">${summary}${element(el, null, true)}</details>`;
+      const opened = el.hasAttribute(STARTS_OPEN) ? " open" : "";
+      return `<details class="mn-disclosure" style="${style}"${opened}>${summary}${element(el, null, true)}</details>`;
     }
     if (!shown && el.hidden) return "";
     if (el.getAttribute("aria-hidden") === "true" && el.childNodes.length === 0) return ""; // a spacer
@@ -104,8 +108,23 @@ export function serialize(root: SElement): StaticHtml {
         .join("");
       return `${open(el, "details", [], isOpen ? " open" : "")}${open(head, "summary")}${children(head, !isOpen)}</summary>${body}</details>`;
     }
+    if (el.classList.contains("mn-json-cut")) return cutJson(el);
     if (VOID.has(el.tagName)) return open(el);
     return `${open(el)}${children(el, folded)}</${el.localName}>`;
+  };
+
+  /**
+   * Long JSON, which widget.css cuts to its first lines behind "show all" (json.ts): those lines,
+   * then the rest in a folded `<details>`, its summary the twin of the button.
+   */
+  const cutJson = (pre: SElement): string => {
+    const lines = pre.textContent.split("\n");
+    const styled = (extra: string) => open(pre, "pre", [], "").replace(/ style="/, ` style="${extra};`);
+    const summary = `<summary data-mn-control style="${escapeAttr(styleOf("summary", []))}">show all ${lines.length} lines</summary>`;
+    return (
+      `${styled("margin-bottom:0")}${escapeText(lines.slice(0, SHORT_LINES).join("\n"))}</pre>` +
+      `<details data-mn-show-all>${summary}${styled("margin-top:0")}${escapeText(lines.slice(SHORT_LINES).join("\n"))}</pre></details>`
+    );
   };
 
   return { html: element(root, null), islands };

@@ -19,6 +19,9 @@ import { TAG_STYLES } from "./palette";
 import { type StaticHtml, serialize } from "./serialize";
 import { type SElement, StaticEvent } from "./string-dom";
 
+/** Bars up to which a transcript's timeline starts open. */
+const OPEN_UP_TO_BARS = 40;
+
 useSanitizer((html) => staticDocument.rawFragment(html) as unknown as DocumentFragment);
 
 export interface TranscriptInput {
@@ -50,8 +53,13 @@ export function renderTranscript(input: TranscriptInput): StaticHtml {
     root.classList.remove("mn-root");
     root.classList.add(...(input.classes ?? []));
     root.removeAttribute("data-seq");
-    // a run with no timed chunk (a recording read at once) has no timeline to show
-    for (const empty of root.querySelectorAll('div[data-bars="0"]')) empty.remove();
+    // a run with no timed chunk (a recording read at once) has no timeline to show; a short one
+    // starts open, as the page's first answer to "where did the time go"
+    for (const timeline of root.querySelectorAll("div[data-bars]")) {
+      const bars = Number(timeline.getAttribute("data-bars"));
+      if (bars === 0) timeline.remove();
+      else if (bars <= OPEN_UP_TO_BARS) timeline.setAttribute("data-mn-open", "");
+    }
     return serialize(root);
   } finally {
     view.destroy();
