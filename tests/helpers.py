@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -190,3 +191,20 @@ def everything_shown(view: mn.StreamView, tmp_path: Path) -> str:
     return "\n".join(
         [repr(view), error, json.dumps(view._transcript()), state, saved, view.result.model_dump_json()]
     )
+
+
+def remote_addresses(html: str) -> list[tuple[str, str, str]]:
+    """Every attribute of ``html`` that holds a remote address, but a link's ``href``: what a browser
+    would fetch by itself when the card is opened (a table cell's ``background`` is a tracking beacon).
+    Whitespace and control characters are read out first, as a browser reads them out of a URL."""
+    found = []
+    for tag, attrs in start_tags(html):
+        for name, value in attrs.items():
+            if tag == "a" and name == "href":
+                continue
+            text = re.sub(r"[\x00-\x20]", "", value or "").lower()
+            # a data: URL loads nothing (its base64 may hold "//")
+            remote = re.search(r"https?:", text) or (not text.startswith("data:") and "//" in text)
+            if remote or (name == "style" and "url(" in text):
+                found.append((tag, name, value or ""))
+    return found

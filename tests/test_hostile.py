@@ -27,6 +27,7 @@ from mastra_notebook.core.chunks import raw_text
 from mastra_notebook.render.transcript import render_html
 
 from . import hostile as h
+from .helpers import remote_addresses
 
 NAMES = sorted(h.CORPUS)
 LIGHT = [name for name in NAMES if not h.CORPUS[name].heavy]  # the 60 MB event: feed and account only
@@ -158,6 +159,7 @@ def test_result_as_json_mode_dict(name: str) -> None:
 def test_transcript(name: str) -> None:
     html = render_html(collected(name), title=name)
     assert html.startswith('<div class="mastra-notebook-transcript"')
+    assert remote_addresses(html) == []  # nothing a browser fetches by itself: only a link's href is remote
 
 
 def fed_view(name: str) -> mn.StreamView:
@@ -455,6 +457,7 @@ def test_the_transcript_keeps_the_breaker_inert() -> None:
     assert "<!--" not in html
     assert "<img" not in html
     assert "&lt;!--&lt;script&gt;" in html
+    assert remote_addresses(html) == []
 
 
 # ---- blank lines: settle, never buffer ---------------------------------------------------------------------

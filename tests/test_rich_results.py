@@ -32,7 +32,7 @@ from mastra_notebook.render.rich import (
 from mastra_notebook.render.transcript import render_html
 
 from .conftest import RecordingComm
-from .helpers import browser_state, start_tags
+from .helpers import browser_state, remote_addresses, start_tags
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -546,7 +546,9 @@ def test_the_xss_corpus_through_renderers_leaves_the_transcript_inert(entry: str
         run.feed({"type": "tool-result", "payload": {**call, "result": entry}})
     run.end()
     assert all(run.state.calls[f"c{i}"].fields["display"]["data"] for i in range(len(renderers)))
-    for tag, attrs in start_tags(render_html(run.result)):
+    html = render_html(run.result)
+    for tag, attrs in start_tags(html):
         assert tag not in ACTIVE, (tag, attrs)
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)
         assert not any("javascript:" in (value or "").lower() for value in attrs.values()), (tag, attrs)
+    assert remote_addresses(html) == []  # nothing fetched by itself: only a link's href is remote

@@ -9,6 +9,7 @@ export const SANITIZE_POLICY = {
   forbidTags: [
     "img", "picture", "source", "svg", "math", "iframe", "frame", "object", "embed", "video", "audio",
     "style", "link", "meta", "base", "form", "input", "button", "textarea", "select", "script",
+    "map", "area", // an image map's areas are links no link check sees
   ],
   /**
    * Attributes whose value is a URL the browser fetches or follows by itself (an image behind a table

@@ -196,6 +196,19 @@ describe("the XSS corpus through every drawing", () => {
     for (const img of el.querySelectorAll("img")) {
       expect(img.getAttribute("src")).toMatch(/^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]*={0,2}$/);
     }
+    // nothing a browser fetches by itself when a card opens (a cell's background is a tracking
+    // beacon): no attribute holds a remote address but a link's href, no style a url()
+    const remote: string[] = [];
+    for (const node of el.querySelectorAll("*")) {
+      for (const attr of node.attributes) {
+        if (node.tagName === "A" && attr.name === "href") continue;
+        // whitespace and control characters out first: a browser drops them from a URL
+        const text = attr.value.replace(/[\u0000-\u0020]/g, "").toLowerCase();
+        const address = /https?:/.test(text) || (!text.startsWith("data:") && text.includes("//")); // data: loads nothing
+        if (address || (attr.name === "style" && text.includes("url("))) remote.push(`${node.tagName}[${attr.name}="${attr.value}"]`);
+      }
+    }
+    expect(remote).toEqual([]);
     for (const node of el.querySelectorAll(".mn-rich-html *, .mn-rich-args .mn-rich-html *")) {
       for (const name of ["style", "class", "id"]) expect(node.hasAttribute(name), `${node.tagName} ${name}`).toBe(false);
     }

@@ -18,7 +18,9 @@ import { styleOf } from "./palette";
 import { SElement, type SNode, SParent, SRaw, SText } from "./string-dom";
 
 const CONTROLS = new Set(["BUTTON", "INPUT", "TEXTAREA", "SELECT"]);
-const VOID = new Set(["BR", "HR", "IMG", "WBR", "COL"]);
+const VOID = new Set(["BR", "HR", "IMG", "WBR", "COL", "AREA", "SOURCE", "TRACK"]);
+/** An attribute name a browser's setAttribute takes and that cannot close the tag around it. */
+const ATTR_NAME = /^[a-z][a-z0-9:_.-]*$/;
 /** Attributes that make a live view work, not say anything: left out of the static form. */
 const LIVE_ATTRS = new Set(["tabindex", "role", "aria-expanded", "aria-controls", "hidden", "id", "data-mn-open"]);
 
@@ -64,7 +66,7 @@ export function serialize(root: SElement): StaticHtml {
     let attrs = "";
     if (classes.length > 0) attrs += ` class="${escapeAttr(classes.join(" "))}"`;
     for (const [name, value] of el.attributes) {
-      if (name === "class" || LIVE_ATTRS.has(name) || name.startsWith("on")) continue;
+      if (name === "class" || LIVE_ATTRS.has(name) || name.startsWith("on") || !ATTR_NAME.test(name)) continue;
       attrs += value === "" ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
     }
     const style = [styleOf(tag, classes), el.style.cssText].filter(Boolean).join(";");

@@ -106,13 +106,25 @@ export class SText extends SNode {
   }
 }
 
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/** The character references markdown-it and highlight.js write (named, decimal and hex). */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] !== "#") return NAMED[ref.toLowerCase()] ?? whole;
+    const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
 /** HTML kept as written (markdown-it's output, a tool's HTML): sanitised in the kernel, later. */
 export class SRaw extends SNode {
   constructor(readonly html: string) {
     super();
   }
+  /** Its text as a browser reads it: tags left out, character references read. */
   override get textContent(): string {
-    return this.html.replace(/<[^>]*>/g, "");
+    return decodeEntities(this.html.replace(/<[^>]*>/g, ""));
   }
 }
 
@@ -154,11 +166,14 @@ export abstract class SParent extends SNode {
       else if (node instanceof SFragment) flat.push(...node.childNodes.splice(0));
       else flat.push(node);
     }
+    // a node inserted before itself stays where it is (as in a browser): the reference moves past it
+    let before = ref;
+    while (before !== null && flat.includes(before)) before = before.nextSibling;
     for (const node of flat) {
       node.remove();
       node.parentNode = this as unknown as SElement;
     }
-    const at = ref === null ? -1 : this.childNodes.indexOf(ref);
+    const at = before === null ? -1 : this.childNodes.indexOf(before);
     if (at < 0) this.childNodes.push(...flat);
     else this.childNodes.splice(at, 0, ...flat);
   }
