@@ -6,6 +6,7 @@ drawn as text, bounded. Screenshots: test-artifacts/request-toggle-<theme>.png."
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,7 @@ def test_the_saved_notebook_carries_each_request_folded(views: e2e.Views, lab: e
     outputs = saved["cells"][1]["outputs"]
     (html,) = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
     text = "".join(html) if isinstance(html, list) else html
-    assert text.count("<details data-mn-request>") == 2  # closed: no open attribute
+    # closed: no open attribute
+    assert len(re.findall(r'<details class="mn-disclosure" style="[^"]*"><summary[^>]*>Request · ', text)) == 2
     assert "Request · system · 3 messages (1 history) · 1 tool" in text
     assert "You are a helpful assistant." in text

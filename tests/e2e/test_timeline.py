@@ -244,7 +244,7 @@ def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_pa
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1000, "height": 900})
     page = context.new_page()
     page.goto(page_file.as_uri())
-    timeline = page.locator(".mn-static-timeline")
+    timeline = page.locator(".mastra-notebook-transcript .mn-timeline")
     expect(timeline).to_be_visible()
     rows = timeline.locator("[data-bar]")
     assert rows.count() == 11
