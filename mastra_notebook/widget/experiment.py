@@ -347,37 +347,6 @@ _OPEN = (
     "color:var(--jp-ui-font-color1,inherit)"
 )
 _QUEUED = ";opacity:0.45;cursor:default"  # a queued run's "open": nothing to open yet
-# The page's module: draws the kernel's HTML, sends a run's "open" (no markup is made here)
-# Only the children whose HTML changed are parsed and replaced: the others keep their nodes (no
-# garbage of a whole page's nodes per redraw, no style and layout work for them, a hovered button stays).
-PAGE_ESM = """
-function render({ model, el }) {
-  const rows = document.createElement("div");
-  rows.className = "mn-exp-rows";
-  el.replaceChildren(rows);
-  const template = document.createElement("template");
-  let drawn = [];
-  const draw = () => {
-    const [style, ...parts] = model.get("parts");
-    if (rows.getAttribute("style") !== style) rows.setAttribute("style", style || "");
-    parts.forEach((html, i) => {
-      if (drawn[i] === html && rows.children[i]) return;
-      template.innerHTML = html;
-      const node = template.content.firstElementChild || document.createElement("div");
-      if (rows.children[i]) rows.children[i].replaceWith(node); else rows.appendChild(node);
-    });
-    while (rows.children.length > parts.length) rows.lastElementChild.remove();
-    drawn = parts;
-  };
-  draw();
-  model.on("change:parts", draw);
-  el.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-open]");
-    if (button && el.contains(button) && !button.disabled) model.send({ open: button.dataset.open });
-  });
-}
-export default { render };
-"""
 _TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0"
 _TD = (
     "padding:2px 8px;border-bottom:1px solid var(--jp-border-color2,#ddd);text-align:right;white-space:nowrap"
@@ -596,7 +565,10 @@ class Page(anywidget.AnyWidget):
     not a few per tile: a page of 48 tiles as ipywidgets was ~250 widgets and a first draw of over a
     second."""
 
-    _esm = traitlets.Unicode(PAGE_ESM).tag(sync=True)
+    # js/src/experiment-page.ts: draws the kernel's HTML, sends a run's "open" (no markup is made there)
+    _esm = traitlets.Unicode((Path(__file__).parent.parent / "static" / "experiment.js").read_text()).tag(
+        sync=True
+    )
     parts = traitlets.List(traitlets.Unicode()).tag(sync=True)  # page_parts(): the style, the rows' children
 
 
