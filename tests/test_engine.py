@@ -8,6 +8,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.render import transcript
 from mastra_notebook.render.engine import engine
 
 from .conftest import fixture_path
@@ -16,7 +20,11 @@ from .conftest import fixture_path
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     """``code`` in a fresh interpreter, which must end by itself (a hang is a failure, not a wait)."""
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -67,3 +75,17 @@ def test_untrusted_html_keeps_nothing_that_acts_or_loads() -> None:
     assert "style=" not in clean
     assert "class=" not in clean
     assert 'id="i"' not in clean
+
+
+def test_a_transcript_the_engine_cannot_draw_says_so_and_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken() -> object:
+        raise ImportError("mini-racer has no wheel for this platform")
+
+    monkeypatch.setattr(transcript, "engine", broken)
+    result = mn.collect(fixture_path("tool-call"))
+    html = transcript.render_html(result, "<agent>", "a prompt")
+    assert "could not be drawn here (ImportError: mini-racer has no wheel for this platform)" in html
+    assert "&lt;agent&gt;" in html
+    assert result.text  # the run itself is whole

@@ -12,6 +12,7 @@ Each step carries the request the model was given, folded and bounded (``core/re
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -53,8 +54,18 @@ def render_ops(
     ``title`` and ``subtitle`` as the view's header shows them; ``view_keys``: the live views this
     transcript stands for (see ``transcript_class``); ``requests``: each step node's request, bounded
     (``StepRequest.shown``), drawn folded under its step."""
-    classes = transcript_class(view_keys).split()
-    return engine().render(ops, title=title, subtitle=subtitle, requests=requests, classes=classes)
+    classes = transcript_class(view_keys)
+    try:
+        return engine().render(
+            ops, title=title, subtitle=subtitle, requests=requests, classes=classes.split()
+        )
+    except Exception as error:  # no engine here (a platform without its wheel), or a renderer's bug
+        reason = html.escape(f"{type(error).__name__}: {error}"[:300])
+        return (
+            f'<div class="{classes}">{html.escape(title)} {html.escape(subtitle)}<br>'
+            f"This run's saved transcript could not be drawn here ({reason}). The run itself is whole: "
+            "view.result, or view.save(path) to keep it.</div>"
+        )
 
 
 def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
