@@ -130,6 +130,7 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-compare-error": "background:rgba(248,81,73,0.16);border-radius:2px",
   "mn-compare-rich": "max-height:320px;max-width:480px;overflow:auto",
   "mn-word-diff": "white-space:pre-wrap;text-align:left",
+  "mn-conversation-transcript": "border:none;padding:0;margin:0",
   "mn-user-turn":
     "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;" +
     "background:rgba(33,150,243,0.16);white-space:pre-wrap;overflow-wrap:anywhere",

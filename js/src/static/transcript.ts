@@ -146,7 +146,9 @@ export function renderConversation(input: ConversationInput): StaticHtml {
       return [drawUserTurn(prompt), run.root as unknown as HTMLElement, memory ? drawMemory(memory) : null];
     });
     const title = input.title ? h("div", "mn-conversation-title", [h("strong", "", [input.title])]) : null;
-    return written(h("div", (input.classes ?? []).join(" "), [title, ...turns]));
+    // the transcripts' classes (hidden where the turns' views draw), not their card: each turn's run has its own
+    const classes = [...(input.classes ?? []), "mn-conversation-transcript"];
+    return written(h("div", classes.join(" "), [title, ...turns]));
   } finally {
     for (const run of drawn) run.done();
   }

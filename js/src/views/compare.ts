@@ -92,26 +92,26 @@ export function wordDiff(diff: Inline): HTMLElement {
 
 /** The aligned steps: a row per step and per tool call, a column per run; where the runs part marked. */
 export function drawCompareSteps(steps: CompareSteps): HTMLElement {
-  const head = h("tr", "", [h("th", "mn-view-cell"), ...steps.labels.map((label) => h("th", "mn-view-cell", [label]))]);
+  const head = h("tr", "", [h("th"), ...steps.labels.map((label) => h("th", "", [label]))]);
   const rows: HTMLElement[] = [head];
   for (const row of steps.rows) {
     const marker = row.parts ? h("div", "mn-compare-marker", ["◆ runs part here"]) : null;
     rows.push(
       h("tr", row.parts ? "mn-compare-step mn-compare-parts" : "mn-compare-step", [
-        h("th", "mn-view-cell mn-compare-row-head", [row.label, marker]),
+        h("th", "mn-compare-row-head", [row.label, marker]),
         ...row.cells.map((cell) => gapOr(cell === null ? null : drawInline(cell))),
       ]),
     );
     for (const calls of row.calls) {
       rows.push(
         h("tr", "mn-compare-call-row", [
-          h("th", "mn-view-cell mn-compare-row-head mn-muted", ["tool call"]),
+          h("th", "mn-compare-row-head mn-muted", ["tool call"]),
           ...calls.map((call) => gapOr(call === null ? null : [drawCall(call)])),
         ]),
       );
     }
     if (row.moreCalls) {
-      const note = h("td", "mn-view-cell", [h("div", "mn-muted", [row.moreCalls])], { colspan: String(steps.labels.length + 1) });
+      const note = h("td", "", [h("div", "mn-muted", [row.moreCalls])], { colspan: String(steps.labels.length + 1) });
       rows.push(h("tr", "", [note]));
     }
   }
@@ -124,7 +124,7 @@ export function drawCompareSteps(steps: CompareSteps): HTMLElement {
 
 /** A run's cell, or an empty gap where it has no step or call in this row. */
 function gapOr(content: (Node | string)[] | null): HTMLElement {
-  return content === null ? h("td", "mn-view-cell mn-compare-gap") : h("td", "mn-view-cell mn-compare-cell", content);
+  return content === null ? h("td", "mn-compare-gap") : h("td", "mn-compare-cell", content);
 }
 
 function drawCall(call: CompareCall): HTMLElement {

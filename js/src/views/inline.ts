@@ -144,7 +144,7 @@ function progressBar(done: number, total: number): HTMLElement {
 
 /** A table of inline cells. */
 export function drawTable(table: TablePiece): HTMLElement {
-  const cell = (content: Inline, head: boolean) => h(head ? "th" : "td", "mn-view-cell", drawInline(content));
+  const cell = (content: Inline, head: boolean) => h(head ? "th" : "td", "", drawInline(content));
   const heads = table.heads ?? [];
   return h(
     "table",
