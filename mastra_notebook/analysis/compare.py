@@ -10,9 +10,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ..core.cost import format_usd
 from ..core.ingest import collect
@@ -21,7 +20,9 @@ from ..core.numbers import format_duration
 from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.status_words import status_word
+from ..render import views
 from ..render.engine import engine
+from ..render.views import Inline
 from .align import (
     ArgChange,
     Key,
@@ -35,13 +36,6 @@ from .align import (
     step_likeness,
 )
 
-_CELL = (
-    "border:1px solid rgba(128,128,128,0.35);padding:4px 8px;vertical-align:top;text-align:left;"
-    "white-space:pre-wrap;overflow-wrap:anywhere"  # a long unbroken argument wraps, not widen its column
-)
-# Translucent backgrounds over the inherited text colour: readable on light and dark themes alike.
-_DEL = "background:rgba(248,81,73,0.28);text-decoration:line-through;text-decoration-thickness:1px"
-_INS = "background:rgba(46,160,67,0.28);text-decoration:none"
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")  # words, runs of whitespace, single punctuation marks
 NONE = "—"  # a cell with nothing to say
 _KEEP = 300  # an unchanged stretch longer than twice this shows its two ends only
@@ -69,27 +63,33 @@ def _lines(text: str) -> list[str]:
     return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(keepends=True)]
 
 
-def _unchanged(text: str) -> str:
+def _unchanged(text: str) -> Inline:
     if len(text) <= 2 * _KEEP:
-        return escape(text)
+        return text
     skipped = f"… {len(text) - 2 * _KEEP:,} unchanged characters …"
-    return f'{escape(text[:_KEEP])}<span style="opacity:0.6">{skipped}</span>{escape(text[-_KEEP:])}'
+    return [text[:_KEEP], views.muted(skipped), text[-_KEEP:]]
 
 
-def word_diff_html(before: str, after: str) -> str:
-    """``after`` against ``before`` word by word: removed words in ``<del>``, added ones in ``<ins>``,
-    everything escaped, newlines kept (``white-space: pre-wrap``)."""
+def word_diff(before: str, after: str) -> list[Inline]:
+    """``after`` against ``before`` word by word: the unchanged words, removed ones as ``del`` pieces,
+    added ones as ``ins`` pieces (render/views.py)."""
     old, new = _WORDS.findall(before), _WORDS.findall(after)
-    out: list[str] = []
+    out: list[Inline] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if op == "equal":
             out.append(_unchanged("".join(old[i1:i2])))
             continue
         if i2 > i1:
-            out.append(f'<del style="{_DEL}">{escape("".join(old[i1:i2]))}</del>')
+            out.append(views.deleted("".join(old[i1:i2])))
         if j2 > j1:
-            out.append(f'<ins style="{_INS}">{escape("".join(new[j1:j2]))}</ins>')
-    return f'<div class="mn-word-diff" style="white-space:pre-wrap;text-align:left">{"".join(out)}</div>'
+            out.append(views.inserted("".join(new[j1:j2])))
+    return out
+
+
+def word_diff_html(before: str, after: str) -> str:
+    """``after`` against ``before`` word by word: removed words in ``<del>``, added ones in ``<ins>``,
+    everything drawn as text, newlines kept (``white-space: pre-wrap``)."""
+    return views.draw(word_diff(before, after), "mn-word-diff")
 
 
 def _as_text(value: Any) -> str:
@@ -101,26 +101,23 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-_MARK = "background:rgba(210,153,34,0.22);border-left:3px solid rgba(210,153,34,0.95)"  # where runs part
-_MUTED = "opacity:0.65"
-_ERROR = "background:rgba(248,81,73,0.16);border-radius:2px"  # a failed call: tinted, not struck out
 _CLIP = 400  # an argument or result longer than this is cut, with a note
 _MAX_STEP_ROWS = 60  # the step table's rows beyond this are counted, not drawn
 _MAX_LINES = 20  # a step's call rows, a call's arguments, a system prompt's changed lines: the rest counted
 
 
-def _clip_html(value: Any, limit: int = _CLIP) -> str:
-    """``value`` as escaped text, cut at ``limit`` characters with a note of what was left out."""
+def _clip(value: Any, limit: int = _CLIP) -> Inline:
+    """``value`` as text, cut at ``limit`` characters with a note of what was left out."""
     text = _as_text(value)
     if len(text) <= limit:
-        return escape(text)
-    return f'{escape(text[:limit])}<span style="{_MUTED}">… {len(text) - limit:,} more characters</span>'
+        return text
+    return [text[:limit], views.muted(f"… {len(text) - limit:,} more characters")]
 
 
 def _more(count: int, what: str) -> str:
     """A note of the ``count - _MAX_LINES`` items not drawn ("" when all are)."""
     hidden = count - _MAX_LINES
-    return f'<div style="{_MUTED}">… {hidden:,} more {what}</div>' if hidden > 0 else ""
+    return f"… {hidden:,} more {what}" if hidden > 0 else ""
 
 
 def _signed(value: float, text: str) -> str:
@@ -187,26 +184,70 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def _arg_line(change: ArgChange, *, plain: bool = False) -> str:
+def _arg_line(change: ArgChange, *, plain: bool = False) -> Inline:
     """One argument against the row's first call (``plain``: the first call's own, drawn as it is)."""
-    key = f"{escape(change.key)}: " if change.key else ""
-    kind = f' class="mn-arg-{change.kind}"'
+    key = f"{change.key}: " if change.key else ""
+    kind = f"mn-arg-{change.kind}"
     if plain:
-        return f"<div>{key}{_clip_html(change.after)}</div>"
+        return views.block([key, _clip(change.after)])
     if change.kind == "same":
-        return f'<div{kind} style="{_MUTED}">{key}{_clip_html(change.after)}</div>'
+        return views.block(views.muted([key, _clip(change.after)]), kind)
     if change.kind == "added":
-        return f'<div{kind}><ins style="{_INS}">+ {key}{_clip_html(change.after)}</ins></div>'
+        return views.block(views.inserted(["+ ", key, _clip(change.after)]), kind)
     if change.kind == "removed":
-        return f'<div{kind}><del style="{_DEL}">{key}{_clip_html(change.before)}</del></div>'
-    before, after = _clip_html(change.before), _clip_html(change.after)
-    return f'<div{kind}>{key}<del style="{_DEL}">{before}</del> → <ins style="{_INS}">{after}</ins></div>'
+        return views.block(views.deleted([key, _clip(change.before)]), kind)
+    before, after = _clip(change.before), _clip(change.after)
+    return views.block([key, views.deleted(before), " → ", views.inserted(after)], kind)
+
+
+class _Rich(TypedDict):
+    display: Any
+    result: Any
+
+
+class _Call(TypedDict):
+    """One run's tool call in a row of the step table (js/src/views/compare.ts ``CompareCall``)."""
+
+    head: Inline
+    args: Inline
+    error: Inline | None
+    result: Inline
+    brief: Inline
+    rich: _Rich | None
+
+
+class _StepRow(TypedDict):
+    """A row of the step table (``CompareStepRow``): each run's step, then its aligned calls."""
+
+    label: str
+    parts: bool
+    cells: list[Inline | None]
+    calls: list[list[_Call | None]]
+    moreCalls: str
+
+
+class _Text(TypedDict):
+    """A run's text against the first run's (``CompareText``): None when they are the same."""
+
+    summary: Inline
+    diff: Inline | None
+
+
+class _Steps(TypedDict):
+    """The step table (``CompareSteps``)."""
+
+    labels: list[str]
+    sentence: str
+    parts: bool
+    rows: list[_StepRow]
+    moreSteps: str
 
 
 @dataclass
 class Comparison:
-    """Runs side by side. Shown as HTML: the facts (``rows()``), the runs step by step (``alignment``,
-    ``parting``, ``steps_html()``), their timelines and text diffs; ``text_diff()`` gives a unified diff."""
+    """Runs side by side. Shown as HTML (drawn by the one renderer: js/src/views/compare.ts): the facts
+    (``rows()``), the runs step by step (``alignment``, ``parting``, ``steps_html()``), their timelines
+    and text diffs; ``text_diff()`` gives a unified diff."""
 
     results: list[RunResult]
     labels: list[str]
@@ -312,12 +353,10 @@ class Comparison:
             for r in self.results
         ]
 
-    def _rich_html(self, run: int, call: ToolCall) -> str:
-        """A call's result drawn as data (a table, an image) as the transcript draws it, in a bounded
-        box so the runs stay side by side; "" when it is best read as JSON."""
-        drawn = engine().draw("rich", display=self._displays[run].get(call.tool_call_id), result=call.result)
-        box = "max-height:320px;max-width:480px;overflow:auto"
-        return f'<div class="mn-compare-rich" style="{box}">{drawn}</div>' if drawn else ""
+    def _rich(self, run: int, call: ToolCall) -> _Rich:
+        """What the transcript draws a call's result as data from (a table, an image), in a bounded box
+        so the runs stay side by side; the view draws it as JSON text when it is best read so."""
+        return {"display": self._displays[run].get(call.tool_call_id), "result": call.result}
 
     def _call(self, run: int, row: StepRow, index: int | None) -> ToolCall | None:
         step = self._step(run, row.steps[run])
@@ -383,136 +422,126 @@ class Comparison:
         usd = result.cost.steps_usd[index] if index < len(result.cost.steps_usd) else None
         return tokens, seconds, usd
 
-    def _step_html(
+    def _step_cell(
         self, run: int, row: StepRow, reference: int, shown: dict[int, tuple[int, RequestDiff]]
-    ) -> str:
+    ) -> Inline | None:
         """One run's step in a row: its figures and their deltas against the row's first run, what it
         answers, and how its request differs (said once per run: a later step with the same difference
         names the step that showed it; ``shown`` keeps, per run, that step and its difference)."""
         index = row.steps[run]
         if index is None:
-            return ""
+            return None
         step = self.results[run].steps[index]
         ours = self._step_figures(run, index)
         theirs = self._step_figures(reference, row.steps[reference] or 0) if reference != run else ours
-        bits = [f"<b>step {index + 1}</b>"]
+        bits: list[Inline] = [views.strong(f"step {index + 1}")]
         for kind, value, base in zip(("tokens", "time", "cost"), ours, theirs, strict=True):
             if value is None:
                 continue
-            text = escape(_figure(kind, value))
+            text: list[Inline] = [_figure(kind, value)]
             change = None if base is None else value - base
             size = "" if change is None else _figure(kind, abs(change), unit=False)
             if change is not None and size != _figure(kind, 0.0, unit=False):  # no "+0 ms"
-                delta = escape(_signed(change, size))
-                text += f' <span class="mn-compare-delta" style="{_MUTED}">({delta})</span>'
+                text += [" ", views.span("mn-compare-delta mn-muted", f"({_signed(change, size)})")]
             bits.append(text)
-        html = f'<div class="mn-compare-figures">{" · ".join(bits)}</div>'
+        cell: list[Inline] = [views.block(views.joined(bits, " · "), "mn-compare-figures")]
         if not step.tool_calls:
-            html += f'<div class="mn-compare-answer">answers: {_clip_html(step.text, 240)}</div>'
+            cell.append(views.block(["answers: ", _clip(step.text, 240)], "mn-compare-answer"))
         other = self._step(reference, row.steps[reference])
         if reference != run and other is not None and other.request and step.request:
             diff = request_diff(other.request, step.request)
             if run in shown and shown[run][1] == diff:
                 said = f"request differs as in step {shown[run][0]}"
-                html += f'<div class="mn-compare-request" style="{_MUTED}">{said}</div>'
+                cell.append(views.block(views.muted(said), "mn-compare-request"))
             elif diff:
                 shown[run] = (index + 1, diff)
-                html += self._request_html(diff)
-        return html
+                cell.append(self._request(diff))
+        return cell
 
     @staticmethod
-    def _request_html(diff: RequestDiff) -> str:
-        if not diff:
-            return ""
-        lines = []
+    def _request(diff: RequestDiff) -> Inline:
+        lines: list[Inline] = []
         if diff.system:
             lines.append("system prompt:")
             lines += [
-                f'<del style="{_DEL}">{_clip_html(line[1:], 200)}</del>'
+                views.deleted(_clip(line[1:], 200))
                 if line.startswith("-")
-                else f'<ins style="{_INS}">{_clip_html(line[1:], 200)}</ins>'
+                else views.inserted(_clip(line[1:], 200))
                 for line in diff.system[:_MAX_LINES]
             ]
-            lines += filter(None, [_more(len(diff.system), "changed lines")])
+            if more := _more(len(diff.system), "changed lines"):
+                lines.append(views.muted(more))
         if diff.tools_added or diff.tools_removed:
-            tools = [f'<ins style="{_INS}">+ {escape(name)}</ins>' for name in diff.tools_added]
-            tools += [f'<del style="{_DEL}">{escape(name)}</del>' for name in diff.tools_removed]
-            lines.append("tools offered: " + " ".join(tools))
+            tools: list[Inline] = [views.inserted(f"+ {name}") for name in diff.tools_added]
+            tools += [views.deleted(name) for name in diff.tools_removed]
+            lines.append(["tools offered: ", *views.joined(tools, " ")])
         for name, before, after in diff.settings:
             lines.append(
-                f'{escape(name)}: <del style="{_DEL}">{_clip_html(before, 80)}</del>'
-                f' → <ins style="{_INS}">{_clip_html(after, 80)}</ins>'
+                [f"{name}: ", views.deleted(_clip(before, 80)), " → ", views.inserted(_clip(after, 80))]
             )
-        body = "".join(f"<div>{line}</div>" for line in lines)
-        return f'<details class="mn-compare-request" open><summary>request differs</summary>{body}</details>'
+        body: list[Inline] = [views.block(line) for line in lines]
+        return views.details("request differs", body, open=True, cls="mn-compare-request")
 
-    def _call_html(self, run: int, row: StepRow, call_row: Row) -> str:
+    def _call_cell(self, run: int, row: StepRow, call_row: Row) -> _Call | None:
         call = self._call(run, row, call_row[run])
         if call is None:
-            return ""
+            return None
         reference = next(r for r, index in enumerate(call_row) if index is not None)
-        status = f'<span style="{_MUTED}">{escape(status_word(call.status))}</span>'
-        head = f"<code>{escape(call.tool_name)}</code> {status}"
+        head: Inline = [views.code(views.label(call.tool_name)), " ", views.muted(status_word(call.status))]
         other = self._call(reference, row, call_row[reference])
         plain = reference == run or other is None
         changes = arg_diff(call.args if plain or other is None else other.args, call.args)
         if not plain:  # what changed first, when there are more than are drawn
             changes.sort(key=lambda change: change.kind == "same")
-        args = "".join(_arg_line(change, plain=plain) for change in changes[:_MAX_LINES])
-        args += _more(len(changes), "arguments")
-        rich = "" if call.error else self._rich_html(run, call)
-        rows = rows_label(call.result) if rich else None
-        outcome = (
-            f'<span class="mn-compare-error" style="{_ERROR}">error: {_clip_html(call.error.message)}</span>'
-            if call.error
-            else rows or _clip_html(call.result, 80 if rich else _CLIP)
-        )
-        return (
-            f'<div class="mn-compare-call">{head}<div class="mn-compare-args">{args}</div>'
-            f'<div class="mn-compare-result">→ {outcome}</div>{rich}</div>'
-        )
+        args: list[Inline] = [_arg_line(change, plain=plain) for change in changes[:_MAX_LINES]]
+        if more := _more(len(changes), "arguments"):
+            args.append(views.block(views.muted(more)))
+        return {
+            "head": head,
+            "args": args,
+            "error": _clip(call.error.message) if call.error else None,
+            "result": _clip(call.result, _CLIP),
+            "brief": rows_label(call.result) or _clip(call.result, 80),
+            "rich": None if call.error else self._rich(run, call),
+        }
 
-    def steps_html(self) -> str:
+    def _steps(self) -> _Steps:
         """The aligned steps, a row per step and per tool call, a column per run; the first row where
         the runs part marked."""
         parting = self.parting
         sentence = parting.sentence if parting else f"the runs take the same steps ({len(self.alignment)})"
-        box = f"{_MARK if parting else ''};padding:4px 8px;margin:8px 0"
-        head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
-        out = [
-            f'<div class="mn-compare-parting" style="{box}">{escape(sentence)}</div>',
-            f'<table class="mn-compare-steps" style="border-collapse:collapse">'
-            f'<tr><th style="{_CELL}"></th>{head}</tr>',
-        ]
         runs = range(len(self.results))
         shown: dict[int, tuple[int, RequestDiff]] = {}
+        rows: list[_StepRow] = []
         for at, row in enumerate(self.alignment[:_MAX_STEP_ROWS]):
             reference = next(run for run, index in enumerate(row.steps) if index is not None)
             numbers = [NONE if index is None else str(index + 1) for index in row.steps]
-            label = "step " + (numbers[reference] if len(set(numbers)) == 1 else " / ".join(numbers))
-            parts = parting is not None and parting.row == at
-            marker = '<div class="mn-compare-marker">◆ runs part here</div>' if parts else ""
-            style = f"{_CELL};white-space:nowrap" + (f";{_MARK}" if parts else "")
-            cells = "".join(self._cell(self._step_html(run, row, reference, shown)) for run in runs)
-            kind = "mn-compare-step mn-compare-parts" if parts else "mn-compare-step"
-            out.append(f'<tr class="{kind}"><th style="{style}">{label}{marker}</th>{cells}</tr>')
-            call_head = f'<th style="{_CELL};{_MUTED};font-weight:normal;white-space:nowrap">tool call</th>'
-            for call_row in row.calls[:_MAX_LINES]:
-                cells = "".join(self._cell(self._call_html(run, row, call_row)) for run in runs)
-                out.append(f'<tr class="mn-compare-call-row">{call_head}{cells}</tr>')
-            if more := _more(len(row.calls), "tool calls in this step"):
-                out.append(f'<tr><td colspan="{len(runs) + 1}" style="{_CELL}">{more}</td></tr>')
-        out.append("</table>")
-        if len(self.alignment) > _MAX_STEP_ROWS:
-            hidden = len(self.alignment) - _MAX_STEP_ROWS
-            out.append(f'<div style="{_MUTED}">… {hidden:,} more steps not shown</div>')
-        return f'<div class="mn-compare-step-by-step">{"".join(out)}</div>'
+            rows.append(
+                {
+                    "label": "step "
+                    + (numbers[reference] if len(set(numbers)) == 1 else " / ".join(numbers)),
+                    "parts": parting is not None and parting.row == at,
+                    "cells": [self._step_cell(run, row, reference, shown) for run in runs],
+                    "calls": [
+                        [self._call_cell(run, row, call_row) for run in runs]
+                        for call_row in row.calls[:_MAX_LINES]
+                    ],
+                    "moreCalls": _more(len(row.calls), "tool calls in this step"),
+                }
+            )
+        hidden = len(self.alignment) - _MAX_STEP_ROWS
+        return {
+            "labels": self.labels,
+            "sentence": sentence,
+            "parts": parting is not None,
+            "rows": rows,
+            "moreSteps": f"… {hidden:,} more steps not shown" if hidden > 0 else "",
+        }
 
-    @staticmethod
-    def _cell(html: str) -> str:
-        if not html:  # a gap: this run has no step or call here
-            return f'<td class="mn-compare-gap" style="{_CELL};background:rgba(128,128,128,0.08)"></td>'
-        return f'<td style="{_CELL};white-space:normal">{html}</td>'
+    def steps_html(self) -> str:
+        """The aligned steps, a row per step and per tool call, a column per run; the first row where
+        the runs part marked."""
+        return engine().draw("compareSteps", **self._steps()) or ""
 
     def text_diff(self, other: int = 1) -> str:
         """A unified diff of the first run's text against run ``other`` (or that they are the same)."""
@@ -528,41 +557,48 @@ class Comparison:
             )
         )
 
-    def timelines_html(self) -> str:
-        """The runs' timelines on one time axis: the longer run spans it, the shorter ends early."""
-        runs = [
+    def _timeline_runs(self) -> list[dict[str, Any]]:
+        return [
             {"label": label, "ops": view_snapshot(r) or result_ops(r)}
             for r, label in zip(self.results, self.labels, strict=True)
         ]
-        drawn = engine().draw("timelines", runs=runs) or ""
+
+    def timelines_html(self) -> str:
+        """The runs' timelines on one time axis: the longer run spans it, the shorter ends early."""
+        drawn = engine().draw("timelines", runs=self._timeline_runs()) or ""
         return drawn if "mn-tl-row" in drawn else ""
 
     def _repr_html_(self) -> str:
-        head = "".join(f'<th style="{_CELL}">{escape(label)}</th>' for label in self.labels)
-        body = "".join(
-            f'<tr><th style="{_CELL};white-space:nowrap">{escape(what)}</th>'
-            + "".join(f'<td style="{_CELL}">{escape(cell)}</td>' for cell in cells)
-            + "</tr>"
-            for what, cells in self.rows()
-            if not what.startswith("tool call ")  # the step table below draws the calls, aligned
-        )
         first = self.results[0].text
-        diffs = "".join(
-            f"<details open><summary>text: {escape(self.labels[0])} → {escape(self.labels[i])} "
-            f'(<del style="{_DEL}">removed</del> <ins style="{_INS}">added</ins>)</summary>'
-            + (
-                word_diff_html(first, self.results[i].text)
-                if first != self.results[i].text
-                else "<div>the same text</div>"
-            )
-            + "</details>"
+        texts: list[_Text] = [
+            {
+                "summary": [
+                    "text: ",
+                    views.label(self.labels[0]),
+                    " → ",
+                    views.label(self.labels[i]),
+                    " (",
+                    views.deleted("removed"),
+                    " ",
+                    views.inserted("added"),
+                    ")",
+                ],
+                "diff": word_diff(first, self.results[i].text) if first != self.results[i].text else None,
+            }
             for i in range(1, len(self.results))
+        ]
+        facts = [
+            row for row in self.rows() if not row[0].startswith("tool call ")
+        ]  # the step table draws them
+        drawn = engine().draw(
+            "compare",
+            labels=self.labels,
+            facts=facts,
+            steps=self._steps(),
+            timelines=self._timeline_runs(),
+            texts=texts,
         )
-        table = (
-            f'<table style="border-collapse:collapse"><tr><th style="{_CELL}"></th>{head}</tr>{body}</table>'
-        )
-        steps = self.steps_html()
-        return f'<div class="mastra-notebook-compare">{table}{steps}{self.timelines_html()}{diffs}</div>'
+        return drawn or ""
 
     def __repr__(self) -> str:
         width = max(len(label) for label in self.labels)

@@ -1,10 +1,10 @@
 """What a Mastra server offers, as tables: its agents, its workflows, one agent in full, a workflow's runs.
 
 Each is the server's own JSON kept as a mapping by id (``client.agents()["weather"]["tools"]``), that
-displays as an HTML table in a notebook and as a few short lines in a terminal. Everything the server
-sent is escaped and every label sits in ``<bdi>``, so a name in another script (or a hostile one with
-bidi controls) cannot reorder the row around it. Inline styles only, colours inherited from the
-notebook's theme (translucent greys for rules and muted text), so light and dark themes both read.
+displays as a table in a notebook and as a few short lines in a terminal. The table is data (render/views.py)
+drawn by the one renderer: everything the server sent is text, and every label sits in ``<bdi dir=auto>``,
+so a name in another script (or a hostile one with bidi controls) cannot reorder the row around it; the
+one palette styles it, colours inherited from the notebook's theme, so light and dark themes both read.
 """
 
 from __future__ import annotations
@@ -12,19 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from html import escape
 from typing import Any
 
 from ..core.values import json_object
+from ..render import views
+from ..render.views import DASH, Inline
 
 EXCERPT = 160  # characters of instructions or a description shown in a table cell
 MAX_LISTED = 12  # tools or steps listed in one cell; the rest counted
-
-_TABLE = "border-collapse:collapse;margin:4px 0;table-layout:auto;width:auto;max-width:100%"
-_CELL = "text-align:left;vertical-align:top;padding:4px 10px;border-top:1px solid rgba(128,128,128,.35)"
-_HEAD = _CELL + ";font-weight:600;border-top:none;border-bottom:1px solid rgba(128,128,128,.6)"
-_MUTED = "opacity:.75"
-_PRE = "white-space:pre-wrap;margin:4px 0;max-height:24em;overflow:auto;font-size:12px"
 
 
 # ---- reading the server's JSON ------------------------------------------------------------------
@@ -121,64 +116,57 @@ def steps_of(graph: Any) -> list[str]:
     return labels
 
 
-# ---- HTML pieces ----------------------------------------------------------------------------------
+# ---- the tables' pieces (drawn by the one renderer: render/views.py) -------------------------------
 
 
-def _label(text: Any) -> str:
-    """An untrusted label, escaped and isolated."""
-    return f"<bdi>{escape(str(text))}</bdi>"
+def _label(text: Any) -> Inline:
+    """An untrusted label, isolated."""
+    return views.label(text)
 
 
-def _shown(text: Any) -> str:
+def _shown(text: Any) -> Inline:
     """A label, or a muted dash when there is nothing to show."""
     return _label(text) if text else _empty()
 
 
-def _code(text: Any) -> str:
-    return f"<code><bdi>{escape(str(text))}</bdi></code>"
+def _code(text: Any) -> Inline:
+    return views.code(views.label(text))
 
 
-def _muted(text: str) -> str:
-    return f'<span style="{_MUTED}">{text}</span>'
+def _muted(body: Inline) -> Inline:
+    return views.muted(body)
 
 
-def _table(heads: Iterable[str] | None, rows: Iterable[Iterable[str]], kind: str) -> str:
+def _table(heads: Iterable[str] | None, rows: Iterable[Iterable[Inline]], kind: str) -> Inline:
     """A table; without ``heads``, rows of facts whose first cell names the second."""
-    head = "".join(f'<th style="{_HEAD}">{escape(h)}</th>' for h in heads or ())
-    body = "".join("<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in row) + "</tr>" for row in rows)
-    return (
-        f'<table class="mn-catalogue" data-kind="{kind}" style="{_TABLE}">'
-        + (f"<thead><tr>{head}</tr></thead>" if head else "")
-        + f"<tbody>{body}</tbody></table>"
-    )
+    return views.table(list(heads or ()), [list(row) for row in rows], cls="mn-catalogue", kind=kind)
 
 
-def _caption(text: str) -> str:
-    return f'<div style="font-weight:600;margin:4px 0">{text}</div>'
+def _caption(body: Inline) -> Inline:
+    return views.block(body, "mn-caption")
 
 
-def _listed(items: list[str]) -> str:
+def _listed(items: list[Inline]) -> Inline:
     shown = items[:MAX_LISTED]
     more = len(items) - len(shown)
-    return "<br>".join(shown) + (f"<br>{_muted(f'+{more} more')}" if more > 0 else "")
+    return views.lines(shown, f"+{more} more" if more > 0 else "")
 
 
-def _tool_line(name: str, description: str, approval: bool) -> str:
-    line = _code(name)
+def _tool_line(name: str, description: str, approval: bool) -> Inline:
+    line: list[Inline] = [_code(name)]
     if approval:
-        line += " " + _muted("(needs approval)")
+        line += [" ", _muted("(needs approval)")]
     if description:
-        line += " " + _muted("— " + _label(excerpt(description, 90)))
+        line += [" ", _muted(["— ", _label(excerpt(description, 90))])]
     return line
 
 
-def _json_block(value: Any) -> str:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return f'<pre style="{_PRE}">{escape(text)}</pre>'
+def _json_block(value: Any) -> Inline:
+    return views.pre(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
-def _empty() -> str:
-    return _muted("—")
+def _empty() -> Inline:
+    return _muted(DASH)
 
 
 # ---- the mappings ---------------------------------------------------------------------------------
@@ -193,19 +181,23 @@ class Catalogue(dict[str, Any]):
         super().__init__(entries)
         self.source = source
 
-    def _rows(self) -> list[list[str]]:
+    def _rows(self) -> list[list[Inline]]:
         return [self._row(entry_id, _mapping(listed)) for entry_id, listed in self.items()]
 
-    def _row(self, entry_id: str, entry: Mapping[str, Any]) -> list[str]:
-        """One entry's cells, in the order of ``heads`` (HTML, escaped)."""
+    def _row(self, entry_id: str, entry: Mapping[str, Any]) -> list[Inline]:
+        """One entry's cells, in the order of ``heads``."""
         raise NotImplementedError
 
     heads: tuple[str, ...] = ()
 
+    def _shown_table(self) -> Inline:
+        """The caption (how many, from where) and the table."""
+        where: list[Inline] = [" at ", _label(self.source)] if self.source else []
+        caption = _caption([f"{len(self)} {self.noun if len(self) != 1 else self.noun[:-1]}", *where])
+        return [caption, _table(self.heads, self._rows(), self.noun)]
+
     def _repr_html_(self) -> str:
-        where = f" at {_label(self.source)}" if self.source else ""
-        caption = _caption(f"{len(self)} {self.noun if len(self) != 1 else self.noun[:-1]}{where}")
-        return f"<div>{caption}{_table(self.heads, self._rows(), self.noun)}</div>"
+        return views.draw(self._shown_table())
 
     def _lines(self) -> list[str]:
         raise NotImplementedError
@@ -222,11 +214,11 @@ class Agents(Catalogue):
     noun = "agents"
     heads = ("id", "name", "model", "tools", "instructions")
 
-    def _row(self, agent_id: str, agent: Mapping[str, Any]) -> list[str]:
+    def _row(self, agent_id: str, agent: Mapping[str, Any]) -> list[Inline]:
         tools = [_tool_line(*tool) for tool in tools_of(agent)]
         name = _label(agent.get("name", agent_id))
         if agent.get("description"):
-            name += "<br>" + _muted(_label(excerpt(str(agent["description"]), 90)))
+            name = views.lines([name, _muted(_label(excerpt(str(agent["description"]), 90)))])
         instructions = excerpt(_text(agent.get("instructions")))
         return [
             _code(agent_id),
@@ -251,13 +243,13 @@ class Workflows(Catalogue):
     noun = "workflows"
     heads = ("id", "name", "steps", "input", "description")
 
-    def _row(self, workflow_id: str, workflow: Mapping[str, Any]) -> list[str]:
-        steps = [_label(step) for step in steps_of(workflow.get("stepGraph"))]
+    def _row(self, workflow_id: str, workflow: Mapping[str, Any]) -> list[Inline]:
+        steps: list[Inline] = [_label(step) for step in steps_of(workflow.get("stepGraph"))]
         described = excerpt(str(workflow.get("description") or ""))
         return [
             _code(workflow_id),
             _label(workflow.get("name", workflow_id)),
-            " → ".join(steps) if steps else _empty(),
+            views.joined(steps, " → ") if steps else _empty(),
             _shown(fields(workflow.get("inputSchema"))),
             _shown(described),
         ]
@@ -276,9 +268,9 @@ class Scorers(Catalogue):
     noun = "scorers"
     heads = ("id", "name", "agents", "description")
 
-    def _row(self, scorer_id: str, entry: Mapping[str, Any]) -> list[str]:
+    def _row(self, scorer_id: str, entry: Mapping[str, Any]) -> list[Inline]:
         config = _mapping(_mapping(entry.get("scorer")).get("config"))
-        agents = [_code(agent) for agent in entry.get("agentIds") or ()]
+        agents: list[Inline] = [_code(agent) for agent in entry.get("agentIds") or ()]
         return [
             _code(scorer_id),
             _label(config.get("name", scorer_id)),
@@ -322,7 +314,7 @@ class AgentInfo(dict[str, Any]):
         return model_of(self)
 
     def _repr_html_(self) -> str:
-        facts = [
+        facts: list[tuple[str, Inline]] = [
             ("name", _label(self.get("name", self.id))),
             ("description", _shown(self.get("description"))),
             ("model", _shown(model_of(self))),
@@ -339,21 +331,22 @@ class AgentInfo(dict[str, Any]):
                 _code(p.get("name") or p.get("id")) if isinstance(p, Mapping) else _code(p) for p in entries
             ]
             if names:
-                facts.append((label, ", ".join(names)))
-        card = [
-            _caption(f"agent {_code(self.id)}"),
-            _table(None, [[_muted(escape(k)), v] for k, v in facts], "agent"),
+                facts.append((label, views.joined(names, ", ")))
+        card: list[Inline] = [
+            _caption(["agent ", _code(self.id)]),
+            _table(None, [[_muted(k), v] for k, v in facts], "agent"),
         ]
-        tools = []
+        tools: list[list[Inline]] = []
         for name, listed in _mapping(self.get("tools")).items():
             tool = _mapping(listed)
             parsed = schema(tool.get("inputSchema"))
-            full = f"<details><summary>schema</summary>{_json_block(parsed)}</details>" if parsed else ""
+            full: list[Inline] = [views.details("schema", _json_block(parsed))] if parsed else []
+            approval: list[Inline] = [" ", _muted("(needs approval)")] if tool.get("requireApproval") else []
             tools.append(
                 [
-                    _code(name) + (" " + _muted("(needs approval)") if tool.get("requireApproval") else ""),
+                    [_code(name), *approval],
                     _shown(tool.get("description")),
-                    _shown(fields(parsed)) + full,
+                    [_shown(fields(parsed)), *full],
                 ]
             )
         for name, described, _ in tools_of({k: self.get(k) for k in ("agents", "workflows")}):
@@ -362,15 +355,13 @@ class AgentInfo(dict[str, Any]):
         if tools:
             card.append(_table(("tool", "description", "input"), tools, "tools"))
         if self.get("defaultOptions"):
-            card.append(_caption("default options") + _json_block(self["defaultOptions"]))
+            card += [_caption("default options"), _json_block(self["defaultOptions"])]
         instructions = _text(self.get("instructions"))
         card.append(
             _caption("instructions" + (" (for this request context)" if self.request_context else ""))
         )
-        card.append(
-            f'<pre style="{_PRE}"><bdi>{escape(instructions)}</bdi></pre>' if instructions else _empty()
-        )
-        return f'<div class="mn-agent-info">{"".join(card)}</div>'
+        card.append(views.pre(instructions, isolated=True) if instructions else _empty())
+        return views.draw(card, "mn-agent-info")
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         tools = ", ".join(name for name, _, _ in tools_of(self)) or "no tools"
@@ -422,8 +413,8 @@ class WorkflowRuns(Catalogue):
         super().__init__(entries, source)
         self.total = len(self) if total is None else total
 
-    def _row(self, run_id: str, run: Mapping[str, Any]) -> list[str]:
-        steps = [f"{_label(step)} {_muted(_label(status))}" for step, status in run_steps(run)]
+    def _row(self, run_id: str, run: Mapping[str, Any]) -> list[Inline]:
+        steps: list[Inline] = [[_label(step), " ", _muted(_label(status))] for step, status in run_steps(run)]
         return [
             _code(run_id),
             _label(run_status(run)),

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from pydantic import Field
 
 from ..core.result import RunResult
-from ..widget.conversation import Conversation, memory_html
+from ..widget.conversation import Conversation, memory_panel
 from ..widget.streamview import StreamView, first_line
 from . import memory as memories
 from .bodies import messages
@@ -189,7 +189,7 @@ class Chat:
         shown_note = memory.note if previous is None or previous.note != memory.note else None  # said once
         recalled = [(message.role, message.text) for message in memory.recalled]
         self._shown.show_memory(
-            index, memory_html(recalled, memory.working_before, memory.working_after, shown_note)
+            index, memory_panel(recalled, memory.working_before, memory.working_after, shown_note)
         )
 
     def _read_working(self) -> None:
@@ -223,7 +223,7 @@ class Chat:
             branch.views.append(view)
             branch._memories.append(memory)
             branch._shown.add_turn(_prompt_text(prompt), view)
-            branch._shown.show_memory(len(branch.views) - 1, self._shown.memory_of(len(branch.views) - 1))
+            branch._shown.show_memory(len(branch.views) - 1, self._shown.panel_of(len(branch.views) - 1))
         branch._working, branch._working_note = self._working, self._working_note
         return branch
 

@@ -20,12 +20,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..analysis.experiment import items_of
 from ..core.score import Score
+from ..render import views
+from ..render.views import DASH, Inline
 from .catalogue import Catalogue, excerpt
 from .scores import KnownScorers, mastra_score
 from .transport import Transport
@@ -42,16 +43,6 @@ SHOWN = 200  # rows drawn in a notebook table; to_dataframe() has them all
 ENDED = ("completed", "failed")
 
 _TEXT = 220  # characters of an input, output or expected answer in a cell
-_MUTED = "opacity:.75"
-_ERROR = "color:var(--jp-error-color1,#c62828)"
-_BAR = (
-    "display:inline-block;width:12em;height:.55em;vertical-align:middle;border-radius:3px;"
-    "border:1px solid rgba(128,128,128,.6);overflow:hidden"
-)
-_FILL = "display:block;height:100%;background:currentColor;opacity:.55"
-_PILL = (
-    "font-weight:400;border:1px solid rgba(128,128,128,.6);border-radius:8px;padding:0 6px;margin-left:4px"
-)
 
 
 # ---- items ----------------------------------------------------------------------------------------
@@ -116,15 +107,14 @@ def all_pages(transport: Transport, path: str, key: str, **params: Any) -> list[
         page += 1
 
 
-# ---- HTML pieces (themed as the catalogue's tables: inherited colours, translucent greys) ----------
+# ---- the tables' pieces (data drawn by the one renderer, as the catalogue's: render/views.py) ----
 
 
-def _label(value: Any, limit: int = _TEXT) -> str:
-    """An untrusted value on one line, cut, escaped and isolated; its whole text on hover."""
+def _label(value: Any, limit: int = _TEXT) -> Inline:
+    """An untrusted value on one line, cut and isolated; its whole text on hover."""
     text = value if isinstance(value, str) else _json(value)
     short = excerpt(text, limit)
-    title = f' title="{escape(text[:2000])}"' if short != " ".join(text.split()) else ""
-    return f"<bdi{title}>{escape(short)}</bdi>"
+    return views.label(short, text[:2000] if short != " ".join(text.split()) else None)
 
 
 def _json(value: Any) -> str:
@@ -133,20 +123,19 @@ def _json(value: Any) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _muted(text: str) -> str:
-    return f'<span style="{_MUTED}">{text}</span>'
+def _muted(body: Inline) -> Inline:
+    return views.muted(body)
 
 
 def _value(score: float | None) -> str:
-    return "—" if score is None else f"{score:.3g}"
+    return DASH if score is None else f"{score:.3g}"
 
 
-def _score_cell(score: Score | None) -> str:
+def _score_cell(score: Score | None) -> Inline:
     """A score's value, its reason on hover."""
     if score is None:
-        return _muted("—")
-    reason = f' title="{escape(score.reason)}"' if score.reason else ""
-    return f'<span class="mn-score"{reason}>{escape(_value(score.score))}</span>'
+        return _muted(DASH)
+    return views.span("mn-score", _value(score.score), title=score.reason or None)
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
@@ -169,35 +158,17 @@ def _error_text(row: Mapping[str, Any]) -> str | None:
     return None
 
 
-class _Rows(Catalogue):
-    """A table of rows by id whose heads are chosen per instance (an experiment's scorers)."""
-
-    def __init__(
-        self,
-        entries: Mapping[str, Any],
-        source: str,
-        heads: tuple[str, ...],
-        cells: Callable[[str, Mapping[str, Any]], list[str]],
-        noun: str,
-    ) -> None:
-        super().__init__(entries, source)
-        self.heads, self._cells, self.noun = heads, cells, noun
-
-    def _row(self, entry_id: str, entry: Mapping[str, Any]) -> list[str]:
-        return self._cells(entry_id, entry)
-
-    def _lines(self) -> list[str]:
-        return [f"  {entry_id}" for entry_id in self]
-
-
-def _table(rows: list[list[str]], heads: tuple[str, ...], noun: str, caption: str = "") -> str:
-    """A themed table of ``rows`` (cells already HTML), at most SHOWN of them, under ``caption``."""
-    shown = {str(n): row for n, row in enumerate(rows[:SHOWN])}
-    table = _Rows(shown, "", heads, lambda key, _: shown[key], noun)._repr_html_()
+def _table(rows: list[list[Inline]], heads: tuple[str, ...], noun: str, caption: Inline = "") -> Inline:
+    """A table of ``rows``, at most SHOWN of them, under ``caption`` and their count."""
+    shown = rows[:SHOWN]
     more = len(rows) - len(shown)
-    tail = _muted(f"+{more} more: to_dataframe() has them all") if more > 0 else ""
-    head = f'<div style="font-weight:600;margin:4px 0">{caption}</div>' if caption else ""
-    return f"{head}{table}{tail}"
+    count = f"{len(shown)} {noun if len(shown) != 1 else noun[:-1]}"
+    return [
+        views.block(caption, "mn-caption") if caption else "",
+        views.block(count, "mn-caption"),
+        views.table(list(heads), shown, cls="mn-catalogue", kind=noun),
+        _muted(f"+{more} more: to_dataframe() has them all") if more > 0 else "",
+    ]
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:
@@ -218,11 +189,11 @@ class Datasets(Catalogue):
     noun = "datasets"
     heads = ("id", "name", "version", "created (UTC)", "updated (UTC)")
 
-    def _row(self, dataset_id: str, entry: Mapping[str, Any]) -> list[str]:
+    def _row(self, dataset_id: str, entry: Mapping[str, Any]) -> list[Inline]:
         return [
-            f"<code>{_label(dataset_id)}</code>",
+            views.code(_label(dataset_id)),
             _label(entry.get("name", "")),
-            escape(str(entry.get("version", ""))),
+            str(entry.get("version", "")),
             _label(_when(entry.get("createdAt"))),
             _label(_when(entry.get("updatedAt"))),
         ]
@@ -400,10 +371,10 @@ class Dataset:
     def _repr_html_(self) -> str:
         items = self.items
         rows = [
-            [_label(i.input), _label(i.expected) if i.expected is not None else _muted("—")] for i in items
+            [_label(i.input), _label(i.expected) if i.expected is not None else _muted(DASH)] for i in items
         ]
-        caption = f"dataset <bdi>{escape(self.name)}</bdi> {_muted(f'id {escape(self.id)}')}"
-        return f'<div class="mn-dataset">{_table(rows, ("input", "expected"), "items", caption)}</div>'
+        caption: Inline = ["dataset ", views.label(self.name), " ", _muted(f"id {self.id}")]
+        return views.draw(_table(rows, ("input", "expected"), "items", caption), "mn-dataset")
 
 
 class Experiments(Catalogue):
@@ -412,15 +383,15 @@ class Experiments(Catalogue):
     noun = "experiments"
     heads = ("id", "name", "agent", "status", "items", "started (UTC)")
 
-    def _row(self, experiment_id: str, entry: Mapping[str, Any]) -> list[str]:
+    def _row(self, experiment_id: str, entry: Mapping[str, Any]) -> list[Inline]:
         ok, failed = entry.get("succeededCount", 0), entry.get("failedCount", 0)
         counts = f"{ok} ok, {failed} failed of {entry.get('totalItems', '?')}"
         return [
-            f"<code>{_label(experiment_id)}</code>",
+            views.code(_label(experiment_id)),
             _label(entry.get("name") or ""),
             _label(entry.get("targetId") or ""),
             _label(entry.get("status") or "?"),
-            escape(counts),
+            counts,
             _label(_when(entry.get("startedAt"))),
         ]
 
@@ -633,42 +604,47 @@ class DatasetExperiment:
         """One row per item (see :meth:`rows`), as far as the experiment got."""
         return _frame(self.rows())
 
-    def _state_html(self) -> str:
+    def _state(self) -> list[Inline]:
+        """The head: name and status, agent, dataset and scorers, progress, means, why it failed."""
         succeeded, failed, total = self.progress
         done = succeeded + failed
         status = self.status if self.ended or self.status in ENDED else f"{self.status}…"
-        reading = (
-            "" if self.ended or self.status not in ENDED else " " + _muted("reading results and scores…")
+        reading: list[Inline] = (
+            [] if self.ended or self.status not in ENDED else [" ", _muted("reading results and scores…")]
         )
-        share = 100 * done / total if total else 0
-        bar = (
-            f'<span class="mn-progress" role="progressbar" aria-valuenow="{done}" aria-valuemax="{total}" '
-            f'style="{_BAR}"><span style="{_FILL};width:{share:.0f}%"></span></span>'
-        )
-        pill = _PILL + (f";{_ERROR};border-color:currentColor" if self.status == "failed" else "")
-        scorers = ", ".join(f"<code>{escape(s)}</code>" for s in self.scorers) or _muted("no scorers")
-        head = (
-            f'<div style="font-weight:600">experiment <bdi>{escape(self.name)}</bdi> '
-            f'<span class="mn-status" data-status="{escape(self.status)}" style="{pill}">'
-            f"{escape(status)}</span>"
-            f"{reading}</div>"
-            f'<div style="{_MUTED}">agent <code>{escape(self.agent)}</code> · '
-            f"dataset <bdi>{escape(self.dataset.name)}</bdi> · "
-            f"scorers {scorers} · id <code>{escape(self.id)}</code></div>"
-            f"<div>{bar} {done} of {total} items" + (f" ({failed} failed)" if failed else "") + "</div>"
-        )
+        scorers: Inline = views.joined([views.code(s) for s in self.scorers], ", ") or _muted("no scorers")
+        about: list[Inline] = [
+            "agent ",
+            views.code(self.agent),
+            " · dataset ",
+            views.label(self.dataset.name),
+        ]
+        about += [" · scorers ", scorers, " · id ", views.code(self.id)]
+        head: list[Inline] = [
+            views.block(
+                ["experiment ", views.label(self.name), " ", views.badge(status, self.status), *reading],
+                "mn-caption",
+            ),
+            views.block(_muted(about)),
+            views.block(
+                [
+                    views.progress(done, total),
+                    f" {done} of {total} items" + (f" ({failed} failed)" if failed else ""),
+                ]
+            ),
+        ]
         if self.scores:
             rows = self.rows()
-            means = [
-                f"<code>{escape(s)}</code> <b>{_value(_mean(row[f'score_{s}'] for row in rows))}</b>"
+            means: list[Inline] = [
+                [views.code(s), " ", views.strong(_value(_mean(row[f"score_{s}"] for row in rows)))]
                 for s in self.scorers
             ]
-            head += f'<div class="mn-means">mean: {" · ".join(means)}</div>'
+            head.append(views.block(["mean: ", *views.joined(means, " · ")], "mn-means"))
         if self.error:
-            head += f'<div class="mn-experiment-error" style="{_ERROR}">{_label(self.error, 600)}</div>'
+            head.append(views.block(_label(self.error, 600), "mn-experiment-error"))
         return head
 
-    def _results_html(self) -> str:
+    def _results(self) -> Inline:
         if not self.results:
             return ""
         facts = self.rows()
@@ -679,18 +655,18 @@ class DatasetExperiment:
             found = {s.scorer: s for s in self.scores.get(str(r.get("itemId")), ())}
             cells = [
                 _label(row["input"]),
-                _label(row["expected"]) if row["expected"] is not None else _muted("—"),
-                _label(row["output"]) if row["output"] is not None else _muted("—"),
+                _label(row["expected"]) if row["expected"] is not None else _muted(DASH),
+                _label(row["output"]) if row["output"] is not None else _muted(DASH),
                 *(_score_cell(found.get(s)) for s in self.scorers),
             ]
             if errors:
-                cells.append(_label(row["error"], 160) if row["error"] else _muted("—"))
+                cells.append(_label(row["error"], 160) if row["error"] else _muted(DASH))
             rows.append(cells)
         return _table(rows, heads, "results")
 
     def html(self) -> str:
         """What the notebook shows: progress, then the results with their scores (and why it failed)."""
-        return f'<div class="mn-dataset-experiment">{self._state_html()}{self._results_html()}</div>'
+        return views.draw([*self._state(), self._results()], "mn-dataset-experiment")
 
     def _repr_html_(self) -> str:
         return self.html()
@@ -776,25 +752,22 @@ class Comparison:
         return _frame(self.rows())
 
     def _repr_html_(self) -> str:
-        a_label, b_label = (escape(x) for x in self.labels)
         heads = ("input", "expected", f"A: {self.labels[0]}", f"B: {self.labels[1]}", *self.scorers)
         rows = []
         for facts in self.rows():
             cells = [
                 _label(facts["input"], 120),
-                _label(facts["expected"], 120) if facts["expected"] is not None else _muted("—"),
+                _label(facts["expected"], 120) if facts["expected"] is not None else _muted(DASH),
                 _label(facts["output_a"], 160),
                 _label(facts["output_b"], 160),
             ]
             for s in self.scorers:
                 sa, sb, delta = facts[f"score_{s}_a"], facts[f"score_{s}_b"], facts[f"delta_{s}"]
-                moved = (
-                    ""
-                    if not delta
-                    else (f" <b>▲ {delta:+.3g}</b>" if delta > 0 else f" <b>▼ {delta:+.3g}</b>")
+                pair = views.span("mn-score-pair", f"{_value(sa)} → {_value(sb)}")
+                moved: list[Inline] = (
+                    [] if not delta else [" ", views.strong(f"{'▲' if delta > 0 else '▼'} {delta:+.3g}")]
                 )
-                pair = f'<span class="mn-score-pair">{_value(sa)} → {_value(sb)}</span>{moved}'
-                cells.append(f'<span style="white-space:nowrap">{pair}</span>')
+                cells.append(views.span("mn-nowrap", [pair, *moved]))
             rows.append(cells)
-        caption = f"<bdi>{a_label}</bdi> (A) vs <bdi>{b_label}</bdi> (B)"
-        return f'<div class="mn-dataset-comparison">{_table(rows, heads, "items", caption)}</div>'
+        caption: Inline = [views.label(self.labels[0]), " (A) vs ", views.label(self.labels[1]), " (B)"]
+        return views.draw(_table(rows, heads, "items", caption), "mn-dataset-comparison")

@@ -33,8 +33,20 @@ __all__ = ["StaticHtml", "engine"]
 
 _ISLAND = re.compile(r'<mn-island n="(\d+)"></mn-island>')
 # The bundle's views (js/src/static/transcript.ts): a run's transcript, a tool result drawn as data,
-# runs' timelines on one axis.
-_VIEWS = ("transcript", "rich", "timelines")
+# runs' timelines on one axis; the kernel's tables and panels (js/src/views/: render/views.py's data):
+# a table view (catalogues, datasets, experiments), mn.compare whole and its step table, a chat turn's
+# memory, a user turn, and a chat as one transcript.
+_VIEWS = (
+    "transcript",
+    "rich",
+    "timelines",
+    "table",
+    "compare",
+    "compareSteps",
+    "memory",
+    "userTurn",
+    "conversation",
+)
 
 
 class StaticHtml:

@@ -23,7 +23,7 @@ from ..core.result_nodes import result_ops
 from ..core.tree import without_times
 from .engine import engine
 
-__all__ = ["render_html", "render_ops", "requests_of", "transcript_class"]
+__all__ = ["render_html", "render_ops", "requests_of", "transcript_class", "transcript_input"]
 
 # A live view's key (StreamView.view_key, a uuid4 hex): it becomes a class name, so nothing else.
 VIEW_KEY = re.compile(r"[0-9a-f]{32}")
@@ -68,12 +68,26 @@ def render_ops(
         )
 
 
-def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
-    """The whole run as one self-contained, script-free HTML fragment (``title`` and ``subtitle``:
-    the view's header, e.g. the agent id and the prompt's first line; ``view_keys``: the live views
-    it stands for, which hide it where they draw)."""
+def transcript_input(
+    result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()
+) -> dict[str, Any]:
+    """What the transcript view draws ``result`` from (js/src/static/transcript.ts ``TranscriptInput``):
+    its ops, header, bounded requests and classes (see ``render_html``)."""
     ops = view_snapshot(result)
     ops = ops if ops is not None else result_ops(result)
     if result.timing.untimed is not None:  # read at once (collect): its moments are the reading's
         ops = without_times(ops)
-    return render_ops(ops, title, subtitle, view_keys, requests_of(ops, result))
+    return {
+        "ops": ops,
+        "title": title,
+        "subtitle": subtitle,
+        "requests": requests_of(ops, result),
+        "classes": transcript_class(view_keys).split(),
+    }
+
+
+def render_html(result: RunResult, title: str = "", subtitle: str = "", view_keys: Iterable[str] = ()) -> str:
+    """The whole run as one self-contained, script-free HTML fragment (``title`` and ``subtitle``:
+    the view's header, e.g. the agent id and the prompt's first line; ``view_keys``: the live views
+    it stands for, which hide it where they draw)."""
+    return engine().draw("transcript", **transcript_input(result, title, subtitle, view_keys)) or ""

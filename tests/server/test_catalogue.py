@@ -64,7 +64,7 @@ def test_info_shows_one_agent_in_full(client: mn.MastraClient) -> None:
     assert tool[1] == "Permanently delete a record by id"
     assert tool[2].startswith("id: string")  # the fields, then the whole schema under "schema"
     assert '"additionalProperties": false' in tool[2]
-    assert '<pre style="white-space:pre-wrap' in html
+    assert '<pre class="mn-view-pre" style="white-space:pre-wrap' in html
     assert 'You are the scripted "approver" test agent.</bdi></pre>' in unescape(html)  # in full
     assert client.agent("bgResearcher").info().memory is True  # asked of /api/memory/status
     supervisor = parse(client.agent("supervisor").info()._repr_html_())

@@ -26,6 +26,11 @@ const TONES = {
   active: "#4493f8",
   neutral: "#8b949e",
 } as const;
+/** What a diff adds and removes: translucent tints over the page's own text colour. */
+const INS = "rgba(46,160,67,0.28)";
+const DEL = "rgba(248,81,73,0.28)";
+/** Where compared runs part. */
+const MARK = "background:rgba(210,153,34,0.22);border-left:3px solid rgba(210,153,34,0.95)";
 const BADGE = "border:1px solid #8b949e;border-radius:9px;padding:0 6px;font-size:80%;white-space:nowrap;margin:0 3px";
 
 /** Phase colours of the timeline's bars (the widget's, in widget.css, as tints that read on both themes). */
@@ -109,6 +114,40 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-term-stderr": "background:rgba(229,83,75,0.14);border-left:3px solid #e5534b",
   "mn-disclosure": "margin:4px 0",
   "mn-score-row": "margin:4px 0",
+  // the kernel's tables and panels (js/src/views/): catalogues, datasets, experiments, mn.compare, a chat
+  "mn-view-table": "border-collapse:collapse;margin:4px 0;max-width:100%",
+  "mn-compare-cell": "overflow-wrap:anywhere",
+  "mn-view-pre": "max-height:24em;overflow:auto",
+  "mn-caption": "font-weight:600;margin:4px 0",
+  "mn-ins": `background:${INS};text-decoration:none`,
+  "mn-del": `background:${DEL};text-decoration:line-through;text-decoration-thickness:1px`,
+  "mn-progress": `display:inline-block;width:12em;height:0.55em;vertical-align:middle;border-radius:3px;border:1px solid ${BORDER};overflow:hidden`,
+  "mn-progress-fill": "display:block;height:100%;background:currentColor;opacity:0.55",
+  "mn-experiment-error": `color:${TONES.error}`,
+  "mn-nowrap": "white-space:nowrap",
+  "mn-compare-parting": "padding:4px 8px;margin:8px 0",
+  "mn-compare-parted": MARK,
+  "mn-compare-parts": MARK,
+  "mn-compare-row-head": "white-space:nowrap",
+  "mn-compare-gap": "background:rgba(128,128,128,0.08)",
+  "mn-compare-args": "white-space:pre-wrap",
+  "mn-compare-error": "background:rgba(248,81,73,0.16);border-radius:2px",
+  "mn-compare-rich": "max-height:320px;max-width:480px;overflow:auto",
+  "mn-word-diff": "white-space:pre-wrap;text-align:left",
+  "mn-conversation-transcript": "border:none;padding:0;margin:0",
+  "mn-user-turn":
+    "margin:10px 0 4px auto;max-width:80%;width:fit-content;padding:6px 12px;border-radius:12px;" +
+    "background:rgba(33,150,243,0.16);white-space:pre-wrap;overflow-wrap:anywhere",
+  "mn-turn-memory": `margin:2px 0 8px;padding:4px 10px;border-left:3px solid ${BORDER};line-height:1.5;font-size:13px`,
+  "mn-memory-list": "margin:4px 0;padding-left:22px",
+  "mn-memory-role": "font-weight:600;margin-right:6px;opacity:0.8",
+  "mn-memory-text": "white-space:pre-wrap;overflow-wrap:anywhere",
+  "mn-memory-diff": `margin:4px 0;padding:4px 6px;white-space:pre-wrap;overflow-wrap:anywhere;font-family:monospace;font-size:12px;background:${TINT}`,
+  "mn-diff-line": "display:block",
+  "mn-diff-added": `background:${INS}`,
+  "mn-diff-removed": `background:${DEL}`,
+  "mn-diff-gutter": "display:inline-block;width:1.4em;opacity:0.75;user-select:none",
+  "mn-memory-note": `font-style:italic;${MUTED}`,
 };
 for (const [tone, colour] of Object.entries(TONES)) CLASS_STYLES[`mn-tone-${tone}`] = `border-color:${colour}`;
 

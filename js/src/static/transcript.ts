@@ -11,9 +11,10 @@ import { staticDocument } from "./install";
 import { h } from "../dom";
 import { useSanitizer } from "../markdown";
 import { richResult } from "../render/rich";
-import { drawTimeline, latestTime, layoutTimeline } from "../render/timeline";
-import { ROOT_ID, Store } from "../store";
 import type { SnapshotMsg } from "../types";
+import { type CompareInput, type CompareSteps, type TimelineRun, drawCompare, drawCompareSteps, drawTimelines } from "../views/compare";
+import { type MemoryInput, drawMemory, drawUserTurn } from "../views/memory";
+import { type TableView, drawTableView } from "../views/table";
 import { mountStatic } from "../widget";
 import { TAG_STYLES } from "./palette";
 import { type StaticHtml, serialize } from "./serialize";
@@ -36,6 +37,16 @@ export interface TranscriptInput {
 
 /** A run's view (header, timeline, the node tree) as its static transcript. */
 export function renderTranscript(input: TranscriptInput): StaticHtml {
+  const drawn = drawTranscript(input);
+  try {
+    return serialize(drawn.root);
+  } finally {
+    drawn.done();
+  }
+}
+
+/** A run's transcript as a tree to write out; `done()` once written (it ends the view it was drawn by). */
+function drawTranscript(input: TranscriptInput): { root: SElement; done(): void } {
   const host = staticDocument.createElement("div");
   staticDocument.body.append(host);
   const snapshot: SnapshotMsg = { t: "snapshot", seq: 0, ops: input.ops };
@@ -45,6 +56,10 @@ export function renderTranscript(input: TranscriptInput): StaticHtml {
     requests: input.requests ?? {},
     budgetMs: Infinity,
   });
+  const done = () => {
+    view.destroy();
+    host.remove();
+  };
   const root = view.root as unknown as SElement;
   try {
     for (const toggle of root.querySelectorAll("button[aria-controls]")) if (!toggle.hidden) toggle.click();
@@ -60,10 +75,10 @@ export function renderTranscript(input: TranscriptInput): StaticHtml {
       if (bars === 0) timeline.remove();
       else if (bars <= OPEN_UP_TO_BARS) timeline.setAttribute("data-mn-open", "");
     }
-    return serialize(root);
-  } finally {
-    view.destroy();
-    host.remove();
+    return { root, done };
+  } catch (error) {
+    done();
+    throw error;
   }
 }
 
@@ -83,18 +98,64 @@ export function renderRich(input: { display: unknown; result: unknown }): Static
   return drawn === null ? null : serialize(drawn as unknown as SElement);
 }
 
-/** Runs' timelines on one axis, each under its label: `mn.compare` sets runs side by side. */
-export function renderTimelines(input: { runs: { label: string; ops: SnapshotMsg["ops"] }[] }): StaticHtml {
-  const laid = input.runs.map(({ label, ops }) => {
-    const store = new Store();
-    store.applySnapshot({ t: "snapshot", seq: 0, ops });
-    return { label, layout: layoutTimeline(store, ROOT_ID, latestTime(store, ROOT_ID)) };
-  });
-  const span = Math.max(0, ...laid.map(({ layout }) => layout.total));
-  const drawn = laid
-    .filter(({ layout }) => layout.bars.length > 0)
-    .flatMap(({ label, layout }) => [h("div", "mn-label", [`${label}: timeline`]), drawTimeline(layout, span)]);
-  return serialize(h("div", "mn-compare-timelines", drawn) as unknown as SElement);
+/** Runs' timelines on one axis, each under its label: `Comparison.timelines_html()`. */
+export function renderTimelines(input: { runs: TimelineRun[] }): StaticHtml {
+  return written(drawTimelines(input.runs) ?? h("div", "mn-compare-timelines"));
+}
+
+/** A kernel table (a catalogue, a dataset, an experiment's summary): views/table.ts. */
+export function renderTable(input: TableView): StaticHtml {
+  return written(drawTableView(input));
+}
+
+/** `mn.compare`'s whole comparison (views/compare.ts). */
+export function renderCompare(input: CompareInput): StaticHtml {
+  return written(drawCompare(input));
+}
+
+/** `mn.compare`'s step-by-step table alone (`Comparison.steps_html()`). */
+export function renderCompareSteps(input: CompareSteps): StaticHtml {
+  return written(drawCompareSteps(input));
+}
+
+/** A chat turn's memory (views/memory.ts), or null when it has nothing to show. */
+export function renderMemory(input: MemoryInput): StaticHtml | null {
+  const drawn = drawMemory(input);
+  return drawn === null ? null : written(drawn);
+}
+
+/** A person's prompt as a user turn. */
+export function renderUserTurn(input: { text: string }): StaticHtml {
+  return written(drawUserTurn(input.text));
+}
+
+export interface ConversationInput {
+  title?: string;
+  /** Classes of the whole (render/transcript.py `transcript_class`). */
+  classes?: string[];
+  turns: { prompt: string; transcript: TranscriptInput; memory?: MemoryInput | null }[];
+}
+
+/** A chat as one static transcript: its title, then each turn's prompt, run and memory. */
+export function renderConversation(input: ConversationInput): StaticHtml {
+  const drawn: { root: SElement; done(): void }[] = [];
+  try {
+    const turns = input.turns.flatMap(({ prompt, transcript, memory }) => {
+      const run = drawTranscript(transcript);
+      drawn.push(run);
+      return [drawUserTurn(prompt), run.root as unknown as HTMLElement, memory ? drawMemory(memory) : null];
+    });
+    const title = input.title ? h("div", "mn-conversation-title", [h("strong", "", [input.title])]) : null;
+    // the transcripts' classes (hidden where the turns' views draw), not their card: each turn's run has its own
+    const classes = [...(input.classes ?? []), "mn-conversation-transcript"];
+    return written(h("div", classes.join(" "), [title, ...turns]));
+  } finally {
+    for (const run of drawn) run.done();
+  }
+}
+
+function written(el: HTMLElement): StaticHtml {
+  return serialize(el as unknown as SElement);
 }
 
 /** `name(JSON) -> JSON`, for the engine. */
@@ -105,5 +166,11 @@ function json<T>(draw: (input: T) => unknown): (input: string) => string {
 export const transcript = json(renderTranscript);
 export const rich = json(renderRich);
 export const timelines = json(renderTimelines);
+export const table = json(renderTable);
+export const compare = json(renderCompare);
+export const compareSteps = json(renderCompareSteps);
+export const memory = json(renderMemory);
+export const userTurn = json(renderUserTurn);
+export const conversation = json(renderConversation);
 export const tagStyles = TAG_STYLES;
 export { SANITIZE_POLICY as sanitizePolicy } from "../sanitize-policy";
