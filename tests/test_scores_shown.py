@@ -4,9 +4,8 @@ tile's view; a scorer's reason is text, never markup."""
 
 from __future__ import annotations
 
-import re
-
 import asyncio
+import re
 from typing import Any
 
 import mastra_notebook as mn
