@@ -90,4 +90,5 @@ def render_html(result: RunResult, title: str = "", subtitle: str = "", view_key
     """The whole run as one self-contained, script-free HTML fragment (``title`` and ``subtitle``:
     the view's header, e.g. the agent id and the prompt's first line; ``view_keys``: the live views
     it stands for, which hide it where they draw)."""
-    return engine().draw("transcript", **transcript_input(result, title, subtitle, view_keys)) or ""
+    drawn = transcript_input(result, title, subtitle, view_keys)
+    return render_ops(drawn["ops"], title, subtitle, view_keys, drawn["requests"])
