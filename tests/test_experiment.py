@@ -67,6 +67,11 @@ def test_student_t_quantiles_match_the_tables() -> None:
     assert math.isnan(mean_interval([0.3])[1])
 
 
+async def test_mn_to_dataframe_of_an_experiment_is_its_own(recording_comm: object) -> None:
+    exp = await experiment()  # issue 29, item 7: it raised "'Experiment' object is not iterable"
+    assert mn.to_dataframe(exp).equals(exp.to_dataframe())
+
+
 def test_inputs_from_a_list_a_dataframe_and_a_dataset() -> None:
     assert items_of(["a", "b"]) == [Item("a"), Item("b")]
     assert items_of(INPUTS)[1] == Item("capital of Italy?", "Rome")

@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from ..analysis.experiment import items_of
 from ..core.score import Score
+from .bodies import checked
 from .catalogue import Catalogue, excerpt
 from .scores import KnownScorers, mastra_score
 from .transport import Transport
@@ -329,6 +330,7 @@ class Dataset:
             [{"id": i.id, "input": i.input, "expected": i.expected, "version": i.version} for i in self.items]
         )
 
+    @checked()
     def experiment(
         self,
         agent: Any,
