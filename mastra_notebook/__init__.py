@@ -1,34 +1,45 @@
 """Watch, understand and keep Mastra agent and workflow runs in Jupyter.
 
-A short guide (``help(mn.<name>)`` for any of them):
+The top level is a dozen verbs and entry points (``help(mn.<name>)`` for any of them):
+
+======================  ===========================================================================
+``MastraClient()``      a Mastra server: ``.agent(id)``, ``.workflow(id)``, ``.dataset(name)``, ...
+``view(source)``        a live view of a recording, bytes or an iterable of chunks
+``replay(path)``        a recording played at its pace (``pause_at="tool-call"`` for a lesson)
+``collect(source)``     a recording straight to a ``RunResult``
+``read_chunks(source)`` a recording's chunks, one by one
+``Run()``               the bare reducer: ``run.feed(chunk)``, ``run.result``
+``tool(fn)``            a Python function as a tool the agent calls (run in the kernel)
+``scorer(fn)``          a Python scorer (``threshold=`` for pass or fail)
+``renderer(name, fn)``  a tool's result drawn as data (a DataFrame, a figure)
+``compare(*runs)``      runs side by side, step by step, the first divergence marked
+``to_dataframe(runs)``  rows of runs (a batch, an experiment, views, results, recordings)
+``load_experiment(p)``  a saved experiment, reopened without a server
+======================  ===========================================================================
+
+plus the errors to catch, ``MastraError`` (a request the server refused) and ``TraceUnavailable``,
+and two namespaces: ``mn.results``, the types of what calls give back (``RunResult``, ``Step``,
+``ToolCall``, ``Usage``, ``Score``, ... and the live ``StreamView``, ``Gallery``, ``Experiment``,
+``Chat``, ``Agent``, ``Dataset``, ...), and ``mn.chunks``, the chunk-level names (``Chunk``,
+``parse_chunk``, ``aread_chunks``, ...). Names that lived at the top level before (``mn.RunResult``,
+``mn.StreamView``, ``mn.Chunk``, ...) are still found there.
 
 Watch a run
     ``client = mn.MastraClient()``; ``view = client.agent("weather").stream("...")`` shows a live
-    view; ``result = view.wait()`` (or ``await view``) gives the finished :class:`RunResult`.
+    view; ``result = view.wait()`` (or ``await view``) gives the finished ``RunResult``.
     ``view.approve()``, ``view.decline()``, ``view.resume(data)`` and ``view.stop()`` act on the run.
-Read a recording
-    ``mn.view(source)`` draws any recording or iterable of chunks; ``mn.replay(path)`` plays one at
-    its recorded pace; ``mn.collect(source)`` goes straight to a :class:`RunResult`; ``mn.Run`` is
-    the bare reducer (``run.feed(chunk)``, ``run.result``).
+    Options are snake_case and become Mastra's body (``instructions=``, ``model_settings=``, ...);
+    an unknown one raises before anything is sent, naming the closest.
 Iterate on prompts and tools
-    ``mn.tool(fn)`` makes a Python function a tool the agent can call; ``agent.stream_many(prompts)``
-    runs a batch; ``mn.compare(a, b)`` sets runs side by side; ``mn.to_dataframe(runs)`` gives rows.
-    A tool may return a DataFrame or a figure: its card draws it (``call.value`` keeps it);
-    ``mn.renderer(name, fn)`` draws any tool's result as data.
+    ``agent.stream(prompt, tools=[fn])``, ``agent.stream_many(prompts)`` (a gallery),
+    ``agent.chat()`` (turn after turn), ``agent.experiment(inputs, variants={...})`` (every input
+    with every variant: ``exp.summary()``, ``exp.compare(a, b)``).
 Score runs
     ``agent.stream(prompt, scorers=["completeness-scorer", fn])`` scores a run with Mastra's scorers
     (by id: ``client.scorers()``) and Python ones (``mn.scorer(fn, threshold=...)``):
-    ``result.scores``, ``result.score(name)``, a :class:`Score` each. On the server:
-    ``client.create_dataset(name, items)``, ``dataset.experiment(agent=..., scorers=[...])``,
-    ``dataset.compare(a, b)``. ``view.label(thumbs="up", score=4, comment=...)`` (or the view's
-    footer) is a person's label: ``result.feedback``, a :class:`Feedback`, sent to Mastra's
-    feedback route with the run's trace.
-What a run holds
-    :class:`RunResult` with its :class:`Step`, :class:`ToolCall`, :class:`Usage`, :class:`Timing`,
-    :class:`Cost` and :class:`ErrorInfo`.
-
-Chunk-level names (``Chunk``, ``parse_chunk``, ``aread_chunks``, ...) live in
-:mod:`mastra_notebook.chunks`.
+    ``result.scores``, ``result.score(name)``. On the server: ``client.create_dataset(name, items)``,
+    ``dataset.experiment(agent=..., scorers=[...])``, ``dataset.compare(a, b)``.
+    ``view.label(thumbs="up", score=4, comment=...)`` is a person's label (``result.feedback``).
 """
 
 from __future__ import annotations
@@ -36,31 +47,50 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
-from .core.cost import Cost
+from . import chunks, results
 from .core.display import draw_with
 from .core.ingest import collect, read_chunks
-from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage, draw_html_with
+from .core.result import draw_html_with
 from .core.run import Run
-from .core.timing import StepTiming, Timing
 from .core.waiting import suggest_with
 from .render.renderers import registered_drawer
+from .results import RunResult as RunResult
 from .widget.suggest import suggest_call
 
-if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
+if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for type checkers and editors
     from .analysis.compare import compare
     from .analysis.dataframe import to_dataframe
+    from .chunks import Chunk as Chunk
+    from .chunks import InvalidChunk as InvalidChunk
+    from .chunks import UnknownChunk as UnknownChunk
+    from .chunks import aread_chunks as aread_chunks
+    from .chunks import parse_chunk as parse_chunk
     from .client.mastra import MastraClient
     from .client.tools import tool
-    from .client.trace import TraceUnavailable
     from .client.transport import MastraError
-    from .core.feedback import Feedback
-    from .core.recording import Recording
-    from .core.score import Score, scorer
-    from .core.trace import Span, Trace
+    from .core.score import scorer
+    from .core.trace import TraceUnavailable
     from .render.renderers import renderer
-    from .widget.experiment import Experiment, load_experiment
-    from .widget.replay import ReplayView, replay
-    from .widget.streamview import StreamView, view
+    from .results import Cost as Cost
+    from .results import Decision as Decision
+    from .results import ErrorInfo as ErrorInfo
+    from .results import Experiment as Experiment
+    from .results import Feedback as Feedback
+    from .results import Recording as Recording
+    from .results import ReplayView as ReplayView
+    from .results import Score as Score
+    from .results import Span as Span
+    from .results import Step as Step
+    from .results import StepTiming as StepTiming
+    from .results import StreamView as StreamView
+    from .results import Timing as Timing
+    from .results import ToolCall as ToolCall
+    from .results import Trace as Trace
+    from .results import Tripwire as Tripwire
+    from .results import Usage as Usage
+    from .widget.experiment import load_experiment
+    from .widget.replay import replay
+    from .widget.streamview import view
 
 try:  # one source, js/package.json, written into the installed metadata by the build
     __version__ = _metadata.version("mastra-notebook")
@@ -80,28 +110,24 @@ suggest_with(suggest_call)  # core names no call: the notebook words what answer
 draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer's registry does
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
-    "StreamView": "widget.streamview",
     "view": "widget.streamview",
     "MastraClient": "client.mastra",
     "MastraError": "client.transport",
     "tool": "client.tools",
     "renderer": "render.renderers",
     "replay": "widget.replay",
-    "ReplayView": "widget.replay",
     "compare": "analysis.compare",
     "to_dataframe": "analysis.dataframe",
-    "Recording": "core.recording",
-    "Feedback": "core.feedback",
-    "Score": "core.score",
     "scorer": "core.score",
-    "Span": "core.trace",
-    "Trace": "core.trace",
-    "TraceUnavailable": "client.trace",
-    "Experiment": "widget.experiment",
+    "TraceUnavailable": "core.trace",
     "load_experiment": "widget.experiment",
 }
-# Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
-_MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
+# Types moved to mastra_notebook.results, chunk-level names to mastra_notebook.chunks: still found
+# here (not listed by dir()), so older notebooks run.
+_RESULTS = ("Cost", "Decision", "ErrorInfo", "Experiment", "Feedback", "Recording", "ReplayView",
+            "RunResult", "Score", "Span", "Step", "StepTiming", "StreamView", "Timing", "ToolCall",
+            "Trace", "Tripwire", "Usage")  # fmt: skip
+_MOVED = {**dict.fromkeys(chunks.__all__, chunks), **dict.fromkeys(_RESULTS, results)}
 
 
 def __dir__() -> list[str]:
@@ -112,43 +138,28 @@ def __dir__() -> list[str]:
 def __getattr__(name: str) -> Any:
     from importlib import import_module
 
-    if name in _MOVED:
-        return getattr(import_module(".chunks", __name__), name)
+    moved = _MOVED.get(name)
+    if moved is not None:
+        return getattr(moved, name)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mastra_notebook' has no attribute {name!r}")
     return getattr(import_module(f".{module}", __name__), name)
 
 
-__all__ = [
-    "Cost",
-    "Decision",
-    "ErrorInfo",
-    "Experiment",
-    "Feedback",
+__all__ = [  # the top level: a dozen verbs and entry points, the errors to catch, two namespaces
     "MastraClient",
     "MastraError",
-    "Recording",
-    "ReplayView",
     "Run",
-    "RunResult",
-    "Score",
-    "Span",
-    "Step",
-    "StepTiming",
-    "StreamView",
-    "Timing",
-    "ToolCall",
-    "Trace",
     "TraceUnavailable",
-    "Tripwire",
-    "Usage",
+    "chunks",
     "collect",
     "compare",
     "load_experiment",
     "read_chunks",
     "renderer",
     "replay",
+    "results",
     "scorer",
     "to_dataframe",
     "tool",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,7 +17,7 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, t_quantile
+from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, percentile, t_quantile
 from mastra_notebook.widget.experiment import Experiment, static_html, tile_html
 
 from .compare_runs import PARIS, run
@@ -65,6 +66,35 @@ def test_student_t_quantiles_match_the_tables() -> None:
     for df, t in [(1, 12.7062047), (2, 4.3026527), (4, 2.7764451), (9, 2.2621572), (29, 2.0452296)]:
         assert t_quantile(0.975, df) == pytest.approx(t, abs=1e-6)
     assert math.isnan(mean_interval([0.3])[1])
+
+
+def test_an_interval_and_percentiles_as_computed_by_hand() -> None:
+    # 0.2, 0.4, 0.4, 0.9, 1.0: mean 2.9 / 5 = 0.58; squared deviations .1444 + .0324 + .0324 + .1024
+    # + .1764 = .488, s = sqrt(.488 / 4) = 0.3492850; t(0.975, 4) = 2.7764451 (a table's);
+    # half width = 2.7764451 * 0.3492850 / sqrt(5) = 0.4336946
+    mean, low, high = mean_interval([0.2, 0.4, 0.4, 0.9, 1.0])
+    assert mean == pytest.approx(0.58)
+    assert (low, high) == (
+        pytest.approx(0.58 - 0.4336946, abs=1e-6),
+        pytest.approx(0.58 + 0.4336946, abs=1e-6),
+    )
+    # 1, 2, 3, 4, 10 (numpy's linear rule): p50 the third, 3; p95 at rank 4 * 0.95 = 3.8, 4 + 0.8 * 6
+    assert (percentile([10, 2, 4, 1, 3], 50), percentile([10, 2, 4, 1, 3], 95)) == (3, pytest.approx(8.8))
+    assert percentile([7.0], 95) == 7.0
+    assert math.isnan(percentile([], 50))
+
+
+def test_without_scipy_no_interval_rather_than_a_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # the stats extra not installed
+    mean, low, high = mean_interval([0.2, 0.4, 0.4, 0.9, 1.0])
+    assert mean == pytest.approx(0.58)
+    assert math.isnan(low)
+    assert math.isnan(high)
+
+
+async def test_mn_to_dataframe_of_an_experiment_is_its_own(recording_comm: object) -> None:
+    exp = await experiment()  # issue 29, item 7: it raised "'Experiment' object is not iterable"
+    assert mn.to_dataframe(exp).equals(exp.to_dataframe())
 
 
 def test_inputs_from_a_list_a_dataframe_and_a_dataset() -> None:

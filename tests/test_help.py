@@ -31,6 +31,7 @@ from mastra_notebook.widget.streamview import KeptRun
 CHUNKS = {mn.InvalidChunk, mn.UnknownChunk}
 PUBLIC = [
     *(value for name in mn.__all__ if inspect.isclass(value := getattr(mn, name)) and value not in CHUNKS),
+    *(value for name in mn.results.__all__ if inspect.isclass(value := getattr(mn.results, name))),
     Agent, Workflow, WorkflowRun, RunSession, Transport, MastraError, Chat, Gallery, Tile, Conversation,
     Batch, Job, Pages, KeptRun,
 ]  # fmt: skip

@@ -60,8 +60,59 @@ def test_a_users_snippet_sees_the_real_types(tmp_path: Path) -> None:
 
 def test_the_result_types_are_exported_together() -> None:
     for name in ("RunResult", "Step", "ToolCall", "Usage", "Cost", "Timing", "StepTiming", "ErrorInfo"):
-        assert name in mn.__all__
-        assert getattr(mn, name).__module__.startswith("mastra_notebook.core.")
+        assert name in mn.results.__all__
+        assert getattr(mn.results, name).__module__.startswith("mastra_notebook.core.")
+        assert getattr(mn, name) is getattr(mn.results, name)  # older notebooks still find them
+
+
+# The top level before issue 29 (item 9): every name stays importable from mastra_notebook.
+BEFORE = ["Cost", "Decision", "ErrorInfo", "Experiment", "Feedback", "MastraClient", "MastraError",
+          "Recording", "ReplayView", "Run", "RunResult", "Score", "Span", "Step", "StepTiming",
+          "StreamView", "Timing", "ToolCall", "Trace", "TraceUnavailable", "Tripwire", "Usage", "collect",
+          "compare", "load_experiment", "read_chunks", "renderer", "replay", "scorer", "to_dataframe",
+          "tool", "view", "Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"]  # fmt: skip
+# DESIGN.md's contract, as mn.<name>
+CONTRACT = ["Run", "read_chunks", "collect", "view", "MastraClient", "scorer", "load_experiment", "compare",
+            "tool", "renderer", "replay", "RunResult", "TraceUnavailable"]  # fmt: skip
+
+
+def test_a_top_level_users_can_hold_in_their_head() -> None:
+    verbs = [
+        name for name in mn.__all__ if name not in ("results", "chunks", "MastraError", "TraceUnavailable")
+    ]
+    assert len(verbs) == 12, verbs
+    assert {"results", "chunks"} <= set(mn.__all__)
+    for name in BEFORE + CONTRACT:
+        assert getattr(mn, name) is not None, name
+        exec(f"from mastra_notebook import {name}", {})  # a plain import finds it too
+    moved = set(BEFORE) - set(mn.__all__)
+    assert moved <= set(mn.results.__all__) | set(mn.chunks.__all__)
+    assert not moved & set(dir(mn))  # not offered by tab completion: the short list is
+
+
+def test_the_objects_calls_give_back_are_in_results() -> None:
+    from mastra_notebook.client.chat import Chat
+    from mastra_notebook.client.datasets import Dataset, DatasetExperiment
+    from mastra_notebook.client.mastra import Agent
+    from mastra_notebook.widget.experiment import Experiment
+    from mastra_notebook.widget.gallery import Gallery
+    from mastra_notebook.widget.streamview import StreamView
+
+    for cls in (Agent, Chat, Dataset, DatasetExperiment, Experiment, Gallery, StreamView):
+        assert getattr(mn.results, cls.__name__) is cls
+    for name in mn.results.__all__:
+        assert getattr(mn.results, name).__name__ == name
+        assert name in (mn.results.__doc__ or ""), f"mn.results' docstring does not say {name}"
+
+
+def test_help_of_the_package_names_its_top_level() -> None:
+    import pydoc
+
+    page = pydoc.render_doc(mn, renderer=pydoc.plaintext)
+    for name in mn.__all__:
+        assert name in (mn.__doc__ or ""), f"the package's docstring does not say {name}"
+    assert "mn.results" in page
+    assert "mn.chunks" in page
 
 
 def test_chunk_level_names_live_in_their_submodule() -> None:

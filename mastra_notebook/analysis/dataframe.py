@@ -57,10 +57,14 @@ def feedback_columns(result: RunResult) -> dict[str, Any]:
 def to_dataframe(runs: Any) -> Any:
     """One row per run (prompt, status, text, tool calls, tokens, timing, cost, the person's label as
     ``feedback_*`` columns, a ``score_<name>`` column per score) from a batch, or a list of views,
-    RunResults or recordings.
+    RunResults or recordings. Anything with its own ``to_dataframe()`` (an experiment, a dataset's
+    experiment, a trace) gives that: ``mn.to_dataframe(exp)`` is ``exp.to_dataframe()``.
 
     A batch gives the rows so far, at once: one per prompt, in prompt order, each as far as its run
     got (status ``queued`` or ``running`` until it ends). Call it again for more."""
+    own = getattr(runs, "to_dataframe", None)
+    if callable(own):  # its own rows (one per input, variant and repeat for an experiment)
+        return own()
     try:
         import pandas as pd
     except ImportError as error:

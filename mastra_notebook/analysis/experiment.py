@@ -115,60 +115,29 @@ def scorer_names(outcomes: Iterable[Outcome]) -> list[str]:
 
 
 def t_quantile(p: float, df: int) -> float:
-    """Student's t distribution's quantile ``p`` (0.5 < p < 1) with ``df`` degrees of freedom: the
-    ``t`` whose CDF is ``p``, found by bisection of the CDF (the regularized incomplete beta
-    function, by its continued fraction), to 1e-12."""
-    if df < 1 or not 0.5 < p < 1:
-        raise ValueError("t_quantile takes df >= 1 and 0.5 < p < 1")
-    low, high = 0.0, 1.0
-    while _t_cdf(high, df) < p:
-        high *= 2
-    while high - low > 1e-12 * max(1.0, high):
-        middle = (low + high) / 2
-        low, high = (middle, high) if _t_cdf(middle, df) < p else (low, middle)
-    return (low + high) / 2
+    """Student's t distribution's quantile ``p`` with ``df`` degrees of freedom (``scipy.stats.t``:
+    the ``stats`` extra, ``pip install 'mastra-notebook[stats]'``); NaN without scipy."""
+    if df < 1 or not 0 < p < 1:
+        raise ValueError("t_quantile takes df >= 1 and 0 < p < 1")
+    try:
+        from scipy.stats import t
+    except ImportError:  # no interval rather than a guess: a normal quantile is far too narrow at small n
+        return math.nan
+    return float(t.ppf(p, df))
 
 
-def _t_cdf(t: float, df: int) -> float:
-    """P(T <= t) for t >= 0: 1 - I_x(df/2, 1/2) / 2 with x = df / (df + t²)."""
-    return 1 - _beta_regularized(df / (df + t * t), df / 2, 0.5) / 2
+def intervals_available() -> bool:
+    """Whether the summary can give intervals (scipy, the ``stats`` extra, is installed)."""
+    import importlib.util
 
-
-def _beta_regularized(x: float, a: float, b: float) -> float:
-    """I_x(a, b) by Lentz's continued fraction (Numerical Recipes' betacf), using the symmetry
-    I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    if x > (a + 1) / (a + b + 2):
-        return 1 - _beta_regularized(1 - x, b, a)
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    fraction = d
-    for m in range(1, 300):
-        for numerator in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1 + numerator * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            fraction *= c * d
-        if abs(c * d - 1) < 1e-15:
-            break
-    return front * fraction / a
+    return importlib.util.find_spec("scipy") is not None
 
 
 def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float, float]:
     """The mean of ``values`` and its ``level`` confidence interval, by Student's t:
     ``mean ± t(1 - (1 - level) / 2, n - 1) · s / √n``, with ``s`` the sample standard deviation
-    (n - 1 in its denominator). NaN for no values; the interval is NaN for one value."""
+    (n - 1 in its denominator). NaN for no values; the interval is NaN for one value, and without
+    scipy (:func:`t_quantile`)."""
     n = len(values)
     if n == 0:
         return math.nan, math.nan, math.nan
@@ -179,15 +148,14 @@ def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float,
     return mean, mean - half, mean + half
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile by linear interpolation between the closest ranks (numpy's default)."""
+def percentile(values: Sequence[float], percent: int) -> float:
+    """The ``percent``-th percentile (1 to 99), interpolated linearly between the closest ranks (numpy's
+    default; ``statistics.quantiles``' inclusive method); NaN for no values."""
     if not values:
         return math.nan
-    ordered = sorted(values)
-    at = (len(ordered) - 1) * q
-    below = math.floor(at)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
+    if len(values) == 1:  # statistics.quantiles wants two before Python 3.13
+        return float(values[0])
+    return statistics.quantiles(values, n=100, method="inclusive")[percent - 1]
 
 
 def summary_rows(outcomes: Sequence[Outcome], variants: Sequence[str]) -> list[dict[str, Any]]:
@@ -213,8 +181,8 @@ def summary_rows(outcomes: Sequence[Outcome], variants: Sequence[str]) -> list[d
         latencies = [o.result.timing.total for o in ended if o.result.timing.total is not None]
         facts["tokens"] = sum(outcome.result.usage.total_tokens for outcome in runs)
         facts["cost_usd"] = sum(costs) if costs else math.nan
-        facts["latency_p50_s"] = _percentile(latencies, 0.5)
-        facts["latency_p95_s"] = _percentile(latencies, 0.95)
+        facts["latency_p50_s"] = percentile(latencies, 50)
+        facts["latency_p95_s"] = percentile(latencies, 95)
         table.append(facts)
     return table
 

@@ -23,7 +23,7 @@ from ..core.result import RunResult
 from ..widget.conversation import Conversation, memory_panel
 from ..widget.streamview import StreamView, first_line
 from . import memory as memories
-from .bodies import messages
+from .bodies import messages, refuse_unknown_to
 from .memory import TurnMemory
 from .tools import step_messages
 from .transport import MastraError, Transport
@@ -99,6 +99,7 @@ class Chat:
         memory: bool | None = None,
         **options: Any,
     ) -> None:
+        refuse_unknown_to(agent.stream, options, "chat()")  # before the server is asked
         self.agent = agent
         self.memory = has_memory(agent) if memory is None else memory
         self.resource = resource or DEFAULT_RESOURCE
@@ -139,6 +140,7 @@ class Chat:
 
     def send(self, prompt: Any, **options: Any) -> StreamView:
         """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
+        refuse_unknown_to(self.agent.stream, options, "chat.send()")  # before memory is read
         running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
         if running:  # the next turn must see this one (in the thread, or in the history resent)
             raise RuntimeError(f"turn {running[-1]} is still running: wait for it (view.wait()) first")

@@ -27,6 +27,7 @@ from ..analysis.experiment import items_of
 from ..core.score import Score
 from ..render import views
 from ..render.views import DASH, Inline
+from .bodies import checked
 from .catalogue import Catalogue, excerpt
 from .scores import KnownScorers, mastra_score
 from .transport import Transport
@@ -300,6 +301,7 @@ class Dataset:
             [{"id": i.id, "input": i.input, "expected": i.expected, "version": i.version} for i in self.items]
         )
 
+    @checked()
     def experiment(
         self,
         agent: Any,

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from ..analysis.experiment import BASELINE, Item
 from ..widget.streamview import StreamView
+from .bodies import known_options, refuse_unknown
 
 
 class Agent(Protocol):
@@ -58,7 +59,12 @@ def variant_runs(
     chosen = {str(key): dict(options) for key, options in (variants or {BASELINE: {}}).items()}
     scorers = list(scorers)
     agents = {agent.id: agent}
+    takes = known_options(agent.prepare)  # prepare's input=, expected= are the experiment's to give
+    mine = {"prompt_or_messages", "input", "expected"}
+    known = None if takes is None else {*VARIANT_OPTIONS, *takes} - mine
     for variant, options in chosen.items():
+        if known is not None:
+            refuse_unknown(options, known, f"variant {variant!r}")
         if "agent" in options and not isinstance(options["agent"], str):
             raise TypeError(f"variant {variant!r}: agent= is another agent's id (a str)")
         if isinstance(options.get("prompt"), str):  # a template without {input} says so now

@@ -18,7 +18,7 @@ from urllib.parse import quote, urlencode
 from ..widget.contract import DEFAULT_MAX_HEIGHT
 from ..widget.streamview import StreamView, first_line
 from . import catalogue, memory
-from .bodies import body_options, camel, chosen_trace_id, messages
+from .bodies import AGENT_BODY, WORKFLOW_BODY, body_options, camel, checked, chosen_trace_id, messages
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
 from .scores import KnownScorers, Scoring
 from .session import Kind, RunSession
@@ -148,6 +148,7 @@ class Agent(_OnServer):
 
     _route = "agents"
 
+    @checked(AGENT_BODY)
     def stream(
         self,
         prompt_or_messages: Any,
@@ -165,7 +166,12 @@ class Agent(_OnServer):
         Mastra's trace of it).
 
         Other keyword options go as Mastra's body fields, snake_case to camelCase (``max_steps`` ->
-        ``maxSteps``). These override the agent for this run only, on purpose: the run keeps them
+        ``maxSteps``): those of ``bodies.AGENT_BODY``. An option neither here nor there raises
+        ``UnknownOption`` (a TypeError) before anything is sent, naming the closest one (Mastra
+        would ignore it silently); a body field this package does not know yet goes in
+        ``extra_body={"fieldName": ...}``, sent as given.
+
+        These override the agent for this run only, on purpose: the run keeps them
         (``result.overrides``), its header says the instructions were overridden, and each shows in
         what the model was given (``result.steps[i].request``):
 
@@ -207,6 +213,7 @@ class Agent(_OnServer):
         )  # fmt: skip
         return session.post(path, body)
 
+    @checked(AGENT_BODY)
     def stream_many(
         self,
         prompts: Iterable[Any],
@@ -239,6 +246,7 @@ class Agent(_OnServer):
             batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
         return batch
 
+    @checked()
     def experiment(
         self,
         inputs: Any,
@@ -268,6 +276,7 @@ class Agent(_OnServer):
         return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
                           agent=self.id)  # fmt: skip
 
+    @checked(AGENT_BODY)
     def prepare(
         self,
         prompt_or_messages: Any,
@@ -299,6 +308,7 @@ class Agent(_OnServer):
         session = RunSession(self.transport, view, self.path, "network")
         return session.post(f"{self.path}/network", self._body(prompt_or_messages, options))
 
+    @checked(passes_to=stream)
     def chat(self, thread: str | None = None, resource: str | None = None, **options: Any) -> Chat:
         """A conversation (see :class:`~mastra_notebook.client.chat.Chat`): ``chat.send(prompt)``."""
         from .chat import Chat
@@ -378,6 +388,7 @@ class Workflow(_OnServer):
 
     _route = "workflows"
 
+    @checked(WORKFLOW_BODY)
     def stream(
         self,
         input_data: Any = None,

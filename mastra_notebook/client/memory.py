@@ -23,6 +23,7 @@ from urllib.parse import quote
 import orjson
 from pydantic import BaseModel, ConfigDict
 
+from ..core.documented import Documented
 from .transport import Transport
 
 NO_MEMORY = (
@@ -35,24 +36,30 @@ NO_WORKING_MEMORY = (
 )
 
 
-class RecalledMessage(BaseModel):
+class RecalledMessage(Documented):
     """One message recalled from memory: its role and its text (tool calls and results summarised)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True)  # fields documented in help() (Documented)
     role: str
+    """Who said it: ``user``, ``assistant``, ``system`` or ``tool``."""
     text: str
+    """What it said, as text (a tool call or result as a one-line summary)."""
 
 
-class TurnMemory(BaseModel):
+class TurnMemory(Documented):
     """What memory did in one chat turn: the messages recalled into it, and the working memory
     before and after it (None when there is none). ``note`` says why there is nothing to show, and
     what to turn on on the server."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True)  # fields documented in help() (Documented)
     recalled: list[RecalledMessage] = []
+    """The messages memory brought into the turn from earlier ones (not the turn's own)."""
     working_before: str | None = None
+    """The thread's working memory as the turn began (None when there was none)."""
     working_after: str | None = None
+    """The working memory as the turn ended: what the agent wrote into it shows as the difference."""
     note: str | None = None
+    """Why there is nothing to show (no memory, no working memory), and what to turn on on the server."""
 
 
 class WorkingMemory(BaseModel):

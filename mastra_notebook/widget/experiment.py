@@ -218,7 +218,8 @@ class Experiment:
 
         The interval is Student's t: ``mean ± t(0.975, n - 1) · s / √n`` over the variant's scores
         (every input and repeat one sample; a failed score left out), ``s`` the sample standard
-        deviation (n - 1 in its denominator); NaN with a single score. Repeats of one input are not
+        deviation (n - 1 in its denominator), its quantile scipy's; NaN with a single score, and
+        without scipy (``pip install 'mastra-notebook[stats]'``). Repeats of one input are not
         independent of each other, so with repeats the interval is narrower than a resampling of
         inputs would give. Percentiles interpolate linearly between ranks."""
         pandas = _pandas()
@@ -409,7 +410,7 @@ def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
         "variant",
         "ended / runs",
         "errors",
-        *(f"{name} (95% CI)" for name in scorers),
+        *(f"{name} (95% CI{'' if numbers.intervals_available() else ' needs scipy'})" for name in scorers),
         "tokens",
         "cost",
         "p50 / p95 s",
