@@ -2,7 +2,8 @@
 # The main job: JupyterLab on the example notebook, streaming from the bundled Mastra server.
 # No API key and no server of your own: the server's agents run on a scripted model.
 #   bash scripts/demo.sh [JupyterLab options]
-# It installs only what it runs: the package (editable, with its widget bundle) and JupyterLab in
+# It installs only what it runs: the package (editable, with its widget bundle; with pandas and scipy,
+# which the examples' tables and intervals use) and JupyterLab in
 # .venv/, and the server's node packages; each only when what it is made from changed since the last
 # time (scripts/installs.sh), so a second start goes straight to starting.
 set -euo pipefail
@@ -28,7 +29,7 @@ setup=${MASTRA_DEMO_SETUP:-1}
 installing=()
 if [ "$setup" != 0 ]; then
   echo "==> installing what changed: python (.venv/), bundle (js/ -> mastra_notebook/static/), server (server/node_modules/)"
-  start_job prefixed python venv_packages demo quick_install -e . "jupyterlab>=4.2"
+  start_job prefixed python venv_packages demo quick_install -e ".[pandas,stats]" "jupyterlab>=4.2"
   installing+=("$job")
   start_job prefixed bundle widget_bundle
   installing+=("$job")
