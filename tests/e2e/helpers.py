@@ -148,7 +148,8 @@ def watched_page(
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
     page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
-    page.on("pageerror", lambda error: events.errors.append(str(error)))
+    # with its stack: where in the page it was thrown (ours, anywidget, JupyterLab)
+    page.on("pageerror", lambda error: events.errors.append(f"{error}\n{getattr(error, 'stack', '')}"))
     failed_before, ended = FAILED[0], False
     try:
         yield page, events
@@ -457,6 +458,9 @@ def theme(page: Any, dark: bool) -> None:
     page.wait_for_function(
         "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
     )
+    # JupyterLab shows its splash while a theme loads and removes it 200 ms after; a second switch
+    # before then removes the same splash twice (a page error in JupyterLab's own code): wait it out
+    page.wait_for_selector("#jupyterlab-splash", state="detached")
     painted(page)  # in the new theme
 
 
