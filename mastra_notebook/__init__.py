@@ -6,6 +6,8 @@ Watch a run
     ``client = mn.MastraClient()``; ``view = client.agent("weather").stream("...")`` shows a live
     view; ``result = view.wait()`` (or ``await view``) gives the finished :class:`RunResult`.
     ``view.approve()``, ``view.decline()``, ``view.resume(data)`` and ``view.stop()`` act on the run.
+    In a plain script, ``agent.stream(..., view=False)`` (or ``mn.stream(source)``) gives a
+    :class:`RunStream`: the same run and calls with no widget (no ipywidgets imported).
 Read a recording
     ``mn.view(source)`` draws any recording or iterable of chunks; ``mn.replay(path)`` plays one at
     its recorded pace; ``mn.collect(source)`` goes straight to a :class:`RunResult`; ``mn.Run`` is
@@ -44,6 +46,7 @@ from .core.run import Run
 from .core.timing import StepTiming, Timing
 from .core.waiting import suggest_with
 from .render.renderers import registered_drawer
+from .runs.experiment import Experiment, load_experiment, shown_with
 from .widget.suggest import suggest_call
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
@@ -58,7 +61,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .core.score import Score, scorer
     from .core.trace import Span, Trace
     from .render.renderers import renderer
-    from .widget.experiment import Experiment, load_experiment
+    from .runs.stream import RunStream, stream
     from .widget.replay import ReplayView, replay
     from .widget.streamview import StreamView, view
 
@@ -79,8 +82,27 @@ draw_html_with(_transcript_html)  # core draws nothing itself: the render layer 
 suggest_with(suggest_call)  # core names no call: the notebook words what answers a wait
 draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer's registry does
 
+
+def _experiment_grid(experiment: Experiment, page_tiles: int) -> Any:
+    """An experiment's live grid: the widget layer, loaded when an experiment is first shown."""
+    from .widget.experiment import Grid
+
+    return Grid(experiment, page_tiles)
+
+
+def _experiment_html(experiment: Experiment) -> str:
+    """An experiment's static HTML (a saved notebook's transcript of its grid)."""
+    from .widget.experiment import static_html
+
+    return static_html(experiment)
+
+
+shown_with(_experiment_grid, _experiment_html)  # an experiment runs with no widget: this shows it
+
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "StreamView": "widget.streamview",
+    "RunStream": "runs.stream",
+    "stream": "runs.stream",
     "view": "widget.streamview",
     "MastraClient": "client.mastra",
     "MastraError": "client.transport",
@@ -97,8 +119,6 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "Span": "core.trace",
     "Trace": "core.trace",
     "TraceUnavailable": "client.trace",
-    "Experiment": "widget.experiment",
-    "load_experiment": "widget.experiment",
 }
 # Chunk-level names moved to mastra_notebook.chunks; still found here so older notebooks run.
 _MOVED = {"Chunk", "InvalidChunk", "UnknownChunk", "parse_chunk", "aread_chunks"}
@@ -132,6 +152,7 @@ __all__ = [
     "ReplayView",
     "Run",
     "RunResult",
+    "RunStream",
     "Score",
     "Span",
     "Step",
@@ -150,6 +171,7 @@ __all__ = [
     "renderer",
     "replay",
     "scorer",
+    "stream",
     "to_dataframe",
     "tool",
     "view",

@@ -253,13 +253,13 @@ def test_interrupt_during_wait_stops_and_keeps_the_partial_result(
         await asyncio.Event().wait()  # then nothing more comes: only stop() ends the stream
 
     view = mn.view(source())
-    wait_ended = view._wait_ended
+    wait_ended = view.stream._wait_ended
 
     def blocking(timeout: float | None) -> None:
         waiting.set()
         wait_ended(timeout)
 
-    monkeypatch.setattr(view, "_wait_ended", blocking)
+    monkeypatch.setattr(view.stream, "_wait_ended", blocking)
     result = view.wait(30)
     assert result.status == "aborted"
     assert result.text == mn.collect(b"".join(lines[:100])).text
