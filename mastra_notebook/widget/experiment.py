@@ -442,7 +442,7 @@ class Grid:
 
     def open(self, cell: Cell) -> StreamView | None:
         """Show ``cell``'s run in full below the grid: its live view while it streams, else drawn
-        from what it kept."""
+        from what it kept (a run made with no view opens once it ended)."""
         handle = cell.job.handle if cell.job is not None else None
         title = f"#{cell.item} · {cell.variant}" + (
             f" · repeat {cell.repeat + 1}" if self.experiment.repeats > 1 else ""
@@ -450,7 +450,7 @@ class Grid:
         if isinstance(handle, StreamView):
             view = handle
             view.show_in_browser()
-        elif cell.status == "queued":
+        elif cell.status == "queued" or handle is not None:  # queued, or streaming with no view (view=False)
             return None
         else:
             if self._detail_view is None:
