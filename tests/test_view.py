@@ -174,7 +174,7 @@ seen = []
 for i in range(int(sys.argv[2])):
     view, handle = mn.view(), Handle()
     view._displays.append(handle)
-    view.consume(sys.argv[1])
+    view.stream.consume(sys.argv[1])
     result = view.wait(30) if i % 2 else asyncio.run(awaited(view))
     final = json.loads(view._final) if view._final else {"ops": []}
     roots = [op[2]["status"] for op in final["ops"] if op[0] == "add" and op[1] is None]

@@ -83,7 +83,8 @@ class StreamView(anywidget.AnyWidget):
     or by a client (``MastraClient().agent(id).stream(prompt)``). Show it as a cell's last
     expression; read ``.result`` (a RunResult) at any time, ``.wait()`` or ``await view`` for the
     final one; ``.stop()``, ``.save(path)``, ``.to_html(path)``. A live client view also has
-    ``approve()``, ``decline()`` and ``resume()``.
+    ``approve()``, ``decline()`` and ``resume()``. ``.stream`` is the run it shows (a RunStream:
+    the same calls with no widget; ``agent.stream(prompt, view=False)`` gives one alone).
     """
 
     # anywidget adds these to every instance through a class of its own, which help(view) shows as
@@ -142,8 +143,12 @@ class StreamView(anywidget.AnyWidget):
         self._inspected: int | None = None  # chunks already listed to an open inspector
         self._labelling: Work | None = None  # a label the view's control sends (kept: not collected)
         draw = drawer(renderers) if renderers else None
-        self._stream = RunStream(prompt=prompt, suggest=suggest_call, draw=draw, watcher=self._watcher())
+        # the run's first op (its root's add) is batched as the stream makes it, then sent as usual
+        making = Watcher(lambda op, _folding: self._batch.add(op), _nothing, _nothing, _nothing)
+        self._stream = RunStream(prompt=prompt, suggest=suggest_call, draw=draw, watcher=making)
         self._watch(self._stream)
+        self._schedule()
+        self.prompt = prompt  # what was asked, if anyone did (kept for batches and DataFrames)
         self.on_msg(self._on_browser_message)
 
     def _watch(self, stream: RunStream) -> None:
@@ -164,15 +169,6 @@ class StreamView(anywidget.AnyWidget):
     def stream(self) -> RunStream:
         """The run this view shows, streaming in the background (no widget in it)."""
         return self._stream
-
-    @property
-    def prompt(self) -> Any:
-        """What was asked, if anyone did (kept for batches and DataFrames)."""
-        return self._stream.prompt
-
-    @prompt.setter
-    def prompt(self, value: Any) -> None:
-        self._stream.prompt = value
 
     def on_streaming(self, listener: Callable[[bool], None]) -> None:
         """Call ``listener(streaming)`` whenever this view's run starts or stops streaming."""
@@ -253,11 +249,6 @@ class StreamView(anywidget.AnyWidget):
         self._publish_final()
         return result
 
-    def consume(self, source: Any, *, delay: float = 0.0) -> StreamView:
-        """Consume ``source`` (path, bytes, iterable, async iterable) in the background."""
-        self._stream.consume(source, delay=delay)
-        return self
-
     def start(self, work: Callable[[], Awaitable[None]]) -> None:
         """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
         self._stream.start(work)
@@ -290,12 +281,6 @@ class StreamView(anywidget.AnyWidget):
                 self.title, self.subtitle = title, subtitle
 
     # ---- continuing a run (through the controls a client attached) ---------------------------------
-
-    def attach(self, controls: RunControls, labels: LabelSender | None = None) -> None:
-        """Let ``controls`` drive this view's run: ``approve()``, ``decline()``, ``resume()``, the
-        view's buttons and Stop go to them (a client's session of a run on a Mastra server);
-        ``labels``: where ``label()`` sends a person's label (Mastra's feedback route)."""
-        self._stream.attach(controls, labels)
 
     def _attached(self) -> None:
         """The stream's controls were attached: the view's buttons can answer."""
@@ -606,7 +591,7 @@ def view(
     name = Path(source).name if isinstance(source, (str, Path)) else ""
     widget = StreamView(title=title or name, max_height=max_height, renderers=renderers)
     if source is not None:
-        widget.consume(source, delay=delay)
+        widget.stream.consume(source, delay=delay)
     return widget
 
 
@@ -635,3 +620,7 @@ def first_line(prompt: Any, limit: int = 200) -> str:
         text = content if isinstance(content, str) else ""
     line = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _nothing() -> None:
+    """A watcher's call that has nothing to do (a view's stream being made)."""
