@@ -15,6 +15,7 @@ The top level is a dozen verbs and entry points (``help(mn.<name>)`` for any of 
 ``compare(*runs)``      runs side by side, step by step, the first divergence marked
 ``to_dataframe(runs)``  rows of runs (a batch, an experiment, views, results, recordings)
 ``load_experiment(p)``  a saved experiment, reopened without a server
+``stream(source)``      ``view(source)`` with no widget: a ``RunStream`` for a plain script
 ======================  ===========================================================================
 
 plus the errors to catch, ``MastraError`` (a request the server refused) and ``TraceUnavailable``,
@@ -30,6 +31,8 @@ Watch a run
     ``view.approve()``, ``view.decline()``, ``view.resume(data)`` and ``view.stop()`` act on the run.
     Options are snake_case and become Mastra's body (``instructions=``, ``model_settings=``, ...);
     an unknown one raises before anything is sent, naming the closest.
+    In a plain script, ``agent.stream(..., view=False)`` (or ``mn.stream(source)``) gives a
+    ``RunStream``: the same run and calls with no widget (no ipywidgets imported).
 Iterate on prompts and tools
     ``agent.stream(prompt, tools=[fn])``, ``agent.stream_many(prompts)`` (a gallery),
     ``agent.chat()`` (turn after turn), ``agent.experiment(inputs, variants={...})`` (every input
@@ -55,6 +58,7 @@ from .core.run import Run
 from .core.waiting import suggest_with
 from .render.renderers import registered_drawer
 from .results import RunResult as RunResult
+from .runs.experiment import Experiment, load_experiment, shown_with
 from .widget.suggest import suggest_call
 
 if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for type checkers and editors
@@ -74,10 +78,10 @@ if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for 
     from .results import Cost as Cost
     from .results import Decision as Decision
     from .results import ErrorInfo as ErrorInfo
-    from .results import Experiment as Experiment
     from .results import Feedback as Feedback
     from .results import Recording as Recording
     from .results import ReplayView as ReplayView
+    from .results import RunStream as RunStream
     from .results import Score as Score
     from .results import Span as Span
     from .results import Step as Step
@@ -88,7 +92,7 @@ if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for 
     from .results import Trace as Trace
     from .results import Tripwire as Tripwire
     from .results import Usage as Usage
-    from .widget.experiment import load_experiment
+    from .runs.stream import stream
     from .widget.replay import replay
     from .widget.streamview import view
 
@@ -109,7 +113,25 @@ draw_html_with(_transcript_html)  # core draws nothing itself: the render layer 
 suggest_with(suggest_call)  # core names no call: the notebook words what answers a wait
 draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer's registry does
 
+
+def _experiment_grid(experiment: Experiment, page_tiles: int) -> Any:
+    """An experiment's live grid: the widget layer, loaded when an experiment is first shown."""
+    from .widget.experiment import Grid
+
+    return Grid(experiment, page_tiles)
+
+
+def _experiment_html(experiment: Experiment) -> str:
+    """An experiment's static HTML (a saved notebook's transcript of its grid)."""
+    from .widget.experiment import static_html
+
+    return static_html(experiment)
+
+
+shown_with(_experiment_grid, _experiment_html)  # an experiment runs with no widget: this shows it
+
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
+    "stream": "runs.stream",
     "view": "widget.streamview",
     "MastraClient": "client.mastra",
     "MastraError": "client.transport",
@@ -120,12 +142,11 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "to_dataframe": "analysis.dataframe",
     "scorer": "core.score",
     "TraceUnavailable": "core.trace",
-    "load_experiment": "widget.experiment",
 }
 # Types moved to mastra_notebook.results, chunk-level names to mastra_notebook.chunks: still found
 # here (not listed by dir()), so older notebooks run.
-_RESULTS = ("Cost", "Decision", "ErrorInfo", "Experiment", "Feedback", "Recording", "ReplayView",
-            "RunResult", "Score", "Span", "Step", "StepTiming", "StreamView", "Timing", "ToolCall",
+_RESULTS = ("Cost", "Decision", "ErrorInfo", "Feedback", "Recording", "ReplayView", "RunResult",
+            "RunStream", "Score", "Span", "Step", "StepTiming", "StreamView", "Timing", "ToolCall",
             "Trace", "Tripwire", "Usage")  # fmt: skip
 _MOVED = {**dict.fromkeys(chunks.__all__, chunks), **dict.fromkeys(_RESULTS, results)}
 
@@ -161,6 +182,7 @@ __all__ = [  # the top level: a dozen verbs and entry points, the errors to catc
     "replay",
     "results",
     "scorer",
+    "stream",
     "to_dataframe",
     "tool",
     "view",

@@ -42,8 +42,9 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .client.memory import TurnMemory
     from .core.recording import Recording
     from .core.trace import Span, Trace, TraceUnavailable
+    from .runs.experiment import Experiment
+    from .runs.stream import RunStream
     from .widget.conversation import Conversation
-    from .widget.experiment import Experiment
     from .widget.gallery import Gallery
     from .widget.replay import ReplayView
     from .widget.streamview import StreamView
@@ -63,7 +64,8 @@ LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HT
     "Trace": "core.trace",
     "TraceUnavailable": "core.trace",
     "Conversation": "widget.conversation",
-    "Experiment": "widget.experiment",
+    "Experiment": "runs.experiment",
+    "RunStream": "runs.stream",
     "Gallery": "widget.gallery",
     "ReplayView": "widget.replay",
     "StreamView": "widget.streamview",
@@ -99,6 +101,7 @@ __all__ = [
     "Recording",
     "ReplayView",
     "RunResult",
+    "RunStream",
     "Score",
     "Span",
     "Step",

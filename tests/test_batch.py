@@ -12,26 +12,38 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import traitlets
-
 from mastra_notebook.core.ingest import records
 from mastra_notebook.core.result import RunResult
 from mastra_notebook.core.run import Run
-from mastra_notebook.widget.batch import Batch, Event, Job
+from mastra_notebook.runs.batch import Batch, Event, Job
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
-class FakeRun(traitlets.HasTraits):
-    """A run handle that is no widget: a Run fed from a fixture on the running loop."""
-
-    streaming = traitlets.Bool(False)
+class FakeRun:
+    """A run handle that is no widget (nor traitlets object): a Run fed from a fixture on the running
+    loop, telling its listeners when it starts and stops streaming."""
 
     def __init__(self) -> None:
-        super().__init__()
         self.run = Run()
         self._task: asyncio.Task[None] | None = None
+        self._streaming = False
+        self._listeners: list[Callable[[bool], None]] = []
+
+    @property
+    def streaming(self) -> bool:
+        return self._streaming
+
+    @streaming.setter
+    def streaming(self, on: bool) -> None:
+        if on != self._streaming:
+            self._streaming = on
+            for listener in self._listeners:
+                listener(on)
+
+    def on_streaming(self, listener: Callable[[bool], None]) -> None:
+        self._listeners.append(listener)
 
     @property
     def result(self) -> RunResult:
@@ -184,7 +196,7 @@ def test_a_batch_and_stream_many_work_in_a_plain_script(tmp_path: Path) -> None:
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from pathlib import Path
 
-        from mastra_notebook.widget.batch import Batch
+        from mastra_notebook.runs.batch import Batch
         sys.path.insert(0, {str(ROOT)!r})
         from tests.test_batch import _starter
 

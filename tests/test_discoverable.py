@@ -24,13 +24,13 @@ class Recorded(RunSession):
     """A run session whose continuations are recorded instead of sent."""
 
     def __init__(self, view: mn.StreamView, kind: Kind, posts: list[tuple[str, dict[str, Any]]]) -> None:
-        super().__init__(mn.MastraClient("http://127.0.0.1:9").transport, view, "/api/agents/approver", kind)
+        transport = mn.MastraClient("http://127.0.0.1:9").transport
+        super().__init__(transport, view.stream, "/api/agents/approver", kind)
         self.posts = posts
 
-    def post(self, path: str, body: dict[str, Any]) -> mn.StreamView:
+    def post(self, path: str, body: dict[str, Any]) -> None:
         """Recorded, not sent."""
         self.posts.append((path, body))
-        return self.view
 
 
 def _live(recording: Any, posts: list[tuple[str, dict[str, Any]]], kind: Kind = "agent") -> mn.StreamView:
@@ -92,7 +92,7 @@ def test_tab_completion_offers_the_views_own_api(recording_comm: RecordingComm) 
 
 def test_help_explains_the_views() -> None:
     view = mn.StreamView(title="t")
-    RunSession(mn.MastraClient("http://127.0.0.1:9").transport, view, "/api/agents/a")
+    RunSession(mn.MastraClient("http://127.0.0.1:9").transport, view.stream, "/api/agents/a")
     page = pydoc.render_doc(view, renderer=pydoc.plaintext)
     assert "class StreamView(anywidget.widget.AnyWidget)" in page
     assert "class StreamView(StreamView)" not in page
@@ -100,7 +100,7 @@ def test_help_explains_the_views() -> None:
         mn.StreamView.approve,
         mn.StreamView.decline,
         mn.StreamView.resume,
-        mn.StreamView.attach,
+        mn.RunStream.attach,
         RunSession.resume,
         mn.view,
         mn.replay,

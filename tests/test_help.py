@@ -21,7 +21,7 @@ from mastra_notebook.client.session import RunSession
 from mastra_notebook.client.transport import MastraError, Transport
 from mastra_notebook.core.result import ErrorInfo, Step, Tripwire
 from mastra_notebook.core.timing import StepTiming
-from mastra_notebook.widget.batch import Batch, Job
+from mastra_notebook.runs.batch import Batch, Job
 from mastra_notebook.widget.conversation import Conversation
 from mastra_notebook.widget.gallery import Gallery, Pages, Tile
 from mastra_notebook.widget.streamview import KeptRun

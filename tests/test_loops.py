@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from mastra_notebook.widget import loops
+from mastra_notebook.runs import loops
 
 ROOT = Path(__file__).resolve().parent.parent
 NEIGHBOURS = 10  # more handles ready at the turn's start than a nested wait leaves behind

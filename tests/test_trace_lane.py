@@ -53,7 +53,7 @@ def ended_view(found: Trace | Exception) -> StreamView:
     start = TRACE.spans[0].start
     assert start is not None
     view.run.describe(trace_id=TRACE.trace_id)
-    view.attach(Controls(found))
+    view.stream.attach(Controls(found))
     for chunk in (
         {"type": "start", "runId": "r1", "from": "AGENT", "payload": {}},
         {"type": "text-delta", "runId": "r1", "from": "AGENT", "payload": {"id": "1", "text": "Sunny."}},

@@ -174,7 +174,7 @@ seen = []
 for i in range(int(sys.argv[2])):
     view, handle = mn.view(), Handle()
     view._displays.append(handle)
-    view.consume(sys.argv[1])
+    view.stream.consume(sys.argv[1])
     result = view.wait(30) if i % 2 else asyncio.run(awaited(view))
     final = json.loads(view._final) if view._final else {"ops": []}
     roots = [op[2]["status"] for op in final["ops"] if op[0] == "add" and op[1] is None]
@@ -253,13 +253,13 @@ def test_interrupt_during_wait_stops_and_keeps_the_partial_result(
         await asyncio.Event().wait()  # then nothing more comes: only stop() ends the stream
 
     view = mn.view(source())
-    wait_ended = view._wait_ended
+    wait_ended = view.stream._wait_ended
 
     def blocking(timeout: float | None) -> None:
         waiting.set()
         wait_ended(timeout)
 
-    monkeypatch.setattr(view, "_wait_ended", blocking)
+    monkeypatch.setattr(view.stream, "_wait_ended", blocking)
     result = view.wait(30)
     assert result.status == "aborted"
     assert result.text == mn.collect(b"".join(lines[:100])).text

@@ -1,16 +1,18 @@
 """``agent.experiment(...)``: each variant's stream options turned into runs of an agent on its server.
 
-The experiment itself (its batch, grid, numbers and folder) is widget/experiment.py's; this module
-only knows how a variant runs one input: which agent, which prompt, which options.
+The experiment itself (its batch, numbers and folder) is runs/experiment.py's, its grid
+widget/experiment.py's; this module only knows how a variant runs one input: which agent, which
+prompt, which options, and whether a view shows the run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from ..analysis.experiment import BASELINE, Item
-from ..widget.streamview import StreamView
+from ..runs.experiment import ExperimentRun, StartRun
+from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
 
 
@@ -21,10 +23,8 @@ class Agent(Protocol):
     id: str
     client: Any
 
-    def prepare(
-        self, prompt_or_messages: Any, **options: Any
-    ) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
-        """A run made, not started: its view and the work that streams into it."""
+    def prepare(self, prompt_or_messages: Any, **options: Any) -> tuple[ExperimentRun, Streaming]:
+        """A run made, not started: its view (or bare stream) and the work that streams into it."""
 
 
 # a variant's own options, not stream()'s
@@ -48,14 +48,16 @@ def prompt_for(template: Any, given: Any) -> Any:
     )
 
 
-Start = Callable[[Item, str, int], tuple[StreamView, Callable[[], Awaitable[None]]]]
-
-
 def variant_runs(
-    agent: Agent, variants: Mapping[str, Mapping[str, Any]] | None, scorers: Iterable[Any]
-) -> tuple[dict[str, dict[str, Any]], Start]:
+    agent: Agent,
+    variants: Mapping[str, Mapping[str, Any]] | None,
+    scorers: Iterable[Any],
+    *,
+    view: bool = True,
+) -> tuple[dict[str, dict[str, Any]], StartRun]:
     """The variants by name (None is one, ``baseline``), checked now rather than once per run, and
-    how a variant runs an input's repeat: its agent, its prompt, ``scorers`` and its own options."""
+    how a variant runs an input's repeat: its agent, its prompt, ``scorers`` and its own options,
+    into a view, or, when not ``view``, a bare RunStream (no widget library is imported)."""
     chosen = {str(key): dict(options) for key, options in (variants or {BASELINE: {}}).items()}
     scorers = list(scorers)
     agents = {agent.id: agent}
@@ -72,13 +74,13 @@ def variant_runs(
         if "agent" in options:
             agents.setdefault(options["agent"], agent.client.agent(options["agent"]))
 
-    def start(item: Item, variant: str, repeat: int) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
+    def start(item: Item, variant: str, repeat: int) -> tuple[ExperimentRun, Streaming]:
         options = dict(chosen[variant])
         target = agents[options.pop("agent", agent.id)]
         prompt = prompt_for(options.pop("prompt", None), item.input)
         extra = list(options.pop("scorers", ()))
         return target.prepare(
-            prompt, input=item.input, expected=item.expected, scorers=[*scorers, *extra], **options
+            prompt, input=item.input, expected=item.expected, scorers=[*scorers, *extra], view=view, **options
         )
 
     return chosen, start

@@ -1,8 +1,10 @@
-"""A client for a real Mastra server: agents and workflows streamed into a StreamView.
+"""A client for a real Mastra server: agents and workflows streamed into a StreamView (or, with
+``view=False``, into a bare :class:`~mastra_notebook.runs.stream.RunStream`: no widget library is
+imported, for a plain script).
 
 Streams run in the background on the kernel's event loop, so the cell returns at once and a Stop
 click is handled. Every request goes through the client's one :class:`~.transport.Transport`; a
-run is driven by a :class:`~.session.RunSession` attached to its view.
+run is driven by a :class:`~.session.RunSession` attached to its stream, which a view shows.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ import functools
 import json
 import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 from urllib.parse import quote, urlencode
 
-from ..widget.contract import DEFAULT_MAX_HEIGHT
-from ..widget.streamview import StreamView, first_line
+from ..render import DEFAULT_MAX_HEIGHT
+from ..render.renderers import drawer
+from ..runs.batch import Batch, Streaming
+from ..runs.stream import RunStream
 from . import catalogue, memory
 from .bodies import AGENT_BODY, WORKFLOW_BODY, body_options, camel, checked, chosen_trace_id, messages
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
@@ -26,9 +30,10 @@ from .tools import DEFAULT_MAX_ROUNDS, ToolSession
 from .transport import DEFAULT_TIMEOUT, Retry, Timeout, Transport, Wire
 
 if TYPE_CHECKING:
+    from ..runs.experiment import Experiment
     from ..widget.conversation import Conversation
-    from ..widget.experiment import Experiment
     from ..widget.gallery import Gallery
+    from ..widget.streamview import StreamView
     from .chat import Chat
 
 __all__ = ["Agent", "MastraClient", "Workflow", "WorkflowRun", "body_options", "camel", "messages"]
@@ -148,11 +153,20 @@ class Agent(_OnServer):
 
     _route = "agents"
 
+    @overload
+    def stream(
+        self, prompt_or_messages: Any, *, view: Literal[True] = True, **options: Any
+    ) -> StreamView: ...
+
+    @overload
+    def stream(self, prompt_or_messages: Any, *, view: Literal[False], **options: Any) -> RunStream: ...
+
     @checked(AGENT_BODY)
     def stream(
         self,
         prompt_or_messages: Any,
         *,
+        view: bool = True,
         tools: Iterable[Any] | Mapping[str, Any] | None = None,
         tool_timeout: float | None = None,
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
@@ -160,10 +174,14 @@ class Agent(_OnServer):
         scorers: Iterable[Any] = (),
         renderers: Mapping[str, Any] | None = None,
         **options: Any,
-    ) -> StreamView:
+    ) -> StreamView | RunStream:
         """Stream the agent's answer into a new view (returns at once; ``await`` it or ``.wait()``;
         ``view.approve()``, ``decline()``, ``resume()`` continue the run; ``view.trace()`` reads
         Mastra's trace of it).
+
+        ``view=False``: no view, a :class:`~mastra_notebook.runs.stream.RunStream` of the run (the
+        same ``result``, ``wait()``, ``await``, ``stop()``, ``approve()``, ``label()``, ``save()``),
+        for a plain script: no widget library is imported.
 
         Other keyword options go as Mastra's body fields, snake_case to camelCase (``max_steps`` ->
         ``maxSteps``): those of ``bodies.AGENT_BODY``. An option neither here nor there raises
@@ -207,17 +225,29 @@ class Agent(_OnServer):
         ``renderers``: ``{tool name: fn}``, each ``fn(result)`` drawing that tool's JSON result as
         data in this view (a DataFrame, a figure...), before those of ``mn.renderer``.
         """
-        session, path, body = self._session(
-            prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
+        shown, session, path, body = self._session(
+            prompt_or_messages, options, view=view, tools=tools, tool_timeout=tool_timeout,
             max_tool_rounds=max_tool_rounds, max_height=max_height, scorers=scorers, renderers=renderers,
         )  # fmt: skip
-        return session.post(path, body)
+        session.post(path, body)
+        return shown  # type: ignore[no-any-return]
+
+    @overload
+    def stream_many(
+        self, prompts: Iterable[Any], *, view: Literal[True] = True, **options: Any
+    ) -> Gallery: ...
+
+    @overload
+    def stream_many(
+        self, prompts: Iterable[Any], *, view: Literal[False], **options: Any
+    ) -> Batch[RunStream]: ...
 
     @checked(AGENT_BODY)
     def stream_many(
         self,
         prompts: Iterable[Any],
         *,
+        view: bool = True,
         concurrency: int = 4,
         tools: Iterable[Any] | Mapping[str, Any] | None = None,
         tool_timeout: float | None = None,
@@ -226,25 +256,31 @@ class Agent(_OnServer):
         scorers: Iterable[Any] = (),
         renderers: Mapping[str, Any] | None = None,
         **options: Any,
-    ) -> Gallery:
+    ) -> Gallery | Batch[RunStream]:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
         (``tools``, ``scorers`` and ``renderers`` as for :meth:`stream`, for every prompt),
-        ``page_size`` tiles a page (48)."""
+        ``page_size`` tiles a page (48). ``view=False``: a :class:`~mastra_notebook.runs.batch.Batch`
+        of RunStreams, no widget (``wait()``, ``await``, ``results``, ``counts()``, ``stop()``)."""
+
+        def start(prompt: Any, shown: bool) -> tuple[Any, Streaming]:
+            # made when its turn comes: no widget per queued prompt
+            made, session, path, body = self._session(
+                prompt, options, view=shown, tools=tools, tool_timeout=tool_timeout,
+                max_tool_rounds=max_tool_rounds, scorers=scorers, renderers=renderers,
+            )  # fmt: skip
+            return made, session.request(path, body)
+
+        if not view:
+            batch: Batch[RunStream] = Batch(concurrency)
+            for prompt in prompts:
+                batch.submit(functools.partial(start, prompt, False), prompt=prompt)
+            return batch
         from ..widget.gallery import Gallery
 
-        batch = Gallery(concurrency, page_size=page_size)
-
-        def start(prompt: Any) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
-            # made when its turn comes: no widget per queued prompt
-            session, path, body = self._session(
-                prompt, options, tools=tools, tool_timeout=tool_timeout, max_tool_rounds=max_tool_rounds,
-                scorers=scorers, renderers=renderers,
-            )  # fmt: skip
-            return session.view, session.request(path, body)
-
+        gallery = Gallery(concurrency, page_size=page_size)
         for prompt in prompts:
-            batch.submit(functools.partial(start, prompt), prompt=prompt, title=f"agent {self.id}")
-        return batch
+            gallery.submit(functools.partial(start, prompt, True), prompt=prompt, title=f"agent {self.id}")
+        return gallery
 
     @checked()
     def experiment(
@@ -256,6 +292,7 @@ class Agent(_OnServer):
         repeats: int = 1,
         concurrency: int = 8,
         name: str | None = None,
+        view: bool = True,
     ) -> Experiment:
         """Run every input with every variant, ``repeats`` times, ``concurrency`` runs at a time,
         scored by ``scorers`` (as for :meth:`stream`; Python scorers get ``input=`` and
@@ -266,13 +303,15 @@ class Agent(_OnServer):
         variant's :meth:`stream` options (``instructions``, ``model_settings``, ``model``,
         ``request_context``, ``tools``, ``scorers``, ...), plus ``agent=`` another agent's id and
         ``prompt=`` a template with ``{input}`` or a function of the input; None is one variant,
-        ``baseline``. See :class:`~mastra_notebook.widget.experiment.Experiment`."""
+        ``baseline``. ``view=False``: each run a bare RunStream, no widget (a plain script: no
+        widget library is imported; shown later, the grid opens only the runs that ended). See
+        :class:`~mastra_notebook.runs.experiment.Experiment`."""
         from ..analysis.experiment import items_of
-        from ..widget.experiment import Experiment
+        from ..runs.experiment import Experiment
         from .experiment import variant_runs
 
         items = items_of(inputs)
-        chosen, start = variant_runs(self, variants, scorers)
+        chosen, start = variant_runs(self, variants, scorers, view=view)
         return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
                           agent=self.id)  # fmt: skip
 
@@ -288,25 +327,26 @@ class Agent(_OnServer):
         max_tool_rounds: int = DEFAULT_MAX_ROUNDS,
         scorers: Iterable[Any] = (),
         renderers: Mapping[str, Any] | None = None,
+        view: bool = True,
         **options: Any,
-    ) -> tuple[StreamView, Callable[[], Awaitable[None]]]:
-        """A run made, not started: its view and the work that streams into it (a batch starts it
-        when its turn comes). Options as for :meth:`stream`; the Python scorers get ``input`` (the
-        prompt when None) and ``expected``."""
-        session, path, body = self._session(
-            prompt_or_messages, options, tools=tools, tool_timeout=tool_timeout,
+    ) -> tuple[StreamView | RunStream, Streaming]:
+        """A run made, not started: its view (its bare RunStream when not ``view``) and the work that
+        streams into it (a batch starts it when its turn comes). Options as for :meth:`stream`; the
+        Python scorers get ``input`` (the prompt when None) and ``expected``."""
+        made, session, path, body = self._session(
+            prompt_or_messages, options, view=view, tools=tools, tool_timeout=tool_timeout,
             max_tool_rounds=max_tool_rounds, scorers=scorers, renderers=renderers,
             scored=(prompt_or_messages if input is None else input, expected),
         )  # fmt: skip
-        return session.view, session.request(path, body)
+        return made, session.request(path, body)
 
     def network(self, prompt_or_messages: Any, **options: Any) -> StreamView:
         """Run the agent as a network (``/network``), streamed into a new view; its approvals are
         answered with ``view.approve()`` and ``view.decline()`` (a network cannot be resumed)."""
-        prompt = prompt_or_messages
-        view = StreamView(title=f"network {self.id}", subtitle=first_line(prompt), prompt=prompt)
-        session = RunSession(self.transport, view, self.path, "network")
-        return session.post(f"{self.path}/network", self._body(prompt_or_messages, options))
+        view, stream = _made(True, f"network {self.id}", prompt=prompt_or_messages)
+        session = RunSession(self.transport, stream, self.path, "network")
+        session.post(f"{self.path}/network", self._body(prompt_or_messages, options))
+        return view  # type: ignore[no-any-return]
 
     @checked(passes_to=stream)
     def chat(self, thread: str | None = None, resource: str | None = None, **options: Any) -> Chat:
@@ -342,6 +382,7 @@ class Agent(_OnServer):
         prompt: Any,
         options: Mapping[str, Any],
         *,
+        view: bool = True,
         tools: Iterable[Any] | Mapping[str, Any] | None,
         tool_timeout: float | None,
         max_tool_rounds: int,
@@ -349,15 +390,12 @@ class Agent(_OnServer):
         renderers: Mapping[str, Any] | None = None,
         scorers: Iterable[Any] = (),
         scored: tuple[Any, Any] | None = None,
-    ) -> tuple[RunSession, str, dict[str, Any]]:
-        """A new view of one prompt's run, its session, and what to post (``scored``: the input and
-        expected answer the Python scorers get, when not the prompt and None)."""
-        view = StreamView(
-            title=f"agent {self.id}",
-            subtitle=first_line(prompt),
-            prompt=prompt,
-            max_height=max_height,
-            renderers=renderers,
+    ) -> tuple[Any, RunSession, str, dict[str, Any]]:
+        """A new view of one prompt's run (its bare stream when not ``view``), its session, and what
+        to post (``scored``: the input and expected answer the Python scorers get, when not the
+        prompt and None)."""
+        shown, stream = _made(
+            view, f"agent {self.id}", prompt=prompt, max_height=max_height, renderers=renderers
         )
         path, body = f"{self.path}/stream", self._body(prompt, options)
         given, expected = scored if scored is not None else (prompt, None)
@@ -373,10 +411,10 @@ class Agent(_OnServer):
             )
         overrides = {name: options[name] for name in OVERRIDES if name in options}
         session = RunSession(
-            self.transport, view, self.path, "agent", tools=client_tools, overrides=overrides,
+            self.transport, stream, self.path, "agent", tools=client_tools, overrides=overrides,
             trace_id=chosen_trace_id(body), scoring=scoring,
         )  # fmt: skip
-        return session, path, body
+        return shown, session, path, body
 
     def _body(self, prompt: Any, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"messages": messages(prompt), **body_options(options)}
@@ -401,9 +439,10 @@ class Workflow(_OnServer):
         is resumed with ``view.resume(resume_data, step=None)``; Stop cancels the run on the server."""
         run_id = run_id or str(uuid.uuid4())
         cancel = f"{self.path}/runs/{quote(run_id)}/cancel"
-        session = _workflow_session(self, "workflow", max_height, run_id, cancel)
+        view, session = _workflow_session(self, "workflow", max_height, run_id, cancel)
         body = {"inputData": input_data if input_data is not None else {}, **body_options(options)}
-        return session.post(f"{self.path}/stream?{urlencode({'runId': run_id})}", body)
+        session.post(f"{self.path}/stream?{urlencode({'runId': run_id})}", body)
+        return view
 
     def runs(self, **filters: Any) -> catalogue.WorkflowRuns:
         """This workflow's runs, by run id, newest first; shown as a table. Filters as Mastra's
@@ -440,9 +479,10 @@ class WorkflowRun:
     def view(self, *, max_height: str | float | None = DEFAULT_MAX_HEIGHT) -> StreamView:
         """Watch the run (Mastra's observe stream: what it did so far, then live until it ends) in a
         new view. Stop stops watching; the run itself goes on."""
-        session = _workflow_session(self.workflow, "observed", max_height, self.id)
-        session.view.subtitle = f"observing run {self.id}"
-        return session.post(f"{self.workflow.path}/observe?{urlencode({'runId': self.id})}", {})
+        view, session = _workflow_session(self.workflow, "observed", max_height, self.id)
+        view.subtitle = f"observing run {self.id}"
+        session.post(f"{self.workflow.path}/observe?{urlencode({'runId': self.id})}", {})
+        return view
 
 
 def _workflow_session(
@@ -451,8 +491,33 @@ def _workflow_session(
     max_height: str | float | None,
     run_id: str,
     cancel_path: str | None = None,
-) -> RunSession:
+) -> tuple[StreamView, RunSession]:
     """A new view of a workflow's run ``run_id`` (known before any chunk), and its session."""
-    view = StreamView(title=f"workflow {workflow.id}", max_height=max_height)
-    view.run.adopt_run_id(run_id)
-    return RunSession(workflow.client.transport, view, workflow.path, kind, cancel_path=cancel_path)
+    view, stream = _made(True, f"workflow {workflow.id}", max_height=max_height)
+    stream.run.adopt_run_id(run_id)
+    return view, RunSession(workflow.client.transport, stream, workflow.path, kind, cancel_path=cancel_path)
+
+
+def _made(
+    view: bool,
+    title: str,
+    *,
+    prompt: Any = None,
+    max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+    renderers: Mapping[str, Any] | None = None,
+) -> tuple[Any, RunStream]:
+    """A new run's stream and what shows it: a StreamView (titled, its subtitle the prompt's first
+    line), or, when not ``view``, the stream itself (no widget library is imported then)."""
+    if not view:
+        made = RunStream(prompt=prompt, draw=drawer(renderers) if renderers else None)
+        return made, made
+    from ..widget.streamview import StreamView, first_line
+
+    shown = StreamView(
+        title=title,
+        subtitle=first_line(prompt) if prompt is not None else "",
+        prompt=prompt,
+        max_height=max_height,
+        renderers=renderers,
+    )
+    return shown, shown.stream

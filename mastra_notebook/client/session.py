@@ -1,8 +1,9 @@
-"""One run on a Mastra server, driving the view that shows it.
+"""One run on a Mastra server, driving the stream of it (a view shows that stream, or none does).
 
-A :class:`RunSession` posts the request and streams the answer into its view, runs client tools and
-posts their rounds, and answers the view's controls (``view.approve()``, ``decline()``, ``resume()``,
-Stop): it is attached to the view as its :class:`~mastra_notebook.widget.streamview.RunControls`.
+A :class:`RunSession` posts the request and streams the answer into its RunStream, runs client tools
+and posts their rounds, and answers the run's controls (``approve()``, ``decline()``, ``resume()``,
+Stop, from Python or a view's buttons): it is attached to the stream as its
+:class:`~mastra_notebook.runs.stream.RunControls`.
 Every request goes through the client's :class:`~mastra_notebook.client.transport.Transport`.
 
 Every request of a run names one Mastra trace (``tracingOptions.traceId``, made here): its first
@@ -11,7 +12,7 @@ the whole run: a client-tool round is a root span of its own, a resumed run nest
 waited.
 
 Nothing raises out of a stream: an HTTP error, a refused connection, a dropped connection or a read
-timeout ends the view with a clear message, keeping every chunk that arrived.
+timeout ends the run with a clear message, keeping every chunk that arrived.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any, Literal
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
 from ..core.trace import Trace, step_requests
-from ..widget.loops import Work, schedule
-from ..widget.streamview import Breather, StreamView
+from ..runs.loops import Work, schedule
+from ..runs.stream import Breather, RunStream
 from . import catalogue
 from .feedback import MastraFeedback
 from .scores import Scoring
@@ -43,7 +44,7 @@ _DECISIONS = {"agent": "tool-call", "network": "network-tool-call"}  # approve-t
 
 
 class RunSession:
-    """The run of one view on a Mastra server (its RunControls).
+    """One run on a Mastra server, streamed into ``stream`` (its RunControls).
 
     ``kind`` says which answers the run takes: an agent's tool calls are approved, declined or
     resumed (``/approve-tool-call``, ...), a network's approved or declined
@@ -60,7 +61,7 @@ class RunSession:
     def __init__(
         self,
         transport: Transport,
-        view: StreamView,
+        stream: RunStream,
         base_path: str,
         kind: Kind = "agent",
         *,
@@ -71,7 +72,7 @@ class RunSession:
         trace_id: str | None = None,
     ) -> None:
         self.transport = transport
-        self.view = view
+        self.stream = stream
         self.base_path = base_path  # /api/agents/<id> or /api/workflows/<id>
         self.kind: Kind = kind
         self.tools = tools
@@ -81,18 +82,17 @@ class RunSession:
         self._resume_schemas: asyncio.Future[dict[str, Any]] | None = None
         self.trace_id = None if kind == "observed" else (trace_id or new_trace_id())
         self.requests = 0  # requests posted: each one is a span of the trace (a root or a resumed run)
-        view.run.describe(trace_id=self.trace_id, overrides=overrides)
+        stream.run.describe(trace_id=self.trace_id, overrides=overrides)
         # a label is sent with the run's trace id (an observed run names no trace: its labels stay here)
         labels = MastraFeedback(transport, self.trace_id, self._known_run_id) if self.trace_id else None
-        view.attach(self, labels)
+        stream.attach(self, labels)
 
     def __repr__(self) -> str:
         return f"<RunSession {self.kind} {self.base_path}>"
 
-    def post(self, path: str, body: dict[str, Any]) -> StreamView:
-        """POST ``body`` and stream the answer into the view, in the background; the view."""
-        self.view.start(self.request(path, body))
-        return self.view
+    def post(self, path: str, body: dict[str, Any]) -> None:
+        """POST ``body`` and stream the answer into the stream, in the background."""
+        self.stream.start(self.request(path, body))
 
     def request(self, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
         """The work of POSTing ``body`` and streaming the answer (to run when a slot is free)."""
@@ -101,22 +101,22 @@ class RunSession:
     async def _rounds(self, follow: tuple[str, dict[str, Any]] | None) -> None:
         """Stream; then, while the agent waits on client tools, run them and stream its continuation
         (``follow`` None: a client tool was just decided, nothing to post before running it)."""
-        if self.scoring is not None and not await self.scoring.check(self.view.run):
+        if self.scoring is not None and not await self.scoring.check(self.stream.run):
             return  # a scorer id the server does not know: nothing is posted
         while True:
             if follow is not None:
                 await self._stream(*follow)
-            follow = await self.tools.next_request(self.view.run, self.view.feed) if self.tools else None
+            follow = await self.tools.next_request(self.stream.run, self.stream.feed) if self.tools else None
             if follow is None:
                 if self.scoring is not None:  # Mastra scores the run after its stream: read them
-                    await self.scoring.collect(self.view.run, self.view.recording)
+                    await self.scoring.collect(self.stream.run, self.stream.recording)
                 return
 
     async def _stream(self, path: str, body: dict[str, Any]) -> None:
         workflow = self.kind in ("workflow", "observed")
         if workflow and self._resume_schemas is None:  # read once, beside the first stream
             self._resume_schemas = asyncio.ensure_future(self._read_resume_schemas())
-        run = self.view.run
+        run = self.stream.run
         if self.trace_id is not None:
             body = traced_body(body, self.trace_id)
         self.requests += 1
@@ -125,7 +125,7 @@ class RunSession:
             async with aclosing(_past_the_replay(records) if self.kind == "observed" else records) as taken:
                 breather = Breather()
                 async for record in taken:
-                    self.view.feed(record)
+                    self.stream.feed(record)
                     await breather.breathe()
         except MastraError as error:
             if error.lost is not None and run.result.chunk_count > 0:  # keep it all: nothing is sent again
@@ -134,7 +134,7 @@ class RunSession:
             else:
                 run.mark_error(error.problem, status_code=error.status_code)
         if self._resume_schemas is not None:
-            steps = self.view.result.workflow.steps if self.view.result.workflow else []
+            steps = self.stream.result.workflow.steps if self.stream.result.workflow else []
             if self._resume_schemas.done() or any(step.status == "suspended" for step in steps):
                 run.expect_resume(await self._resume_schemas)  # waited on only when a step asks
 
@@ -163,20 +163,20 @@ class RunSession:
         if self.trace_id is None:
             raise RuntimeError("an observed run sent no request of its own: it names no trace")
         deadline = time.monotonic() + timeout
-        if self.view.result.status == "running":
+        if self.stream.result.status == "running":
             with contextlib.suppress(TimeoutError):  # still running: the trace says it is incomplete
-                self.view.wait(timeout)
+                self.stream.wait(timeout)
         left = max(deadline - time.monotonic(), 0.0)
         found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
-        self.view.run.fill_requests(step_requests(found))
+        self.stream.run.fill_requests(step_requests(found))
         return found
 
     def stopping(self) -> None:
         """Stop, before the run settles: client tools still working say they were stopped, and a
         workflow run is cancelled on the server by a POST in the background (Stop does not wait)."""
         if self.tools is not None:
-            for chunk in self.tools.stopped(self.view.result):
-                self.view.feed(chunk)
+            for chunk in self.tools.stopped(self.stream.result):
+                self.stream.feed(chunk)
         if self.cancel_path is not None:
             self.cancelling = schedule(self._cancel(self.cancel_path))
 
@@ -185,9 +185,9 @@ class RunSession:
         try:
             await self.transport.send("POST", path, timeout=CANCEL_TIMEOUT)
         except MastraError as error:
-            self.view.run.note("warning", f"could not cancel the workflow run on the server: {error}")
-            if self.view.result.status != "running":
-                self.view.end()  # it ended before the answer came: its final state again, with the warning
+            self.stream.run.note("warning", f"could not cancel the workflow run on the server: {error}")
+            if self.stream.result.status != "running":
+                self.stream.end()  # it ended before the answer came: its final state again, with the warning
 
     def approve(self, tool_call_id: str | None, by: str) -> None:
         """Approve the waiting tool call (the latest, or ``tool_call_id``); the run continues."""
@@ -211,14 +211,14 @@ class RunSession:
 
     def _resume_step(self, resume_data: Any, step: str | None) -> None:
         run_id = self._run_id()
-        result = self.view.result
+        result = self.stream.result
         steps = result.workflow.steps if result.workflow else []
         waiting = [s for s in steps if s.status == "suspended" and (step is None or s.step_name == step)]
         body: dict[str, Any] = {"resumeData": resume_data}
         if step:
             body["step"] = step
         if waiting:
-            self.view.run.decide("resume", "python", step=waiting[-1].step_name)
+            self.stream.run.decide("resume", "python", step=waiting[-1].step_name)
         self.post(f"{self.base_path}/resume-stream?runId={run_id}", body)
 
     def _answer(
@@ -232,9 +232,9 @@ class RunSession:
         if call is None:
             return
         body: dict[str, Any] = {"runId": self._run_id(), "toolCallId": call.tool_call_id}
-        self.view.run.decide(action, by, tool_call_id=call.tool_call_id)
+        self.stream.run.decide(action, by, tool_call_id=call.tool_call_id)
         if self.tools is not None and self.tools.decides(call, reason):  # a client tool: the kernel runs it
-            self.view.start(lambda: self._rounds(None))
+            self.stream.start(lambda: self._rounds(None))
             return
         if action == "resume":
             self.post(f"{self.base_path}/resume-stream", {**body, "resumeData": resume_data})
@@ -246,7 +246,7 @@ class RunSession:
     def _waiting_call(self, status: str, tool_call_id: str | None) -> ToolCall | None:
         """The call to answer: the one named, else the latest undecided one with ``status``. None (and
         a message) when it was decided already; RuntimeError when no call ever waited so."""
-        calls = self.view.result.tool_calls
+        calls = self.stream.result.tool_calls
         named = [c for c in calls if c.tool_call_id == tool_call_id] if tool_call_id else []
         candidates = named or [c for c in calls if c.status == status or c.decision is not None]
         if tool_call_id and not named:
@@ -264,10 +264,10 @@ class RunSession:
         return None
 
     def _known_run_id(self) -> str | None:
-        return self.view.result.run_id
+        return self.stream.result.run_id
 
     def _run_id(self) -> str:
-        run_id = self.view.result.run_id
+        run_id = self.stream.result.run_id
         if run_id is None:
             raise RuntimeError("this run has no run id yet: nothing to continue")
         return run_id

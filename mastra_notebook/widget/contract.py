@@ -21,7 +21,7 @@ import traitlets
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict  # pydantic validates TypedDicts of these on 3.10, 3.11
 
-DEFAULT_MAX_HEIGHT = "70vh"  # a taller view scrolls inside itself
+from ..render import DEFAULT_MAX_HEIGHT
 
 # ---- traits: synced model state, small and not growing ------------------------------------------
 

@@ -22,9 +22,9 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import scored_lines
 from ..core.status_words import status_word
-from .batch import Batch, Event, Job, Start, Streaming
+from ..runs.batch import Batch, Event, Job, Start, Streaming
+from ..runs.loops import running_loop
 from .bundle import Carrier, carry_lightly
-from .loops import running_loop
 from .streamview import KeptRun, StreamView, first_line, opened_when_shown
 
 TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)

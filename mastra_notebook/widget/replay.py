@@ -5,17 +5,14 @@ Run fed the first N chunks."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..core.recording import Recording
-from ..core.run import Run
+from ..runs.loops import Work
 from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, SeekMsg, synced
-from .loops import Work, private_loop, running_loop, schedule
 from .streamview import StreamView
 from .wire import message
 
@@ -37,28 +34,33 @@ class ReplayView(StreamView):
         renderers: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(title=title, renderers=renderers)
-        self._recording = recording
+        self.stream.recording = recording
         self.speed = speed
         self._player: Work | None = None
-        self._run.start(recorded=True)  # timed by the recording only: the same at any speed
+        self.run.start(recorded=True)  # timed by the recording only: the same at any speed
         self._publish(playing=False)
 
     @property
     def position(self) -> int:
         """How many chunks of the recording the view shows."""
-        return self._fed
+        return self.stream.fed
 
     @property
     def total(self) -> int:
         """How many chunks the recording holds."""
-        return len(self._recording)
+        return len(self.recording)
 
     def _publish(self, *, playing: bool) -> None:
-        self.replay = {"total": self.total, "position": self._fed, "playing": playing, "speed": self.speed}
+        self.replay = {
+            "total": self.total,
+            "position": self.position,
+            "playing": playing,
+            "speed": self.speed,
+        }
 
     def _gap_ms(self, index: int) -> float:
         """Milliseconds between chunk ``index - 1`` and ``index`` at the recorded pace (speed 1)."""
-        times = self._recording.times
+        times = self.recording.times
         if index > 0 and not math.isnan(times[index]) and not math.isnan(times[index - 1]):
             return min(max(times[index] - times[index - 1], 0.0), MAX_GAP_MS)
         return UNTIMED_GAP_MS
@@ -73,26 +75,20 @@ class ReplayView(StreamView):
         """Play from the current position to the end (from the start when at the end)."""
         if self._player is not None and not self._player.done():
             return
-        if self._fed >= self.total:
+        if self.position >= self.total:
             self.seek(0)
-        # The loop that plays is the one whose timers send what the flush policy holds back.
-        self._loop = running_loop() or private_loop()  # in a plain script, the private background loop
-        self._player = schedule(self._play(), self._loop)
-        self._task = self._player  # what wait() and await wait for: the playback
+        # The loop that plays (the kernel's, or a plain script's background one) is the one whose
+        # timers send what the flush policy holds back; wait() and await wait for the playback.
+        self._player = self.stream.background(self._play())
         self._publish(playing=True)
 
     async def _play(self) -> None:
         try:
-            while self._fed < self.total:
-                await asyncio.sleep(self._gap(self._fed))
+            while self.position < self.total:
+                await asyncio.sleep(self._gap(self.position))
                 self._advance()
         finally:
             self._publish(playing=False)
-
-    def _wait_ended(self, timeout: float | None) -> None:
-        """Wait for the playback; a pause ends the wait where the view stopped."""
-        with contextlib.suppress(asyncio.CancelledError, concurrent.futures.CancelledError):
-            super()._wait_ended(timeout)
 
     def pause(self) -> None:
         """Stop playing where it is (``play()`` goes on from there)."""
@@ -107,22 +103,22 @@ class ReplayView(StreamView):
 
     def step(self, count: int = 1) -> None:
         """Move ``count`` chunks forward (or back, when negative)."""
-        self.seek(self._fed + count)
+        self.seek(self.position + count)
 
     def seek(self, position: int) -> None:
         """Show exactly the state after chunk ``position`` (0: nothing yet; ``total``: the end)."""
         self.pause()
         position = max(0, min(int(position), self.total))
-        if position >= self._fed:
-            while self._fed < position:
+        if position >= self.position:
+            while self.position < position:
                 self._advance()
             self._flush()  # a jump shows at once
             return
         self._rebuild(position)
 
     def _advance(self) -> None:
-        self._fold_recorded()
-        if self._fed >= self.total:
+        self.stream.fold_next()
+        if self.position >= self.total:
             self._publish(playing=False)  # before end(): wait() returns a settled view
             self.end()
         else:
@@ -131,24 +127,16 @@ class ReplayView(StreamView):
     def _rebuild(self, position: int) -> None:
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
         self._flush()
-        # recorded times placed alike; the view's renderers draw again
-        self._run = Run(on_op=self._on_op, epoch_ms=self._run.epoch_ms, draw=self._run.state.draw)
-        self._run.start(recorded=True)
-        self._batch.take()  # the fresh root's add travels in the snapshot instead
-        self._fed = 0
-        self._touched.clear()
-        while self._fed < position:
-            self._fold_recorded()
-        self._batch.take()
+        self.stream.rebuild(position)
+        self._batch.take()  # the fresh run's ops travel in the snapshot instead
         self._seq += 1  # newer than anything a view holds: it resets to this state
-        self.send(message("snapshot", self._seq, self._run.snapshot()))
-        self._ended.clear()
+        self.send(message("snapshot", self._seq, self.run.snapshot()))
         self._inspected = 0 if self._inspected is not None else None
         self._publish(playing=False)
 
     def feed(self, item: Any) -> None:
         """A chunk fed by hand extends the recording; the view then shows it, at the end."""
-        self._recording.add(item, self._recording.times[-1] if self.total else 0.0)
+        self.recording.add(item, self.recording.times[-1] if self.total else 0.0)
         self.seek(self.total)
 
     def _answer(self, msg: BrowserMessage) -> None:

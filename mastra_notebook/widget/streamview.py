@@ -1,59 +1,53 @@
-"""StreamView: the notebook face of a Run. Knows Jupyter, not Mastra's chunk types.
+"""StreamView: the notebook face of a run. Knows Jupyter, not Mastra's chunk types.
 
-A StreamView owns a :class:`Run`, turns its ops into sequence-numbered batches for the browser
-(docs/view-protocol.md), consumes a source in the background on the kernel's event loop (so a Stop
-click is handled while it streams), and keeps a static HTML transcript up to date for saved
-notebooks.
+A StreamView composes a :class:`~mastra_notebook.runs.stream.RunStream` (which owns the run, its
+recording and its background work: start, consume, wait, await, stop) with what the notebook needs:
+its ops turned into sequence-numbered batches for the browser (docs/view-protocol.md), the
+inspector, the browser's requests, and a static HTML transcript kept up to date for saved notebooks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import math
 import os
-import threading
 import time
 import uuid
-from collections.abc import (
-    AsyncIterable,
-    AsyncIterator,
-    Awaitable,
-    Callable,
-    Generator,
-    Iterable,
-    Iterator,
-    Mapping,
-)
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import anywidget
 import orjson
 import traitlets
 
 from ..core.chunks import InvalidChunk
-from ..core.cost import warm as warm_prices
-from ..core.feedback import NO_TRACE, Feedback
-from ..core.feedback import line as label_line
+from ..core.feedback import Feedback
 from ..core.feedback import make as make_label
-from ..core.ingest import records
-from ..core.recording import Recording, describe, is_stored
+from ..core.recording import Recording, describe
 from ..core.request_bounded import request_reply
 from ..core.result import RunResult
 from ..core.run import Run
-from ..core.score import scored_lines
 from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
 from ..core.tree import Op
 from ..core.values import capped
+from ..render import DEFAULT_MAX_HEIGHT
 from ..render.renderers import drawer
 from ..render.transcript import render_html
+from ..runs.loops import Work, running_loop, schedule
+from ..runs.stream import (
+    KeptRun,
+    LabelSender,
+    RunControls,
+    RunStream,
+    Watcher,
+    off_the_page,
+    opened_when_shown,
+    sent,
+)
 from .bundle import packaged
 from .contract import (
-    DEFAULT_MAX_HEIGHT,
     ApproveMsg,
     BrowserMessage,
     ChunkJsonMsg,
@@ -73,83 +67,13 @@ from .contract import (
     browser_message,
     synced,
 )
-from .loops import Work, private_loop, run_nested, running_loop, schedule
 from .suggest import suggest_call
 from .wire import FlushPolicy, OpBatch, message
 
+__all__ = ["KeptRun", "LabelSender", "RunControls", "StreamView", "opened_when_shown", "view"]
+
 _STATIC = Path(__file__).parent.parent / "static"
 _ENVELOPE = 40  # bytes of the comm's own wrapping of a custom message ({"method": "custom", ...})
-_YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
-_OPEN_WHEN_SHOWN: ContextVar[bool] = ContextVar("mastra_notebook_open_when_shown", default=False)
-
-
-@contextlib.contextmanager
-def opened_when_shown() -> Iterator[None]:
-    """Views made inside have no browser model until shown (``StreamView.show_in_browser``).
-
-    A batch's runs that stream off the page then cost the browser nothing: each model is the whole
-    module and its state, 270 kB to parse and import, and a 500-prompt batch made 450 of them only to
-    close them again.
-    """
-    token = _OPEN_WHEN_SHOWN.set(True)
-    try:
-        yield
-    finally:
-        _OPEN_WHEN_SHOWN.reset(token)
-
-
-class LabelSender(Protocol):
-    """Where a view's labels go besides the run: Mastra's feedback route (client/feedback.py)."""
-
-    def send(self, label: Feedback) -> Feedback:
-        """Send ``label`` (blocking); it as it stands then (sent, or kept and why)."""
-
-    async def asend(self, label: Feedback) -> Feedback:
-        """``send`` on the running loop."""
-
-
-@dataclass(frozen=True, slots=True)
-class KeptRun:
-    """What a view's run keeps once the view is closed (``StreamView.kept``), to be shown again in
-    another view (``StreamView.show_kept``): a gallery pages back to a run whose view it closed."""
-
-    run: Run
-    recording: Recording
-    touched: list[list[str]]  # per chunk: the view nodes it changed (the inspector's links)
-    labels: LabelSender | None = None  # where the run's labels are sent (its trace on a server)
-
-    def label(
-        self, thumbs: str | None = None, score: float | None = None, comment: str | None = None
-    ) -> Feedback:
-        """Label the run with no view of it (a gallery tile or an experiment cell off the page), as
-        ``StreamView.label`` does: on its result, in its recording, sent where its labels go. A view
-        that shows it again shows the label."""
-        label = _sent(self.labels, make_label(thumbs, score, comment))
-        self.recording.add(label_line(label, self.run.result.run_id), math.nan)
-        self.touched.append([self.run.state.node.id])  # one entry per chunk (the inspector's links)
-        self.run.label(label)
-        return label
-
-
-class RunControls(Protocol):
-    """What drives a view's run from outside, attached with ``StreamView.attach``: a client's session
-    of the run on a Mastra server. ``by`` is who decided: ``"python"`` (a call in a cell) or
-    ``"view"`` (the view's own buttons)."""
-
-    def approve(self, tool_call_id: str | None, by: str) -> None:
-        """Approve the waiting tool call (the latest one, or ``tool_call_id``)."""
-
-    def decline(self, tool_call_id: str | None, reason: str | None, by: str) -> None:
-        """Decline the waiting tool call, telling the model ``reason``."""
-
-    def resume(self, resume_data: Any, tool_call_id: str | None, step: str | None) -> None:
-        """Resume the suspended tool call or workflow step with ``resume_data``."""
-
-    def stopping(self) -> None:
-        """Stop was asked: called on the stream's loop just before the run settles as stopped."""
-
-    def trace(self, timeout: float) -> Trace:
-        """Mastra's trace of the run, waited for ``timeout`` seconds at most."""
 
 
 class StreamView(anywidget.AnyWidget):
@@ -159,7 +83,8 @@ class StreamView(anywidget.AnyWidget):
     or by a client (``MastraClient().agent(id).stream(prompt)``). Show it as a cell's last
     expression; read ``.result`` (a RunResult) at any time, ``.wait()`` or ``await view`` for the
     final one; ``.stop()``, ``.save(path)``, ``.to_html(path)``. A live client view also has
-    ``approve()``, ``decline()`` and ``resume()``.
+    ``approve()``, ``decline()`` and ``resume()``. ``.stream`` is the run it shows (a RunStream:
+    the same calls with no widget; ``agent.stream(prompt, view=False)`` gives one alone).
     """
 
     # anywidget adds these to every instance through a class of its own, which help(view) shows as
@@ -200,8 +125,10 @@ class StreamView(anywidget.AnyWidget):
         renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        """``renderers``: ``{tool name: fn}`` drawing this view's tool results as data, before
+        ``mn.renderer``'s; ``prompt``: what was asked, if anyone did."""
         # read by open(), which the base's __init__ calls
-        self._open_when_shown, self._closed = _OPEN_WHEN_SHOWN.get(), False
+        self._open_when_shown, self._closed = off_the_page(), False
         super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
         self._batch = OpBatch()
         self._seq = 0
@@ -210,28 +137,42 @@ class StreamView(anywidget.AnyWidget):
         self._clock: Callable[[], float] = getattr(running_loop(), "time", time.monotonic)
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due = math.inf
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Future[Any] | concurrent.futures.Future[Any] | None = None
         self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
         self._unpublished = False  # the run ended; its final state not yet sent again from a cell
         self._shell: Any = None  # the IPython shell whose cells this view watches, once shown
-        self._ended = threading.Event()
-        self._recording = Recording()  # every chunk as it arrived: for save(), replay and the inspector
-        self._touched: list[list[str]] = []  # per fed chunk: the view nodes it changed
-        self._touching: set[str] | None = None
-        self._run_nodes: set[str] = set()
-        self._fed = 0  # chunks of the recording folded into the current run
         self._inspected: int | None = None  # chunks already listed to an open inspector
-        # renderers: {tool name: fn} drawing this view's tool results as data, before mn.renderer's
-        self._run = Run(
-            on_op=self._on_op, suggest=suggest_call, draw=drawer(renderers) if renderers else None
-        )
-        self._controls: RunControls | None = None  # what approve(), decline(), resume() and Stop drive
-        self._labels: LabelSender | None = None  # where labels are sent (attach), else kept here only
         self._labelling: Work | None = None  # a label the view's control sends (kept: not collected)
+        draw = drawer(renderers) if renderers else None
+        # the run's first op (its root's add) is batched as the stream makes it, then sent as usual
+        making = Watcher(lambda op, _folding: self._batch.add(op), _nothing, _nothing, _nothing)
+        self._stream = RunStream(prompt=prompt, suggest=suggest_call, draw=draw, watcher=making)
+        self._watch(self._stream)
+        self._schedule()
         self.prompt = prompt  # what was asked, if anyone did (kept for batches and DataFrames)
-        warm_prices()  # genai-prices' data, loaded before the first step ends
         self.on_msg(self._on_browser_message)
+
+    def _watch(self, stream: RunStream) -> None:
+        """Show ``stream``: its ops, chunks, controls and settling come to this view."""
+        stream.watcher = self._watcher()
+        stream.on_streaming(lambda on: self._streamed(stream, on))
+        self.streaming = stream.streaming
+        self.can_approve = stream.controls is not None
+
+    def _watcher(self) -> Watcher:
+        return Watcher(self._op, self._schedule, self._attached, self._settled)
+
+    def _streamed(self, stream: RunStream, on: bool) -> None:
+        if stream is self._stream:
+            self.streaming = on
+
+    @property
+    def stream(self) -> RunStream:
+        """The run this view shows, streaming in the background (no widget in it)."""
+        return self._stream
+
+    def on_streaming(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(streaming)`` whenever this view's run starts or stops streaming."""
+        self.observe(lambda change: listener(bool(change["new"])), names="streaming")
 
     # ---- the browser's model ----------------------------------------------------------------------
 
@@ -255,95 +196,42 @@ class StreamView(anywidget.AnyWidget):
         shown = getattr(super(), "_repr_mimebundle_", None)  # ipywidgets 7 draws through _ipython_display_
         return shown(**kwargs) if shown is not None else None
 
-    # ---- the public API -------------------------------------------------------------------------
+    # ---- the public API: the stream's, shown -------------------------------------------------------
 
     @property
     def run(self) -> Run:
         """The Run this view folds its chunks into (its node tree, state and result)."""
-        return self._run
+        return self._stream.run
 
     @property
     def result(self) -> RunResult:
         """The RunResult so far."""
-        return self._run.result
+        return self._stream.result
 
     def feed(self, item: Any) -> None:
         """Feed one chunk by hand (dict, JSON text, bytes or a parsed chunk)."""
-        if not self.streaming and not self._ended.is_set():  # a settled view stays settled
-            self.streaming = True
-        if self._loop is None:  # fed from a cell: the kernel's loop sends what is left after the last feed
-            self._loop = running_loop()
-        self._take(item)
+        self._stream.feed(item)
 
     @property
     def recording(self) -> Recording:
         """Every chunk received so far, in arrival order, each with its arrival time (``.items``,
         ``.times`` in ms since the first chunk, NaN where unknown): what ``save()`` writes, and what
         ``mn.replay`` and ``mn.collect`` read back. The view keeps adding to it while it streams."""
-        return self._recording
+        return self._stream.recording
 
     def save(self, path: str | Path) -> Path:
         """Save every chunk received so far as JSONL, with each chunk's arrival time (see ``recording``),
         and the run's scores in a line of their own at the end (``mn.view(path)`` reads them back)."""
-        return self._recording.save(path, scored_lines(self.result))
-
-    def _take(self, item: Any) -> None:
-        """A chunk arrived: record it, then fold it in."""
-        self._recording.add(item)
-        self._fold_recorded()
-
-    def _fold_recorded(self) -> None:
-        """Fold the next recorded chunk into the run, noting which view nodes it changed."""
-        self._touching = set()
-        try:
-            self._run.feed(self._recording.items[self._fed], self._received_ms(self._fed))
-        finally:
-            touched, self._touching = self._touching, None
-            self._schedule()
-        parts = touched - self._run_nodes  # a run's own fields (usage, timing) change with most chunks
-        del self._touched[self._fed :]
-        self._touched.append(sorted(parts or touched))
-        self._fed += 1
-
-    def _received_ms(self, index: int) -> float | None:
-        """When chunk ``index`` arrived, for the run's times: its time in the recording (one clock for
-        the run and the inspector), None when it has none."""
-        return self._chunk_ms(index)
+        return self._stream.save(path)
 
     def end(self) -> None:
         """The stream ended: settle the status, send the final state, update the transcript."""
-        self._run.end()
-        self._finalize()
+        self._stream.end()
 
     def stop(self) -> None:
         """Stop streaming now, keeping every chunk that arrived. When it returns the view is settled
         as after ``wait()``: ``result.status`` is ``aborted`` (unless the run had ended already)."""
-        loop = self._loop
-        elsewhere = isinstance(self._task, concurrent.futures.Future) and loop is not running_loop()
-        if elsewhere and loop is not None:
-            # the stream runs on a plain script's background loop: stop it there, between two chunks
-            asyncio.run_coroutine_threadsafe(self._stop_on_loop(), loop).result()
-        else:
-            self._stop_here()
-
-    async def _stop_on_loop(self) -> None:
-        self._stop_here()
-
-    def _stop_here(self) -> None:
-        """Cancel the consumer (it feeds nothing more) and settle the run now, on the stream's loop."""
-        if self._ended.is_set():
-            return
-        if self._task is not None:
-            self._task.cancel()
-        self._before_stop()
-        self._run.mark_aborted()
-        self.end()
-
-    def _before_stop(self) -> None:
-        """What the stream's own work would fold in as it unwinds, folded now, before the stop settles
-        the run (a cancelled task runs its handlers after ``stop()`` has returned): the controls'."""
-        if self._controls is not None:
-            self._controls.stopping()
+        self._stream.stop()
 
     def wait(self, timeout: float | None = None) -> RunResult:
         """Block until the stream ends and return the final RunResult.
@@ -352,61 +240,36 @@ class StreamView(anywidget.AnyWidget):
         nest-asyncio2 is applied to it, lazily, only here). Interrupting the kernel stops the stream
         and returns the partial result.
         """
-        try:
-            if not self._ended.is_set():  # stop() may have cancelled the task: the view is settled
-                self._wait_ended(timeout)
-        except KeyboardInterrupt:
-            self.stop()
-            with contextlib.suppress(BaseException):
-                self._wait_ended(5.0)
+        result = self._stream.wait(timeout)
         self._publish_final()
-        return self.result
-
-    def _wait_ended(self, timeout: float | None) -> None:
-        task = self._task
-        if isinstance(task, concurrent.futures.Future):  # a plain script: the private loop's thread
-            deadline = None if timeout is None else time.monotonic() + timeout
-            while not self._ended.wait(0.05):  # short waits: an interrupt is seen at once
-                if deadline is not None and time.monotonic() > deadline:
-                    raise TimeoutError(f"the stream did not end within {timeout} s")
-        # Not isinstance(task, asyncio.Future): nest-asyncio2 swaps asyncio.Future for its
-        # pure-Python class, and a task made before that is no instance of it.
-        elif task is not None and not task.done():
-            try:
-                run_nested(task, timeout)
-            except (TimeoutError, asyncio.TimeoutError):
-                raise TimeoutError(f"the stream did not end within {timeout} s") from None
+        return result
 
     def __await__(self) -> Generator[Any, None, RunResult]:
-        task = None if self._ended.is_set() else self._task
-        if isinstance(task, concurrent.futures.Future):
-            yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
-        elif task is not None:
-            yield from asyncio.shield(task).__await__()
+        result = yield from self._stream.__await__()
         self._publish_final()
-        return self.result
+        return result
+
+    def start(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
+        self._stream.start(work)
 
     # ---- a kept run, shown again ----------------------------------------------------------------
 
     def kept(self) -> KeptRun:
         """What this view's run keeps when the view is closed: its Run, recording and the inspector's
         links, for ``show_kept`` in another view."""
-        return KeptRun(self._run, self._recording, self._touched, self._labels)
+        return self._stream.kept()
 
     def show_kept(self, kept: KeptRun, *, title: str = "", subtitle: str = "") -> None:
         """Show ``kept`` here at once, in place of this view's own run: one state update, no new
         widget (a gallery's page slot shows one ended run after another). The view must not stream."""
         if self.streaming:
             raise RuntimeError("a streaming view cannot show another run: stop it first")
-        if kept.run is not self._run:
-            if self._run.tree.sink == self._on_op:  # the run shown before lets go of this view
-                self._run.tree.sink = None
+        if kept.run is not self._stream.run:
+            self._stream.release()  # the run shown before lets go of this view
             self._batch.take()  # ops of the run shown before: the kept run's snapshot replaces them
-            self._run, self._recording, self._touched = kept.run, kept.recording, kept.touched
-            self._labels = kept.labels
-            self._fed = len(kept.recording)
-            kept.run.tree.sink = self._on_op
-            self._ended.set()
+            self._stream = RunStream.of(kept)
+            self._watch(self._stream)
             self._seq += 1
             final = orjson.dumps(message("snapshot", self._seq, kept.run.snapshot())).decode()
             with self.hold_sync():
@@ -419,23 +282,14 @@ class StreamView(anywidget.AnyWidget):
 
     # ---- continuing a run (through the controls a client attached) ---------------------------------
 
-    def attach(self, controls: RunControls, labels: LabelSender | None = None) -> None:
-        """Let ``controls`` drive this view's run: ``approve()``, ``decline()``, ``resume()``, the
-        view's buttons and Stop go to them (a client's session of a run on a Mastra server);
-        ``labels``: where ``label()`` sends a person's label (Mastra's feedback route)."""
-        self._controls = controls
-        self._labels = labels
+    def _attached(self) -> None:
+        """The stream's controls were attached: the view's buttons can answer."""
         self.can_approve = True
 
     @property
     def controls(self) -> RunControls | None:
         """What drives this view's run (attached by a client), or None for a view of a recording."""
-        return self._controls
-
-    def _controlled(self, verb: str) -> RunControls:
-        if self._controls is None:
-            raise RuntimeError(f"this view is not connected to a Mastra server: nothing to {verb}")
-        return self._controls
+        return self._stream.controls
 
     def approve(self, tool_call_id: str | None = None) -> None:
         """Approve the tool call that waits for approval (the latest one, or ``tool_call_id``).
@@ -444,19 +298,19 @@ class StreamView(anywidget.AnyWidget):
         in the view, say), nothing is sent and a message says so. Only a view of a Mastra server's
         run can (one a client made); another raises.
         """
-        self._controlled("approve").approve(tool_call_id, "python")
+        self._stream.approve(tool_call_id)
 
     def decline(self, tool_call_id: str | None = None, reason: str | None = None) -> None:
         """Decline the tool call that waits for approval (the latest one, or ``tool_call_id``); the
         agent is told ``reason`` if given. A call already decided is left alone, with a message."""
-        self._controlled("decline").decline(tool_call_id, reason, "python")
+        self._stream.decline(tool_call_id, reason)
 
     def resume(self, resume_data: Any, tool_call_id: str | None = None, *, step: str | None = None) -> None:
         """Resume the suspended tool call (the latest one, or ``tool_call_id``), or a workflow's
         suspended step (the latest one, or ``step`` by name), with ``resume_data``, whose shape its
         resume schema gives (a waiting call's ``continue_with`` shows it, e.g.
         ``view.resume({"answer": ...})``). The run continues in this same view."""
-        self._controlled("resume").resume(resume_data, tool_call_id, step)
+        self._stream.resume(resume_data, tool_call_id, step=step)
 
     def trace(self, timeout: float = 10) -> Trace:
         """Mastra's trace of this run (a :class:`~mastra_notebook.core.trace.Trace`: its spans, each
@@ -471,9 +325,8 @@ class StreamView(anywidget.AnyWidget):
 
         The view's timeline draws the trace as a lane under the run (a click on a span shows its
         input, output and attributes), or says why there is none."""
-        controls = self._controlled("read a trace of")
         try:
-            found = controls.trace(timeout)
+            found = self._stream.trace(timeout)
         except TraceUnavailable as error:
             self._show_trace(unavailable_lane(self.result.trace_id, str(error)))
             raise
@@ -482,9 +335,14 @@ class StreamView(anywidget.AnyWidget):
 
     def _show_trace(self, found: dict[str, Any]) -> None:
         """The trace's lane on the run's timeline; an ended view's saved state and transcript too."""
-        self._run.show_trace(found)
-        if self._ended.is_set():
-            self._finalize()
+        self.run.show_trace(found)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """The run changed outside its stream (a label, a trace): an ended view's saved state and
+        transcript again, else the ops now."""
+        if self._stream.ended:
+            self._settled()
         else:
             self._flush()
 
@@ -502,97 +360,34 @@ class StreamView(anywidget.AnyWidget):
         MastraClient sends it to Mastra's feedback route with the run's trace id (blocking, as
         ``trace()``); a server that keeps no observability, or a view of a recording, keeps it in
         the notebook, and its ``reason`` (and the footer) says what to turn on."""
-        kept = _sent(self._labels, make_label(thumbs, score, comment))
-        self._keep_label(kept)
+        kept = self._stream.label(thumbs, score, comment)
+        self._refresh()
         return kept
 
     def _label_from_view(self, msg: LabelMsg) -> None:
         """The footer's control labelled the run: shown at once as being sent, then as sent or kept."""
         given = make_label(msg.thumbs, msg.score, msg.comment)
-        if self._labels is None or given.empty:  # nothing to send (an empty label sends no request)
-            self._keep_label(_sent(self._labels, given))
+        labels = self._stream.labels
+        if labels is None or given.empty:  # nothing to send (an empty label sends no request)
+            self._keep_label(sent(labels, given))
             return
-        self._run.label(given)  # "sending to Mastra…"
+        self.run.label(given)  # "sending to Mastra…"
         self._flush()
-        self._labelling = schedule(self._send_label(self._labels, given), self._loop or running_loop())
+        self._labelling = schedule(self._send_label(labels, given), self._stream.loop or running_loop())
 
     async def _send_label(self, labels: LabelSender, given: Feedback) -> None:
         self._keep_label(await labels.asend(given))
 
     def _keep_label(self, label: Feedback) -> None:
-        """The run's label, in its recording (a line of its own, untimed) and on the run; an ended
-        view's saved state and transcript too."""
-        self._recording.add(label_line(label, self.result.run_id), math.nan)
-        if self._fed == len(self._recording) - 1:
-            self._fold_recorded()
-        else:  # a replay held short of its end: the line is folded in when the replay reaches it
-            self._run.label(label)
-        if self._ended.is_set():
-            self._finalize()
-        else:
-            self._flush()
-
-    # ---- consuming a source in the background ------------------------------------------------------
-
-    def consume(self, source: Any, *, delay: float = 0.0) -> StreamView:
-        """Consume ``source`` (path, bytes, iterable, async iterable) in the background."""
-        stored = is_stored(source)  # read from storage: timed by its own recorded times only
-        self._run.start(self._recording.start(live=not stored), recorded=stored)
-        self.start(lambda: self._consume(source, delay))
-        return self
-
-    def start(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
-        self.streaming = True
-        self._ended.clear()
-        self._run.start(self._recording.start())  # the run starts now: its request is sent
-        self._loop = running_loop() or private_loop()  # the kernel's, or a plain script's background one
-        self._task = schedule(self._guarded(work), self._loop)
-
-    async def _guarded(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Nothing raises out of a background task unseen: a failure ends the run in error."""
-        try:
-            await work()
-        except asyncio.CancelledError:
-            self._run.mark_aborted()
-        except Exception as error:  # shown in the widget and kept on the result
-            if not self._ended.is_set():
-                self._run.mark_error(f"{type(error).__name__}: {error}")
-        finally:
-            if not self._ended.is_set():  # else stop() settled the run already
-                self._run.end()
-                self._finalize()
-
-    async def _consume(self, source: Any, delay: float) -> None:
-        """Feed every chunk of ``source``; with ``delay``, at one chunk per ``delay`` seconds on average."""
-        if isinstance(source, AsyncIterable):
-            from ..core.framing import aiter_records
-
-            items: AsyncIterator[Any] = aiter_records(source)
-        else:
-            items = _aiter(records(source))
-        loop = asyncio.get_running_loop()
-        breather = Breather()
-        start = loop.time()
-        index = 0
-        async for item in items:
-            self._take(item)
-            index += 1
-            due = start + index * delay
-            if delay and due > loop.time():  # paced: wait for the next chunk's turn
-                await asyncio.sleep(due - loop.time())
-            else:
-                await breather.breathe()
+        self._stream.keep_label(label)
+        self._refresh()
 
     # ---- sync with the browser ---------------------------------------------------------------
 
-    def _on_op(self, op: Op) -> None:
-        if op[0] == "add" and op[2]["kind"] == "run":
-            self._run_nodes.add(op[2]["id"])
-        if self._touching is not None:
-            self._touching.add(op[2]["id"] if op[0] == "add" else op[1])
+    def _op(self, op: Op, folding: bool) -> None:
+        """An op of the run's tree, to send."""
         self._batch.add(op)
-        if self._touching is None:  # not inside a feed (which schedules once, after its chunk)
+        if not folding:  # not inside a feed (which schedules once, after its chunk)
             self._schedule()
 
     def _schedule(self) -> None:
@@ -603,10 +398,10 @@ class StreamView(anywidget.AnyWidget):
         due = self._policy.on_change(now, self._batch.text_chars)
         if due <= now:
             self._flush()
-        elif due < self._timer_due and self._loop is not None and running_loop() is self._loop:
+        elif due < self._timer_due and (loop := self._stream.loop) is not None and running_loop() is loop:
             if self._timer is not None:
                 self._timer.cancel()
-            self._timer = self._loop.call_at(self._loop.time() + (due - now), self._flush)
+            self._timer = loop.call_at(loop.time() + (due - now), self._flush)
             self._timer_due = due
 
     def _flush(self) -> None:
@@ -620,30 +415,27 @@ class StreamView(anywidget.AnyWidget):
             msg = message("ops", self._seq, self._batch.take())
             self.send(msg)
             self._policy.sent(self._clock(), _ENVELOPE + len(orjson.dumps(msg)), text_chars)
-        if self._inspected is not None and self._inspected < self._fed:
+        if self._inspected is not None and self._inspected < self._stream.fed:
             self._send_chunk_list(self._inspected)
 
     # ---- the inspector: the raw chunks beside the rendered run -------------------------------------
 
     def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
         """One line per chunk folded in so far: index, arrival ms, type, from, nesting path, nodes."""
+        stream = self._stream
         return [
-            {"i": i, "ms": self._chunk_ms(i), "nodes": self._touched[i],
-             **describe(self._recording.chunk(i))}
-            for i in range(start, self._fed)
+            {"i": i, "ms": stream.chunk_ms(i), "nodes": stream.touched[i],
+             **describe(stream.recording.chunk(i))}
+            for i in range(start, stream.fed)
         ]  # fmt: skip
-
-    def _chunk_ms(self, index: int) -> float | None:
-        """The time the inspector lists for chunk ``index``: its arrival (None when untimed)."""
-        return _ms(self._recording.times[index])
 
     def _send_chunk_list(self, start: int) -> None:
         self.send(ChunksMsg(t="chunks", start=start, entries=self.inspector_entries(start)))
-        self._inspected = self._fed
+        self._inspected = self._stream.fed
 
     def _snapshot(self) -> SnapshotMsg | OpsMsg:
         self._flush()
-        return message("snapshot", self._seq, self._run.snapshot())
+        return message("snapshot", self._seq, self.run.snapshot())
 
     def _on_browser_message(self, widget: Any, content: Any, buffers: Any) -> None:
         """A message from the browser. What goes wrong is shown in the view, not only in the kernel log."""
@@ -651,7 +443,7 @@ class StreamView(anywidget.AnyWidget):
             self._handle_browser_message(content)
         except Exception as error:
             kind = content.get("t") if isinstance(content, dict) else None
-            self._run.note("error", f"{kind or 'a browser message'} failed: {error}")
+            self.run.note("error", f"{kind or 'a browser message'} failed: {error}")
             self._flush()
 
     def _handle_browser_message(self, content: Any) -> None:
@@ -668,21 +460,21 @@ class StreamView(anywidget.AnyWidget):
         elif isinstance(msg, StopMsg):
             self.stop()
         elif isinstance(msg, ApproveMsg):  # the view's buttons decide as the person in the view
-            self._controlled("approve").approve(msg.tool_call_id, "view")
+            self._stream.controlled("approve").approve(msg.tool_call_id, "view")
         elif isinstance(msg, DeclineMsg):
-            self._controlled("decline").decline(msg.tool_call_id, msg.reason, "view")
+            self._stream.controlled("decline").decline(msg.tool_call_id, msg.reason, "view")
         elif isinstance(msg, LabelMsg):  # the footer's label control
             self._label_from_view(msg)
         elif isinstance(msg, InspectMsg):
             self._inspected = None
             if msg.open:
                 self._send_chunk_list(0)
-        elif isinstance(msg, ChunkJsonMsg) and 0 <= msg.i < self._fed:
-            chunk = self._recording.chunk(msg.i)
+        elif isinstance(msg, ChunkJsonMsg) and 0 <= msg.i < self._stream.fed:
+            chunk = self.recording.chunk(msg.i)
             shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else capped(chunk)
             self.send(ChunkJsonReplyMsg(t="chunk-json", i=msg.i, json=shown))
         elif isinstance(msg, RequestMsg):  # a step's Request toggle opened
-            reply = request_reply(self._run.snapshot(), self.result, msg.id)
+            reply = request_reply(self.run.snapshot(), self.result, msg.id)
             answer = RequestReplyMsg(
                 t="request", id=msg.id, request=reply.get("request"), where=reply.get("where")
             )
@@ -690,16 +482,13 @@ class StreamView(anywidget.AnyWidget):
                 answer["reason"] = reply["reason"]
             self.send(answer)
 
-    def _finalize(self) -> None:
-        """Settle the view (final state, transcript, ``streaming`` off), then mark it ended: what
-        ``wait()`` and ``await`` wait for, from another thread in a plain script."""
-        try:
-            self._final = orjson.dumps(self._snapshot()).decode()
-            self.streaming = False
-            self._update_transcripts()
-            self._unpublished = True
-        finally:
-            self._ended.set()
+    def _settled(self) -> None:
+        """The run settled: its final state and transcript, to be sent again
+        from the cell that waits (``_publish_final``). The stream then turns ``streaming`` off and
+        marks itself ended: what ``wait()`` and ``await`` wait for."""
+        self._final = orjson.dumps(self._snapshot()).decode()
+        self._update_transcripts()
+        self._unpublished = True
 
     def _update_transcripts(self) -> None:
         """A shown view: bring its saved-notebook transcript up to date."""
@@ -716,7 +505,7 @@ class StreamView(anywidget.AnyWidget):
         of the cell now executing: what ``wait()`` returns, or a run that ended during a later cell,
         must also be written in that cell's context to reach the saved notebook.
         """
-        if not self._ended.is_set() or not self._unpublished:
+        if not self._stream.ended or not self._unpublished:
             return
         self._unpublished = False
         self.send_state(["_final", "streaming"])
@@ -724,7 +513,7 @@ class StreamView(anywidget.AnyWidget):
 
     def _after_cell(self, _result: Any = None) -> None:
         """IPython's ``post_run_cell``: a run that ended during (or before) this cell is saved with it."""
-        if self._ended.is_set():
+        if self._stream.ended:
             self._publish_final()
             with contextlib.suppress(ValueError, AttributeError):
                 self._shell.events.unregister("post_run_cell", self._after_cell)
@@ -768,7 +557,7 @@ class StreamView(anywidget.AnyWidget):
         """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
         from .export import page_html
 
-        page = page_html(self._run, self.title, self.subtitle)
+        page = page_html(self.run, self.title, self.subtitle)
         if path is not None:
             Path(path).write_text(page)
         return page
@@ -802,7 +591,7 @@ def view(
     name = Path(source).name if isinstance(source, (str, Path)) else ""
     widget = StreamView(title=title or name, max_height=max_height, renderers=renderers)
     if source is not None:
-        widget.consume(source, delay=delay)
+        widget.stream.consume(source, delay=delay)
     return widget
 
 
@@ -833,30 +622,5 @@ def first_line(prompt: Any, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _sent(labels: LabelSender | None, label: Feedback) -> Feedback:
-    """``label`` sent where a run's labels go (blocking); a run no client streamed keeps it here only."""
-    if labels is not None:
-        return labels.send(label)
-    return label.model_copy(update={"sent_to_mastra": False, "reason": NO_TRACE})
-
-
-def _ms(value: float) -> float | None:
-    return None if math.isnan(value) else round(value, 1)  # JSON has no NaN
-
-
-class Breather:
-    """Lets the event loop run other work (a Stop click, other streams) during a long burst of chunks."""
-
-    def __init__(self) -> None:
-        self._since = time.monotonic()
-
-    async def breathe(self) -> None:
-        """Yield to the event loop if the burst has held it longer than ``_YIELD_EVERY``."""
-        if time.monotonic() - self._since > _YIELD_EVERY:
-            await asyncio.sleep(0)
-            self._since = time.monotonic()
-
-
-async def _aiter(items: Iterable[Any]) -> AsyncIterator[Any]:
-    for item in items:
-        yield item
+def _nothing() -> None:
+    """A watcher's call that has nothing to do (a view's stream being made)."""

@@ -73,6 +73,6 @@ def test_an_agent_approval_still_goes_to_approve_tool_call(client: mn.MastraClie
 
 def test_resume_on_a_network_says_why_not(client: mn.MastraClient) -> None:
     view = mn.StreamView(title="network networkApprover")
-    RunSession(client.transport, view, "/api/agents/networkApprover", "network")
+    RunSession(client.transport, view.stream, "/api/agents/networkApprover", "network")
     with pytest.raises(RuntimeError, match="no route for it"):
         view.resume({"answer": "yes"})

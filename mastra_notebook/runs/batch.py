@@ -1,9 +1,9 @@
 """Many runs at bounded concurrency: scheduling, each run's status and result, and ``wait``.
 
 No widget library here (an import-linter contract keeps it so): a :class:`Batch` runs anything that
-streams in the background once started (a :class:`RunHandle`; a StreamView is one) on the event loop
-the batch was filled on, or on the private loop's thread in a plain script. A Gallery shows one page
-by page; a script can use one as it is.
+streams in the background once started (a :class:`RunHandle`: a RunStream, or a StreamView showing
+one) on the event loop the batch was filled on, or on the private loop's thread in a plain script. A
+Gallery shows one page by page; a script can use one as it is.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ GROUPS = ("queued", "running", "done", "stopped", "error")  # counts()'s keys, i
 
 
 class RunHandle(Protocol):
-    """What a batch runs: a run that streams in the background once started (a StreamView is one).
+    """What a batch runs: a run that streams in the background once started (a RunStream, or a
+    StreamView showing one).
 
-    Its ``streaming`` trait is observed (traitlets' ``observe``): it turns off when a stream ends,
-    and on again when a run that waited for a person goes on.
+    Its ``streaming`` is watched (``on_streaming``): it turns off when a stream ends, and on again
+    when a run that waited for a person goes on.
     """
 
     @property
@@ -44,8 +45,8 @@ class RunHandle(Protocol):
     def stop(self) -> None:
         """Stop streaming now, settling the run as aborted."""
 
-    def observe(self, handler: Callable[..., Any], names: Any = ...) -> None:
-        """Call ``handler`` with each change of the trait ``names``."""
+    def on_streaming(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(streaming)`` whenever the run starts or stops streaming."""
 
 
 H = TypeVar("H", bound=RunHandle)
@@ -186,8 +187,8 @@ class Batch(Generic[H]):
         self._running += 1
         holding = [True]  # the concurrency slot, given back when the first stream ends
 
-        def on_streaming(change: dict[str, Any]) -> None:
-            if change["new"]:  # a run waiting for a person goes on (approve, resume)
+        def on_streaming(streaming: bool) -> None:
+            if streaming:  # a run waiting for a person goes on (approve, resume)
                 self._idle.clear()
                 return
             if holding[0]:
@@ -195,7 +196,7 @@ class Batch(Generic[H]):
                 self._running -= 1
             self._stream_ended(job)
 
-        handle.observe(on_streaming, names="streaming")
+        handle.on_streaming(on_streaming)
         self._notify(job, "started")
         handle.start(work)
 

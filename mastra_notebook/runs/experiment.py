@@ -1,0 +1,359 @@
+"""An experiment: every input run with every variant (and again, ``repeats`` times), scored,
+summarised per variant, saved and reopened. No widget: a plain script runs one as it is; the widget
+layer shows it as a live grid (inputs are rows, variants columns), wired in by the package
+(:func:`shown_with`; widget/experiment.py draws it).
+
+The runs go through a :class:`Batch` at the experiment's concurrency. A run that ended keeps its
+RunResult and recording (and its reducer state), not its stream or view. The numbers are
+analysis/experiment.py's; what starts a run on a server is the client's (``agent.experiment``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ..analysis import experiment as numbers
+from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
+from ..core.recording import Recording
+from ..core.result import RunResult
+from ..core.run import Run
+from .batch import Batch, Event, Job, RunHandle, Streaming
+from .stream import KeptRun, opened_when_shown
+
+__all__ = ["Experiment", "load_experiment", "shown_with"]
+
+PAGE_TILES = 48  # cells on a page (inputs by variants): the page's DOM stays bounded
+
+
+class ExperimentRun(RunHandle, Protocol):
+    """What an experiment runs: a batch's run handle that keeps its run once ended (``kept``) and
+    lets go of what shows it (``close``): a RunStream, or a StreamView showing one."""
+
+    def kept(self) -> KeptRun:
+        """The run, its recording and the inspector's links, kept once the handle is let go."""
+
+    def close(self) -> None:
+        """Let go of what shows the run (a view's browser model)."""
+
+
+@runtime_checkable
+class Titled(Protocol):
+    """A run's handle with a subtitle to show (a StreamView): the experiment writes its place there."""
+
+    subtitle: str
+
+
+class Shown(Protocol):
+    """An experiment's grid (widget/experiment.py's ``Grid``), told what changed."""
+
+    def changed(self, cell: Cell, event: Event) -> None:
+        """A run was queued, started, paused or ended."""
+
+    def settled(self) -> None:
+        """Every run ended."""
+
+    def showing(self, handle: Any) -> bool:
+        """``handle`` is shown in the grid's detail area (not to be closed when its run ends)."""
+
+    def display(self) -> None:
+        """Display the grid (IPython)."""
+
+    def bundle(self, **kwargs: Any) -> dict[str, Any]:
+        """The grid's MIME bundle (hosts other than IPython)."""
+
+
+_SHOWN: list[tuple[Callable[[Experiment, int], Shown], Callable[[Experiment], str]]] = []
+
+
+def shown_with(grid: Callable[[Experiment, int], Shown], html: Callable[[Experiment], str]) -> None:
+    """How an experiment is shown: its live grid (made when first shown) and its static HTML (the
+    package wires the widget layer's in, loaded only when shown: mastra_notebook/__init__.py)."""
+    _SHOWN[:] = [(grid, html)]
+
+
+def _shown() -> tuple[Callable[[Experiment, int], Shown], Callable[[Experiment], str]]:
+    if not _SHOWN:
+        raise RuntimeError("no widget layer is wired in to show an experiment (import mastra_notebook)")
+    return _SHOWN[0]
+
+
+# start(item, variant, repeat) makes a run's handle and the work that streams into it
+StartRun = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
+
+
+@dataclass(eq=False)
+class Cell:
+    """One run of the experiment: which input, variant and repeat; its batch job while it has one;
+    what it kept once ended (its Run and recording)."""
+
+    item: int
+    variant: str
+    repeat: int
+    number: int  # its place in the experiment's cells
+    job: Job[Any] | None = None
+    kept: KeptRun | None = None
+    saved: Outcome | None = None  # a reopened experiment's run: its result as saved
+    recording: Recording = field(default_factory=Recording)
+
+    @property
+    def status(self) -> str:
+        """``queued``, ``running``, or the run's own status."""
+        if self.saved is not None:
+            return self.saved.status
+        return self.job.status if self.job is not None else "queued"
+
+    @property
+    def result(self) -> RunResult:
+        """The run's RunResult so far."""
+        if self.saved is not None:
+            return self.saved.result
+        if self.kept is not None:  # ended: as its run stands now (a label given after its end included)
+            return self.kept.run.result
+        return self.job.result if self.job is not None else Run().result
+
+    def outcome(self) -> Outcome:
+        """This run as far as it got (analysis's record of it)."""
+        return self.saved or Outcome(self.item, self.variant, self.repeat, self.status, self.result)
+
+    def keep(self) -> KeptRun:
+        """What a view shows of this ended run (a reopened one's Run is read from its recording once)."""
+        if self.kept is None:
+            run = Run()
+            run.start(recorded=True)
+            for item in self.recording.items:
+                run.feed(item)
+            run.end()
+            if run.result.scores != self.result.scores:  # a recording saved without its scores' line
+                run.scores(self.result.scores)
+            self.kept = KeptRun(run, self.recording, [[] for _ in self.recording.items])
+        return self.kept
+
+
+class Experiment:
+    """``agent.experiment(inputs, variants=None, scorers=(), repeats=1, concurrency=8, name=None)``.
+
+    Shown, it is a live grid: inputs are rows, variants columns, a tile per run (status, score badges,
+    the answer's first lines; "open" shows the run's full view), the summary above and a "differs"
+    toggle; pages of at most about 50 tiles. From Python:
+
+    - ``wait()`` / ``await exp``: until every run ended;
+    - ``to_dataframe()``: a row per run (input, variant, repeat), a ``score_<name>`` column per score;
+    - ``summary()``: a row per variant (n, errors, each scorer's mean with its 95% interval and pass
+      rate, tokens, cost, latency p50/p95);
+    - ``differs()``: the inputs where the variants disagree; ``compare(a, b)`` those runs step by step;
+    - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[Item],
+        variants: Mapping[str, Any] | None = None,
+        *,
+        start: StartRun | None = None,
+        repeats: int = 1,
+        concurrency: int = 8,
+        name: str | None = None,
+        agent: str | None = None,
+        page_tiles: int = PAGE_TILES,
+    ) -> None:
+        if repeats < 1:
+            raise ValueError("repeats must be at least 1")
+        self.items = list(items)
+        self.variants: dict[str, Any] = dict(variants) if variants else {BASELINE: {}}
+        self.repeats = repeats
+        self.name = name
+        self.agent = agent
+        self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job)
+        self.cells: list[Cell] = []
+        self._by_job: dict[int, Cell] = {}
+        self._grid: Shown | None = None
+        self._page_tiles = page_tiles
+        if start is not None:
+            for index, item in enumerate(self.items):  # row by row: the grid fills from the top
+                for variant in self.variants:
+                    for repeat in range(repeats):
+                        self._submit(start, index, item, variant, repeat)
+
+    def _submit(self, start: StartRun, index: int, item: Item, variant: str, repeat: int) -> None:
+        cell = Cell(index, variant, repeat, len(self.cells))
+        self.cells.append(cell)
+
+        def started() -> tuple[ExperimentRun, Streaming]:
+            with opened_when_shown():  # a run streaming off the grid has no browser model
+                handle, work = start(item, variant, repeat)
+            if isinstance(handle, Titled):  # a view: its place in the grid
+                handle.subtitle = f"#{index} · {variant}" + (
+                    f" · repeat {repeat + 1}" if self.repeats > 1 else ""
+                )
+            return handle, work
+
+        cell.job = self.batch.submit(started, prompt=item.input)
+        self._by_job[cell.job.index] = cell
+
+    def _on_job(self, job: Job[Any], event: Event) -> None:
+        """A run was queued, started, paused or ended (on the loop the runs live on)."""
+        cell = self._by_job.get(job.index)
+        if cell is None:  # queued from a script's thread a moment before it was listed
+            return
+        if event == "ended":
+            handle = job.handle
+            if handle is not None:
+                cell.kept = handle.kept()
+                cell.recording = cell.kept.recording
+                if self._grid is None or not self._grid.showing(handle):  # off the grid: let go
+                    cell.kept.run.tree.sink = None  # the run keeps no reference to its stream or view
+                    handle.close()
+            elif job.run is not None:  # never ran: the batch's own run says why
+                cell.kept = KeptRun(job.run, Recording(), [])
+        if self._grid is not None:
+            self._grid.changed(cell, event)
+
+    # ---- waiting --------------------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        """No run is queued or streaming."""
+        return self.batch.idle
+
+    def wait(self, timeout: float | None = None) -> Experiment:
+        """Block until every run ended (interrupting stops the queued runs); the experiment."""
+        self.batch.wait(timeout)
+        if self._grid is not None:
+            self._grid.settled()
+        return self
+
+    def __await__(self) -> Generator[Any, None, Experiment]:
+        yield from self.batch.__await__()
+        if self._grid is not None:
+            self._grid.settled()
+        return self
+
+    def stop(self) -> None:
+        """Stop every run: the queued ones never start, the streaming ones stop."""
+        self.batch.stop()
+
+    # ---- the numbers ----------------------------------------------------------------------------
+
+    def outcomes(self) -> list[Outcome]:
+        """Every run as far as it got, in input, variant, repeat order."""
+        return [cell.outcome() for cell in self.cells]
+
+    def to_dataframe(self) -> Any:
+        """One row per run (each input with each variant, each repeat): ``input_index``, ``input``,
+        ``expected``, ``variant``, ``repeat``, then ``mn.to_dataframe``'s columns (status, text, tool calls,
+        tokens, timing, cost, a ``score_<name>`` column per scorer). Rows so far while it runs."""
+        pandas = _pandas()
+        return pandas.DataFrame(numbers.rows(self.outcomes(), self.items))
+
+    def summary(self) -> Any:
+        """One row per variant, indexed by its name: ``n`` runs, ``ended``, ``errors`` (ended
+        otherwise than finished); per scorer ``<name>_mean`` with ``<name>_ci_low`` and
+        ``<name>_ci_high``, its 95% confidence interval, and ``<name>_pass_rate`` (the share of its
+        scores that passed their threshold; NaN without one); ``tokens`` (all runs), ``cost_usd``
+        (the priced runs), ``latency_p50_s`` and ``latency_p95_s`` (of the ended runs).
+
+        The interval is Student's t: ``mean ± t(0.975, n - 1) · s / √n`` over the variant's scores
+        (every input and repeat one sample; a failed score left out), ``s`` the sample standard
+        deviation (n - 1 in its denominator), its quantile scipy's; NaN with a single score, and
+        without scipy (``pip install 'mastra-notebook[stats]'``). Repeats of one input are not
+        independent of each other, so with repeats the interval is narrower than a resampling of
+        inputs would give. Percentiles interpolate linearly between ranks."""
+        pandas = _pandas()
+        return pandas.DataFrame(numbers.summary_rows(self.outcomes(), list(self.variants))).set_index(
+            "variant"
+        )
+
+    def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
+        """The inputs (indices) where the variants (all, or those named) disagree on a scorer's mean
+        over the repeats (every scorer, or those in ``scorers``) or on the trajectories their runs
+        took (tool names and canonical arguments); ended runs only."""
+        return numbers.differing(self.outcomes(), list(variants) or None, scorers)
+
+    def compare(self, a: str, b: str) -> Comparisons:
+        """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
+        step (``mn.compare``): a dict by input index, shown one comparison after the other."""
+        return numbers.comparisons(self.outcomes(), self.items, a, b)
+
+    def runs(self, item: int, variant: str) -> list[RunResult]:
+        """The results of input ``item`` with ``variant``, one per repeat."""
+        return [cell.result for cell in self.cells_of(item, variant)]
+
+    def cells_of(self, item: int, variant: str) -> list[Cell]:
+        """The runs of input ``item`` with ``variant``, one per repeat (found where they were
+        submitted: input by input, variant by variant)."""
+        per_item = len(self.variants) * self.repeats
+        start = item * per_item + list(self.variants).index(variant) * self.repeats
+        cells = self.cells[start : start + self.repeats]
+        if cells and all(c.item == item and c.variant == variant for c in cells):
+            return cells
+        return [c for c in self.cells if c.item == item and c.variant == variant]
+
+    # ---- saved ----------------------------------------------------------------------------------
+
+    def save(self, folder: str | Path) -> Path:
+        """Save the experiment into ``folder``: each run's recording (JSONL) and result with its
+        scores, the inputs and the variants (functions and tools by name). ``mn.load_experiment``
+        reopens it without a server. Runs not ended yet are saved as far as they got."""
+        recordings = [
+            cell.kept.recording if cell.kept is not None else self._recording_so_far(cell)
+            for cell in self.cells
+        ]
+        saved = numbers.Saved(self.name, self.agent, self.items, self.variants, self.repeats,
+                              self.outcomes(), recordings)  # fmt: skip
+        return numbers.save(folder, saved)
+
+    @staticmethod
+    def _recording_so_far(cell: Cell) -> Recording:
+        handle = cell.job.handle if cell.job is not None else None
+        recording = getattr(handle, "recording", None)
+        return recording if isinstance(recording, Recording) else cell.recording
+
+    # ---- shown ----------------------------------------------------------------------------------
+
+    @property
+    def grid(self) -> Any:
+        """The experiment's grid (made when first shown: widget/experiment.py's ``Grid``)."""
+        if self._grid is None:
+            self._grid = _shown()[0](self, self._page_tiles)
+        return self._grid
+
+    def _ipython_display_(self) -> None:
+        self.grid.display()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
+        return self.grid.bundle(**kwargs)
+
+    def _repr_html_(self) -> str:
+        return _shown()[1](self)
+
+    def __repr__(self) -> str:
+        counts = " · ".join(f"{n} {group}" for group, n in self.batch.counts().items() if n)
+        what = f"{len(self.items)} inputs, {len(self.variants)} variants, {self.repeats} repeats"
+        return f"<Experiment {self.name or ''}{' ' if self.name else ''}of {what}: {counts or 'saved'}>"
+
+
+def load_experiment(folder: str | Path) -> Experiment:
+    """Reopen an experiment saved with ``exp.save(folder)``, without a server: its inputs, variants
+    (as described when saved), runs with their scores and recordings; shown as its grid."""
+    saved = numbers.load(folder)
+    experiment = Experiment(
+        saved.items, saved.variants, repeats=saved.repeats, name=saved.name, agent=saved.agent
+    )
+    for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
+        number = len(experiment.cells)
+        cell = Cell(outcome.item, outcome.variant, outcome.repeat, number, saved=outcome, recording=recording)
+        experiment.cells.append(cell)
+    return experiment
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as error:
+        raise ImportError(
+            "an experiment's tables need pandas: pip install 'mastra-notebook[pandas]'"
+        ) from error
+    return pandas
