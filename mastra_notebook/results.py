@@ -12,7 +12,8 @@ Mastra's trace of a run
     :class:`Trace` of :class:`Span` (``view.trace()``); :class:`TraceUnavailable` (raised) says what
     to turn on on a server that keeps no traces.
 What a call gives back, live
-    :class:`StreamView` (``agent.stream``, ``workflow.stream``, ``mn.view``), :class:`ReplayView`
+    :class:`StreamView` (``agent.stream``, ``workflow.stream``, ``mn.view``), :class:`RunStream`
+    (the same with no widget: ``agent.stream(..., view=False)``, ``mn.stream``), :class:`ReplayView`
     (``mn.replay``), :class:`Gallery` (``agent.stream_many``), :class:`Experiment`
     (``agent.experiment``, ``mn.load_experiment``), :class:`Chat` (``agent.chat``) whose
     ``history`` holds a :class:`TurnResult` per turn (with its :class:`TurnMemory`),

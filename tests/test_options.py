@@ -128,6 +128,7 @@ def test_the_known_set_is_the_body_table_and_the_call_parameters() -> None:
         "max_tool_rounds",
         "max_height",
         "renderers",
+        "view",
         EXTRA_BODY,
     }  # scorers= is a body field too
     workflow = known_options(Workflow.stream)
