@@ -16,7 +16,11 @@ from .conftest import fixture_path
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     """``code`` in a fresh interpreter, which must end by itself (a hang is a failure, not a wait)."""
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

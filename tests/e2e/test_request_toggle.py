@@ -113,6 +113,8 @@ def test_the_saved_notebook_carries_each_request_folded(views: e2e.Views, lab: e
     (html,) = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
     text = "".join(html) if isinstance(html, list) else html
     # closed: no open attribute
-    assert len(re.findall(r'<details class="mn-disclosure" style="[^"]*"><summary[^>]*>Request · ', text)) == 2
+    assert (
+        len(re.findall(r'<details class="mn-disclosure" style="[^"]*"><summary[^>]*>Request · ', text)) == 2
+    )
     assert "Request · system · 3 messages (1 history) · 1 tool" in text
     assert "You are a helpful assistant." in text
