@@ -8,7 +8,8 @@ of plain words (paragraphs every ~80 deltas) at ``rate`` deltas a second on aver
 a gamma distribution (shape 2: bursts and pauses, never a fixed beat). ``provider`` takes a whole
 provider recording as it is, at its recorded pace when it has one (``mnReceivedMs`` on its lines),
 else at ``rate`` with the same jitter. Both are saved as recordings (JSONL with ``mnReceivedMs``)
-and fed by ``feed`` from a task on the kernel's loop at their recorded times.
+and fed by ``feed`` from a task on the kernel's loop at their recorded times; ``feed_floor`` feeds
+their text, the same way, to render.py's floor (a bare widget), batched as the view's messages are.
 
 A delta is seen on screen when the view's text shows as many letters as the stream had up to it
 (``letters``): letters survive markdown rendering (``**``, list numbers and punctuation do not), and a
@@ -18,6 +19,7 @@ delta with no letter is not measured.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import random
 import re
@@ -37,6 +39,7 @@ _SENTENCES = (
 WORDS = _SENTENCES.split()
 PARAGRAPH_DELTAS = 80  # deltas per paragraph, about (real answers break every few hundred characters)
 SHAPE = 2.0  # gamma shape of the gaps between deltas: coefficient of variation 1/sqrt(2)
+FLOOR_GAP_S = 1 / 40  # the floor's messages: at once, or this long after the previous (as wire.MIN_GAP)
 
 
 def _chunks(path: Path) -> list[dict[str, Any]]:
@@ -144,3 +147,41 @@ async def feed(view: Any, path: Path, fed: list[float], wait_s: float = 1.0) -> 
         fed.append(time.time() * 1000)
         view.feed(item)
     view.end()
+
+
+async def feed_floor(widget: Any, path: Path, wait_s: float = 1.0) -> None:
+    """Feed the text of the saved stream at ``path`` to a bare widget at its recorded times (after
+    ``wait_s``), as custom messages ``{"text": ...}``: a delta leaves at once, or ``FLOOR_GAP_S`` after
+    the previous message with whatever came meanwhile (at most 40 messages a second, as the view's
+    kernel side sends). Then ``{"end": True, "messages": n, "peak": most messages in any second}``."""
+    loop = asyncio.get_running_loop()
+    recording = Recording.load(path)
+    pending: list[str] = []
+    sent: list[float] = []
+    timer: asyncio.TimerHandle | None = None
+
+    def flush() -> None:
+        nonlocal timer
+        timer = None
+        if pending:
+            widget.send({"text": "".join(pending)})
+            pending.clear()
+            sent.append(time.monotonic())
+
+    await asyncio.sleep(wait_s)
+    start = time.monotonic()
+    for at_ms, item in zip(recording.times, chunks(recording), strict=True):
+        await asyncio.sleep(max(0.0, start + at_ms / 1000 - time.monotonic()))
+        if item.get("type") != "text-delta":
+            continue
+        pending.append(item["payload"]["text"])
+        if timer is None:
+            delay = sent[-1] + FLOOR_GAP_S - time.monotonic() if sent else 0.0
+            if delay <= 0:
+                flush()
+            else:
+                timer = loop.call_later(delay, flush)
+    while timer is not None:  # the last batch, at its time
+        await asyncio.sleep(FLOOR_GAP_S / 5)
+    peak = max((bisect.bisect_left(sent, at + 1.0) - i for i, at in enumerate(sent)), default=0)
+    widget.send({"end": True, "messages": len(sent), "peak": peak})
