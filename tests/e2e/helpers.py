@@ -127,7 +127,8 @@ class PageEvents:
 
     def __init__(self) -> None:
         self.dialogs: list[str] = []
-        self.errors: list[str] = []
+        self.errors: list[str] = []  # each error's message (compared with known ones)
+        self.stacks: list[str] = []  # where each was thrown (ours, anywidget, JupyterLab): said on failure
 
 
 def dismiss_dialog(events: PageEvents, dialog: Any) -> None:
@@ -148,8 +149,9 @@ def watched_page(
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
     page.on("dialog", lambda dialog: dismiss_dialog(events, dialog))
-    # with its stack: where in the page it was thrown (ours, anywidget, JupyterLab)
-    page.on("pageerror", lambda error: events.errors.append(f"{error}\n{getattr(error, 'stack', '')}"))
+    page.on(
+        "pageerror", lambda error: (events.errors.append(str(error)), events.stacks.append(str(error.stack)))
+    )
     failed_before, ended = FAILED[0], False
     try:
         yield page, events
@@ -519,7 +521,9 @@ class ClientNotebook:
     def check_clean(self) -> None:
         """The page raised no error (named when it did) and JupyterLab dropped no output."""
         errors = self.events.errors
-        assert not errors, f"the page raised {len(errors)} error(s):\n" + "\n".join(errors)
+        assert not errors, f"the page raised {len(errors)} error(s):\n" + "\n".join(
+            self.events.stacks or errors
+        )
         assert_no_rate_limit(self.page)
 
 
