@@ -221,7 +221,7 @@ def test_a_saved_notebook_shows_the_grid_and_summary_as_they_ended(
     assert "queued" not in html
     assert "said SECOND PROMPT" in html
     assert "loud 1" in html
-    assert 'class="mn-exp-summary"' in html
+    assert 'class="mn-view-table mn-exp-summary"' in html
 
 
 async def test_a_saved_recording_keeps_its_scores(recording_comm: object, tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ _VIEWS = (
     "rich",
     "timelines",
     "table",
+    "pieces",
     "compare",
     "compareSteps",
     "memory",
@@ -86,6 +87,18 @@ class StaticHtml:
             return None
         islands = [self._island(island) for island in drawn["islands"]]
         return _ISLAND.sub(lambda match: islands[int(match[1])], drawn["html"])
+
+    def draw_each(self, view: str, **fields: Any) -> list[str]:
+        """The static HTML of each of what ``view`` draws apart (``pieces``), raw HTML sanitised."""
+        payload = orjson.dumps(fields, default=str).decode()
+        with self._lock:
+            drawn = orjson.loads(str(self._views[view](payload)))
+        return [self._placed(one["html"], one["islands"]) for one in drawn]
+
+    def _placed(self, html: str, raw: list[str]) -> str:
+        """``html`` with each island sanitised and put where it stands."""
+        islands = [self._island(island) for island in raw]
+        return _ISLAND.sub(lambda match: islands[int(match[1])], html)
 
     def render(
         self,

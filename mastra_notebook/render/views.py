@@ -23,10 +23,12 @@ __all__ = [
     "Inline",
     "badge",
     "block",
+    "button",
     "code",
     "deleted",
     "details",
     "draw",
+    "draw_each",
     "inserted",
     "joined",
     "label",
@@ -50,6 +52,7 @@ class Label(TypedDict):
 class Wrapped(TypedDict):
     t: Literal["code", "muted", "strong", "ins", "del"]
     body: Inline
+    title: NotRequired[str]
 
 
 class Span(TypedDict):
@@ -58,13 +61,25 @@ class Span(TypedDict):
     body: Inline
     title: NotRequired[str]
     data: NotRequired[dict[str, str]]
+    style: NotRequired[str]
 
 
 class Block(TypedDict):
     t: Literal["block"]
     cls: NotRequired[str]
     body: Inline
+    title: NotRequired[str]
     data: NotRequired[dict[str, str]]
+    style: NotRequired[str]
+
+
+class Button(TypedDict):
+    t: Literal["button"]
+    cls: str
+    body: Inline
+    data: NotRequired[dict[str, str]]
+    disabled: NotRequired[bool]
+    style: NotRequired[str]
 
 
 class Lines(TypedDict):
@@ -112,9 +127,13 @@ class Table(TypedDict):
     heads: NotRequired[list[Inline]]
     rows: list[list[Inline]]
     rowHeads: NotRequired[bool]
+    numeric: NotRequired[bool]
+    cellStyle: NotRequired[str]
 
 
-Piece: TypeAlias = "Label | Wrapped | Span | Block | Lines | Pre | Details | Link | Badge | Progress | Table"
+Piece: TypeAlias = (
+    "Label | Wrapped | Span | Block | Button | Lines | Pre | Details | Link | Badge | Progress | Table"
+)
 Inline: TypeAlias = "str | list[Inline] | Piece"
 """Text, pieces side by side, or one typed piece."""
 
@@ -129,8 +148,11 @@ def label(text: Any, title: str | None = None) -> Label:
     return piece
 
 
-def code(body: Inline) -> Wrapped:
-    return {"t": "code", "body": body}
+def code(body: Inline, title: str | None = None) -> Wrapped:
+    piece: Wrapped = {"t": "code", "body": body}
+    if title is not None:
+        piece["title"] = title
+    return piece
 
 
 def muted(body: Inline) -> Wrapped:
@@ -151,23 +173,63 @@ def deleted(body: Inline) -> Wrapped:
     return {"t": "del", "body": body}
 
 
-def span(cls: str, body: Inline, title: str | None = None, data: Mapping[str, str] | None = None) -> Span:
-    """A span of the package's own class (``mn-score``), to be found and styled by it."""
+def span(
+    cls: str,
+    body: Inline,
+    title: str | None = None,
+    data: Mapping[str, str] | None = None,
+    style: str = "",
+) -> Span:
+    """A span of the package's own class (``mn-score``), to be found and styled by it; ``style``:
+    declarations of its own (kept where the palette's are left out)."""
     piece: Span = {"t": "span", "cls": cls, "body": body}
     if title is not None:
         piece["title"] = title
     if data:
         piece["data"] = dict(data)
+    if style:
+        piece["style"] = style
     return piece
 
 
-def block(body: Inline, cls: str = "", data: Mapping[str, str] | None = None) -> Block:
+def block(
+    body: Inline,
+    cls: str = "",
+    data: Mapping[str, str] | None = None,
+    *,
+    title: str | None = None,
+    style: str = "",
+) -> Block:
     """A block (a line of its own) of the package's own class."""
     piece: Block = {"t": "block", "body": body}
     if cls:
         piece["cls"] = cls
+    if title is not None:
+        piece["title"] = title
     if data:
         piece["data"] = dict(data)
+    if style:
+        piece["style"] = style
+    return piece
+
+
+def button(
+    cls: str,
+    body: Inline,
+    data: Mapping[str, str] | None = None,
+    *,
+    disabled: bool = False,
+    style: str = "",
+) -> Button:
+    """A button a page's own script acts on (by its ``data-*``): drawn only with ``controls``
+    (:func:`draw_each`); a transcript leaves it out."""
+    piece: Button = {"t": "button", "cls": cls, "body": body}
+    if data:
+        piece["data"] = dict(data)
+    if disabled:
+        piece["disabled"] = True
+    if style:
+        piece["style"] = style
     return piece
 
 
@@ -215,6 +277,8 @@ def table(
     cls: str = "",
     kind: str = "",
     row_heads: bool = False,
+    numeric: bool = False,
+    cell_style: str = "",
 ) -> Table:
     """A table of inline cells; without ``heads``, rows of facts."""
     piece: Table = {"t": "table", "rows": [list(row) for row in rows]}
@@ -226,6 +290,10 @@ def table(
         piece["kind"] = kind
     if row_heads:
         piece["rowHeads"] = True
+    if numeric:
+        piece["numeric"] = True
+    if cell_style:
+        piece["cellStyle"] = cell_style
     return piece
 
 
@@ -237,6 +305,15 @@ def joined(items: Sequence[Inline], separator: str) -> list[Inline]:
     return out
 
 
-def draw(body: Inline, cls: str = "", data: Mapping[str, str] | None = None) -> str:
-    """``body`` drawn in a block of class ``cls`` (js/src/views/table.ts), as script-free HTML."""
-    return engine().draw("table", cls=cls, data=dict(data or {}), body=body) or ""
+def draw(body: Inline, cls: str = "", data: Mapping[str, str] | None = None, *, styled: bool = True) -> str:
+    """``body`` drawn in a block of class ``cls`` (js/src/views/table.ts), as script-free HTML;
+    without the palette's inline styles when not ``styled`` (a piece's own ``style`` stays)."""
+    return engine().draw("table", cls=cls, data=dict(data or {}), body=body, styled=styled) or ""
+
+
+def draw_each(pieces: Sequence[Inline], *, styled: bool = True, controls: bool = False) -> list[str]:
+    """Each piece drawn on its own as one element (text in a span), in one call of the engine;
+    ``controls``: its buttons kept (a live page's parts, whose script acts on them)."""
+    if not pieces:
+        return []
+    return engine().draw_each("pieces", pieces=list(pieces), styled=styled, controls=controls)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from ..analysis import experiment as numbers
 from ..core.cost import format_usd
 from ..core.score import badge
 from ..core.status_words import status_tone, status_word
+from ..render import views
 from ..render.words import markdown_words
 from ..runs.batch import Event
 from ..runs.experiment import PAGE_TILES, Cell, Experiment, load_experiment
@@ -63,51 +63,53 @@ _OPEN = (
     "color:var(--jp-ui-font-color1,inherit)"
 )
 _QUEUED = ";opacity:0.45;cursor:default"  # a queued run's "open": nothing to open yet
-_TABLE = "border-collapse:collapse;font-size:12px;margin:4px 0"
-_TD = (
-    "padding:2px 8px;border-bottom:1px solid var(--jp-border-color2,#ddd);text-align:right;white-space:nowrap"
-)
 
 
 def _css(style: str, styled: bool) -> str:
-    """A ``style`` attribute, or none in the static transcript: JupyterLab sanitises every
+    """A piece's own ``style``, or none in the static transcript: JupyterLab sanitises every
     ``text/html`` output for its table of contents, checking each inline declaration against its
-    CSS patterns (a first page of tiles fully styled took it 170-300 ms in one task)."""
-    return f' style="{style}"' if styled else ""
+    CSS patterns (a first page of tiles fully styled took it 170-300 ms in one task). The static
+    transcript is drawn with ``styled=False`` too: no palette declarations either."""
+    return style if styled else ""
 
 
-def _badge(text: str, tone: str, title: str = "", styled: bool = True) -> str:
+def _badge(text: str, tone: str, title: str = "", styled: bool = True) -> list[views.Inline]:
     if not styled:  # the static transcript: the badge's words in code type
-        return f'<code title="{escape(title)}">{escape(text)}</code> '
+        return [views.code(text, title=title), " "]
     background = _TONES.get(tone, _TONES["neutral"])
-    return f'<span style="{_BADGE};background:{background}" title="{escape(title)}">{escape(text)}</span>'
+    return [views.span("", text, title=title, style=f"{_BADGE};background:{background}")]
 
 
-def tile_html(cells: Sequence[Cell], *, styled: bool = True) -> str:
-    """One grid cell: each repeat's status, score badges and the first lines of its answer (as the
-    static transcript's table cell content, without inline styles, when not ``styled``)."""
-    parts = []
+def tile(cells: Sequence[Cell], *, styled: bool = True) -> views.Block:
+    """One grid cell as data: each repeat's status, score badges and the first lines of its answer."""
+    parts: list[views.Inline] = []
     for cell in cells:
         result, status = cell.result, cell.status
-        badges = [_badge(status_word(status), status_tone(status), styled=styled)]
-        badges += [_badge(b["text"], b["tone"], b["title"], styled) for b in map(badge, result.scores)]
+        badges = _badge(status_word(status), status_tone(status), styled=styled)
+        for b in map(badge, result.scores):
+            badges += _badge(b["text"], b["tone"], b["title"], styled)
         # its words in one flow, as the reader sees them (no markdown marks): a heading and blank lines
         # would take the tile's few lines; steps' texts apart (result.text joins them as Mastra does,
         # with nothing between). Only the answer's start is read: a tile shows a few lines of it.
         said = " ".join(step.text for step in result.steps) if result.steps else result.text
         error = result.error.message if result.error else ""
         text = markdown_words(said[: ANSWER_CHARS * 4]) if said else " ".join(error.split())
-        answer = escape(text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else ""))
-        repeat = (
-            f"<span{_css('opacity:0.6;margin-right:4px', styled)}>#{cell.repeat + 1}</span> "
+        answer = text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else "")
+        repeat: list[views.Inline] = (
+            [views.span("", f"#{cell.repeat + 1}", style=_css("opacity:0.6;margin-right:4px", styled)), " "]
             if len(cells) > 1
-            else ""
+            else []
         )
-        parts.append(
-            f'<div class="mn-exp-run" data-status="{escape(status)}">{repeat}{"".join(badges)}'
-            f'<div class="mn-exp-answer"{_css(_ANSWER, styled)}>{answer}</div></div>'
-        )
-    return f'<div class="mn-exp-tile"{_css(_TILE, styled)}>{"".join(parts)}</div>'
+        run = [*repeat, *badges, views.block(answer, "mn-exp-answer", style=_css(_ANSWER, styled))]
+        parts.append(views.block(run, "mn-exp-run", {"status": status}))
+    return views.block(parts, "mn-exp-tile", style=_css(_TILE, styled))
+
+
+def tile_html(cells: Sequence[Cell], *, styled: bool = True) -> str:
+    """One grid cell drawn: each repeat's status, score badges and the first lines of its answer (as
+    the static transcript's table cell content, without inline styles, when not ``styled``)."""
+    (html,) = views.draw_each([tile(cells, styled=styled)], styled=styled)
+    return html
 
 
 def _figure(value: Any, digits: str = ".3g") -> str:
@@ -116,12 +118,12 @@ def _figure(value: Any, digits: str = ".3g") -> str:
     return format(value, digits)
 
 
-def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
+def summary(experiment: Experiment) -> views.Table:
     """The summary per variant as a table: n, errors, each scorer's mean [95% interval] and pass
-    rate, tokens, cost, latency p50/p95 (left to the host's table style when not ``styled``)."""
+    rate, tokens, cost, latency p50/p95."""
     table = numbers.summary_rows(experiment.outcomes(), list(experiment.variants))
     scorers = numbers.scorer_names(experiment.outcomes())
-    head = [
+    head: list[views.Inline] = [
         "variant",
         "ended / runs",
         "errors",
@@ -130,7 +132,7 @@ def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
         "cost",
         "p50 / p95 s",
     ]
-    lines = []
+    rows: list[list[views.Inline]] = []
     for facts in table:
         scored = []
         for name in scorers:
@@ -140,65 +142,67 @@ def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
             passed = "" if math.isnan(rate) else f" · {rate:.0%} pass"
             scored.append(f"{_figure(mean)}{interval}{passed}")
         cost = facts["cost_usd"]
-        cells = [
-            f"{facts['ended']}/{facts['n']}",
-            str(facts["errors"]),
-            *scored,
-            f"{facts['tokens']:,}",
-            "—" if math.isnan(cost) else format_usd(cost),
-            f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}",
-        ]
-        title = _described(experiment, facts["variant"])
-        lines.append(
-            f'<tr><th{_css(f"{_TD};text-align:left", styled)} title="{title}">{escape(facts["variant"])}</th>'
-            + "".join(f"<td{_css(_TD, styled)}>{escape(c)}</td>" for c in cells)
-            + "</tr>"
+        variant = views.span("", str(facts["variant"]), title=_described(experiment, facts["variant"]))
+        rows.append(
+            [
+                variant,
+                f"{facts['ended']}/{facts['n']}",
+                str(facts["errors"]),
+                *scored,
+                f"{facts['tokens']:,}",
+                "—" if math.isnan(cost) else format_usd(cost),
+                f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}",
+            ]
         )
-    aligned = [_css(f"{_TD};text-align:{'left' if i == 0 else 'right'}", styled) for i in range(len(head))]
-    header = "".join(f"<th{align}>{escape(h)}</th>" for align, h in zip(aligned, head, strict=True))
-    return f'<table class="mn-exp-summary"{_css(_TABLE, styled)}><tr>{header}</tr>{"".join(lines)}</table>'
+    return views.table(head, rows, cls="mn-exp-summary", row_heads=True, numeric=True)
+
+
+def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
+    """The summary drawn (left to the host's table style when not ``styled``)."""
+    return views.draw(summary(experiment), styled=styled)
 
 
 def _described(experiment: Experiment, variant: str) -> str:
     """A variant's options as a header's hover text."""
-    return escape(str(numbers.described(experiment.variants.get(variant))))
+    return str(numbers.described(experiment.variants.get(variant)))
 
 
-def _input_html(experiment: Experiment, index: int, styled: bool = True) -> str:
+def _input(experiment: Experiment, index: int, styled: bool = True) -> views.Block:
     item = experiment.items[index]
     text = str(item.input)
-    expected = (
-        f"<div{_css('opacity:0.7;margin-top:2px', styled)}>expected: {escape(str(item.expected)[:120])}</div>"
+    expected: list[views.Inline] = (
+        [
+            views.block(
+                f"expected: {str(item.expected)[:120]}", style=_css("opacity:0.7;margin-top:2px", styled)
+            )
+        ]
         if item.expected is not None
-        else ""
+        else []
     )
     style = _css("font-size:12px;line-height:1.4;padding:6px 4px;overflow-wrap:anywhere", styled)
-    return (
-        f'<div class="mn-exp-input"{style} title="{escape(text)}">'
-        f"<span{_css('opacity:0.6', styled)}>#{index}</span> {escape(text[:200])}{expected}</div>"
-    )
+    number = views.span("", f"#{index}", style=_css("opacity:0.6", styled))
+    return views.block([number, " ", text[:200], *expected], "mn-exp-input", title=text, style=style)
 
 
 _STATIC_TD = "text-align:left;vertical-align:top"  # the host's table style right-aligns cells
 
 
-def _static_rows(experiment: Experiment, rows: Sequence[int]) -> str:
+def _static_rows(experiment: Experiment, rows: Sequence[int]) -> views.Table:
     """The grid's rows as a plain table (the static transcript): what it shows is its text, with a
     declaration per cell at most, cheap for the host's sanitiser."""
     variants = list(experiment.variants)
-    head = f'<th style="{_STATIC_TD}">input</th>' + "".join(
-        f'<th style="{_STATIC_TD}" title="{_described(experiment, v)}">{escape(v)}</th>' for v in variants
-    )
-    body = "".join(
-        f'<tr><td style="{_STATIC_TD}">{_input_html(experiment, index, styled=False)}</td>'
-        + "".join(
-            f'<td style="{_STATIC_TD}">{tile_html(experiment.cells_of(index, v), styled=False)}</td>'
-            for v in variants
-        )
-        + "</tr>"
+    head: list[views.Inline] = [
+        "input",
+        *(views.span("", v, title=_described(experiment, v)) for v in variants),
+    ]
+    body: list[list[views.Inline]] = [
+        [
+            _input(experiment, index, styled=False),
+            *(tile(experiment.cells_of(index, v), styled=False) for v in variants),
+        ]
         for index in rows
-    )
-    return f'<table class="mn-exp-rows"><tr>{head}</tr>{body}</table>'
+    ]
+    return views.table(head, body, cls="mn-exp-rows", cell_style=_STATIC_TD)
 
 
 def _progress(experiment: Experiment) -> str:
@@ -210,33 +214,46 @@ def _progress(experiment: Experiment) -> str:
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
 
 
+def _named(experiment: Experiment) -> list[views.Inline]:
+    """The experiment's name (strong) and its progress."""
+    name: list[views.Inline] = [views.strong(experiment.name), " · "] if experiment.name else []
+    return [*name, _progress(experiment)]
+
+
 def page_parts(experiment: Experiment, rows: Sequence[int]) -> list[str]:
     """The live page's rows: the grid's style, then each of its children as HTML, one element each
     (the variants' heads, then per input its column and a cell per variant: the tile and an "open"
     button per run that has started). The page replaces only the children whose HTML changed."""
     variants = list(experiment.variants)
     columns = f"minmax(140px,1fr) repeat({len(variants)},minmax(200px,2fr))"
-    head = ['<div class="mn-exp-head" style="font-weight:600;font-size:12px">input</div>'] + [
-        f'<div class="mn-exp-head" style="font-weight:600;font-size:12px"'
-        f' title="{_described(experiment, v)}">{escape(v)}</div>'
-        for v in variants
+    heading = "font-weight:600;font-size:12px"
+    parts: list[views.Inline] = [
+        views.block("input", "mn-exp-head", style=heading),
+        *(views.block(v, "mn-exp-head", title=_described(experiment, v), style=heading) for v in variants),
     ]
-    body = []
     for index in rows:
-        body.append(_input_html(experiment, index))
+        parts.append(_input(experiment, index))
         for variant in variants:
             cells = experiment.cells_of(index, variant)
-            opens = "".join(
-                f'<button class="mn-exp-open" style="{_OPEN}{_QUEUED if cell.status == "queued" else ""}"'
-                f' data-open="{cell.number}"{" disabled" if cell.status == "queued" else ""}>'
-                f"{'open' if len(cells) == 1 else f'open #{cell.repeat + 1}'}</button>"
+            opens: list[views.Inline] = [
+                views.button(
+                    "mn-exp-open",
+                    "open" if len(cells) == 1 else f"open #{cell.repeat + 1}",
+                    {"open": str(cell.number)},
+                    disabled=cell.status == "queued",
+                    style=f"{_OPEN}{_QUEUED if cell.status == 'queued' else ''}",
+                )
                 for cell in cells
+            ]
+            parts.append(
+                views.block(
+                    [tile(cells), views.block(opens)],
+                    "mn-exp-cell",
+                    style="display:flex;flex-direction:column",
+                )
             )
-            body.append(
-                f'<div class="mn-exp-cell" style="display:flex;flex-direction:column">'
-                f"{tile_html(cells)}<div>{opens}</div></div>"
-            )
-    return [f"display:grid;grid-template-columns:{columns};gap:6px;margin-top:6px", *head, *body]
+    drawn = views.draw_each(parts, controls=True)
+    return [f"display:grid;grid-template-columns:{columns};gap:6px;margin-top:6px", *drawn]
 
 
 def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> str:
@@ -245,12 +262,9 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     per_page = max(1, PAGE_TILES // max(1, len(experiment.variants)))
     rows = list(rows) if rows is not None else list(range(min(per_page, len(experiment.items))))
     more = len(experiment.items) - len(rows)
-    tail = f"<div>… and {more} more inputs</div>" if more > 0 else ""
-    title = f"<b>{escape(experiment.name)}</b> · " if experiment.name else ""
-    return (
-        f'<div class="mn-exp-static"><div>{title}{escape(_progress(experiment))}</div>'
-        f"{summary_html(experiment, styled=False)}{_static_rows(experiment, rows)}{tail}</div>"
-    )
+    tail: list[views.Inline] = [views.block(f"… and {more} more inputs")] if more > 0 else []
+    body = [views.block(_named(experiment)), summary(experiment), _static_rows(experiment, rows), *tail]
+    return views.draw(body, "mn-exp-static", styled=False)
 
 
 class Later:
@@ -379,8 +393,8 @@ class Grid:
         else:
             where = f"inputs {self.offset + 1}\N{EN DASH}{self.offset + len(page)} of {total}"
             where += " (differing)" if self.only_differing else ""
-        self._pager.value = (
-            f'<span class="mn-exp-where" style="font-size:12px;padding:0 8px">{escape(where)}</span>'
+        (self._pager.value,) = views.draw_each(
+            [views.span("mn-exp-where", where, style="font-size:12px;padding:0 8px")]
         )
 
     # ---- runs change ----------------------------------------------------------------------------
@@ -419,9 +433,10 @@ class Grid:
         self._progress.value = self._progress_html()
 
     def _progress_html(self) -> str:
-        name = f"<b>{escape(self.experiment.name)}</b> · " if self.experiment.name else ""
-        progress = escape(_progress(self.experiment))
-        return f'<div class="mn-exp-progress" style="font-size:12px">{name}{progress}</div>'
+        (html,) = views.draw_each(
+            [views.block(_named(self.experiment), "mn-exp-progress", style="font-size:12px")]
+        )
+        return html
 
     def settled(self) -> None:
         """Every run ended: the summary, the page (scores came late) and the notebook's transcript."""
@@ -462,7 +477,9 @@ class Grid:
                 cell.keep(), title=str(self.experiment.items[cell.item].input)[:200], subtitle=title
             )
         self._shown = view
-        self._detail_label.value = f'<b style="font-size:12px">{escape(title)}</b>'
+        (self._detail_label.value,) = views.draw_each(
+            [views.strong(views.span("", title, style="font-size:12px"))]
+        )
         self._detail.children = (ipywidgets.HBox([self._detail_label, self._close]), view)
         self._detail.layout.display = None
         return view

@@ -116,6 +116,7 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-score-row": "margin:4px 0",
   // the kernel's tables and panels (js/src/views/): catalogues, datasets, experiments, mn.compare, a chat
   "mn-view-table": "border-collapse:collapse;margin:4px 0;max-width:100%",
+  "mn-num": "text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums",
   "mn-compare-cell": "overflow-wrap:anywhere",
   "mn-view-pre": "max-height:24em;overflow:auto",
   "mn-caption": "font-weight:600;margin:4px 0",

@@ -48,7 +48,20 @@ export interface StaticHtml {
   islands: string[];
 }
 
-export function serialize(root: SElement): StaticHtml {
+export interface SerializeOptions {
+  /**
+   * The palette's inline styles (true, the default); false: only an element's own declarations
+   * (a host that sanitises every inline declaration of a big output pays for each: the experiment's
+   * static grid).
+   */
+  styled?: boolean;
+  /** Buttons kept (a live page's parts whose buttons its script acts on); else controls are left out. */
+  controls?: boolean;
+}
+
+export function serialize(root: SElement, options: SerializeOptions = {}): StaticHtml {
+  const palette = options.styled !== false;
+  const dropped = options.controls === true ? new Set(["INPUT", "TEXTAREA", "SELECT"]) : CONTROLS;
   const islands: string[] = [];
   // a disclosure's panel -> the words of the button that opens it
   const disclosures = new Map<string, string>();
@@ -69,7 +82,7 @@ export function serialize(root: SElement): StaticHtml {
       if (name === "class" || LIVE_ATTRS.has(name) || name.startsWith("on") || !ATTR_NAME.test(name)) continue;
       attrs += value === "" ? ` ${name}` : ` ${name}="${escapeAttr(value)}"`;
     }
-    const style = [styleOf(tag, classes), el.style.cssText].filter(Boolean).join(";");
+    const style = [palette ? styleOf(tag, classes) : "", el.style.cssText].filter(Boolean).join(";");
     if (style) attrs += ` style="${escapeAttr(style)}"`;
     return `<${tag}${attrs}${extra}>`;
   };
@@ -87,7 +100,7 @@ export function serialize(root: SElement): StaticHtml {
 
   /** `shown`: drawn even where the live view hides it (a folded card's body, a closed panel). */
   const element = (el: SElement, folded: boolean | null, shown = false): string => {
-    if (CONTROLS.has(el.tagName)) return "";
+    if (dropped.has(el.tagName)) return "";
     const panel = el.getAttribute("id");
     const disclosure = shown || panel === null ? undefined : disclosures.get(panel);
     if (disclosure !== undefined) {

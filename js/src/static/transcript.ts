@@ -14,10 +14,11 @@ import { richResult } from "../render/rich";
 import type { SnapshotMsg } from "../types";
 import { type CompareInput, type CompareSteps, type TimelineRun, drawCompare, drawCompareSteps, drawTimelines } from "../views/compare";
 import { type MemoryInput, drawMemory, drawUserTurn } from "../views/memory";
+import { type Inline, drawInline } from "../views/inline";
 import { type TableView, drawTableView } from "../views/table";
 import { mountStatic } from "../widget";
 import { TAG_STYLES } from "./palette";
-import { type StaticHtml, serialize } from "./serialize";
+import { type SerializeOptions, type StaticHtml, serialize } from "./serialize";
 import { type SElement, StaticEvent } from "./string-dom";
 
 /** Bars up to which a transcript's timeline starts open. */
@@ -104,8 +105,20 @@ export function renderTimelines(input: { runs: TimelineRun[] }): StaticHtml {
 }
 
 /** A kernel table (a catalogue, a dataset, an experiment's summary): views/table.ts. */
-export function renderTable(input: TableView): StaticHtml {
-  return written(drawTableView(input));
+export function renderTable(input: TableView & SerializeOptions): StaticHtml {
+  return serialize(drawTableView(input) as unknown as SElement, input);
+}
+
+/**
+ * Inline pieces each written out on its own, one element each (a piece that is text, in a span): the
+ * experiment grid's page parts, in one crossing.
+ */
+export function renderPieces(input: { pieces: Inline[] } & SerializeOptions): StaticHtml[] {
+  return input.pieces.map((piece) => {
+    const nodes = drawInline(piece);
+    const el = nodes.length === 1 && typeof nodes[0] !== "string" ? nodes[0] : h("span", "", nodes);
+    return serialize(el as unknown as SElement, input);
+  });
 }
 
 /** `mn.compare`'s whole comparison (views/compare.ts). */
@@ -167,6 +180,7 @@ export const transcript = json(renderTranscript);
 export const rich = json(renderRich);
 export const timelines = json(renderTimelines);
 export const table = json(renderTable);
+export const pieces = json(renderPieces);
 export const compare = json(renderCompare);
 export const compareSteps = json(renderCompareSteps);
 export const memory = json(renderMemory);

@@ -21,15 +21,23 @@ export type Data = Readonly<Record<string, string>>;
 export type Piece =
   /** Untrusted label text, isolated (`<bdi dir=auto>`); `title`: its whole text on hover. */
   | { t: "label"; text: string; title?: string }
-  | { t: "code"; body: Inline }
+  | { t: "code"; body: Inline; title?: string }
   | { t: "muted"; body: Inline }
   | { t: "strong"; body: Inline }
   /** What a diff adds, and what it removes. */
   | { t: "ins"; body: Inline }
   | { t: "del"; body: Inline }
-  /** A span or a block of the kernel's own class (`mn-...`), to be found and styled by it. */
-  | { t: "span"; cls: string; body: Inline; title?: string; data?: Data }
-  | { t: "block"; cls?: string; body: Inline; data?: Data }
+  /**
+   * A span or a block of the kernel's own class (`mn-...`), to be found and styled by it (the palette
+   * styles its class; `style`: declarations of its own, kept where the palette's are left out).
+   */
+  | { t: "span"; cls: string; body: Inline; title?: string; data?: Data; style?: string }
+  | { t: "block"; cls?: string; body: Inline; title?: string; data?: Data; style?: string }
+  /**
+   * A button the page's own script acts on (by its `data-*`): a control, drawn only where the view is
+   * written out with its controls (the experiment grid's "open"); a transcript leaves it out.
+   */
+  | { t: "button"; cls: string; body: Inline; data?: Data; disabled?: boolean; style?: string }
   /** Pieces one under the other, the rest counted (`more`, muted). */
   | { t: "lines"; lines: readonly Inline[]; more?: string }
   /** Preformatted text (JSON, instructions); `isolated`: in a `<bdi>` too. */
@@ -54,9 +62,18 @@ export interface TablePiece {
   rows: readonly (readonly Inline[])[];
   /** Each row's first cell heads it (`<th>`). */
   rowHeads?: boolean;
+  /** Figures: every column but the first aligned right (`mn-num`). */
+  numeric?: boolean;
+  /** Declarations of every cell's own, kept where the palette's are left out. */
+  cellStyle?: string;
 }
 
 const DATA_NAME = /^[a-z][a-z0-9-]*$/;
+
+function styled<E extends HTMLElement>(el: E, style: string | undefined): E {
+  if (style) el.style.cssText = style;
+  return el;
+}
 
 function withData<E extends HTMLElement>(el: E, data: Data | undefined): E {
   for (const [name, value] of Object.entries(data ?? {})) {
@@ -80,7 +97,7 @@ function drawPiece(piece: Piece): Node {
       return el;
     }
     case "code":
-      return h("code", "", drawInline(piece.body));
+      return h("code", "", drawInline(piece.body), { title: piece.title });
     case "muted":
       return h("span", "mn-muted", drawInline(piece.body));
     case "strong":
@@ -90,9 +107,11 @@ function drawPiece(piece: Piece): Node {
     case "del":
       return h("del", "mn-del", drawInline(piece.body));
     case "span":
-      return withData(h("span", piece.cls, drawInline(piece.body), { title: piece.title }), piece.data);
+      return styled(withData(h("span", piece.cls, drawInline(piece.body), { title: piece.title }), piece.data), piece.style);
     case "block":
-      return withData(h("div", piece.cls, drawInline(piece.body)), piece.data);
+      return styled(withData(h("div", piece.cls, drawInline(piece.body), { title: piece.title }), piece.data), piece.style);
+    case "button":
+      return styled(withData(h("button", piece.cls, drawInline(piece.body), { disabled: piece.disabled === true }), piece.data), piece.style);
     case "lines":
       return drawLines(piece.lines, piece.more);
     case "pre":
@@ -144,17 +163,18 @@ function progressBar(done: number, total: number): HTMLElement {
 
 /** A table of inline cells. */
 export function drawTable(table: TablePiece): HTMLElement {
-  const cell = (content: Inline, head: boolean) => h(head ? "th" : "td", "", drawInline(content));
+  const cell = (content: Inline, head: boolean, index: number) =>
+    styled(h(head ? "th" : "td", table.numeric && index > 0 ? "mn-num" : "", drawInline(content)), table.cellStyle);
   const heads = table.heads ?? [];
   return h(
     "table",
     ["mn-view-table", table.cls].filter(Boolean).join(" "),
     [
-      heads.length > 0 ? h("thead", "", [h("tr", "", heads.map((head) => cell(head, true)))]) : null,
+      heads.length > 0 ? h("thead", "", [h("tr", "", heads.map((head, index) => cell(head, true, index)))]) : null,
       h(
         "tbody",
         "",
-        table.rows.map((row) => h("tr", "", row.map((content, index) => cell(content, index === 0 && table.rowHeads === true)))),
+        table.rows.map((row) => h("tr", "", row.map((content, index) => cell(content, index === 0 && table.rowHeads === true, index)))),
       ),
     ],
     { "data-kind": table.kind },
