@@ -394,7 +394,7 @@ async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm:
     assert first.subtitle == f"#0 · agent weather · {LISBON}"  # cut first; whole on hover
     # the queued tiles of the page: their labels, the whole prompt as their tooltip
     waiting = gallery._waiting.value
-    assert f'<bdi style="font-weight:600">{labels[1]}</bdi>' in waiting
+    assert f'<span style="font-weight:600"><bdi dir="auto">{labels[1]}</bdi></span>' in waiting
     assert 'title="What is the weather in Paris today?"' in waiting
     gate.set()
     await gallery

@@ -11,7 +11,6 @@ again from what it kept when the reader pages back. So the kernel holds at most 
 from __future__ import annotations
 
 from collections.abc import Generator
-from html import escape
 from typing import Any
 
 import ipywidgets
@@ -22,6 +21,7 @@ from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import scored_lines
 from ..core.status_words import status_word
+from ..render import views
 from ..runs.batch import Batch, Event, Job, Start, Streaming
 from ..runs.loops import running_loop
 from .bundle import Carrier, carry_lightly
@@ -279,7 +279,10 @@ class Gallery:
                  "jump": self._find, "pager": self._pager}  # fmt: skip
         for name, control in named.items():
             control.add_class(f"mn-gallery-{name}")
-        show, jump = (ipywidgets.HTML(f'<span class="mn-gallery-label">{w}</span>') for w in ("show", "jump"))
+        show, jump = (
+            ipywidgets.HTML(html)
+            for html in views.draw_each([views.span("mn-gallery-label", w) for w in ("show", "jump")])
+        )
         controls = ipywidgets.HBox(
             [show, self._choose, self._previous, self._pager, self._next, jump, self._find]
         )
@@ -585,38 +588,54 @@ class Gallery:
         own placeholder."""
         waiting = self._slot_waiting[index] or ipywidgets.HTML(layout=ipywidgets.Layout(margin="0"))
         self._slot_waiting[index] = waiting
-        waiting.value = (
-            f'<div class="mn-gallery-queued" data-status="queued" style="{_QUEUED_STYLE}"'
-            f' title="{escape(tile.title)}">'
-            f'<div style="font-weight:600"><bdi>{escape(tile.label)}</bdi></div>'
-            f'<div style="opacity:0.75">{escape(tile.subtitle)}</div>'
-            '<div class="mn-gallery-queued-status" style="margin-top:6px">'
-            f"{status_word('queued')}</div></div>"
+        queued = views.block(
+            [
+                views.block(views.label(tile.label), style="font-weight:600"),
+                views.block(tile.subtitle, style="opacity:0.75"),
+                views.block(status_word("queued"), "mn-gallery-queued-status", style="margin-top:6px"),
+            ],
+            "mn-gallery-queued",
+            {"status": "queued"},
+            title=tile.title,
+            style=_QUEUED_STYLE,
         )
+        (waiting.value,) = views.draw_each([queued])
         return waiting
 
     def _waiting_html(self, waiting: list[Tile]) -> str:
         """The page's queued tiles after its last started one: a line each (no view, no Stop)."""
         if not waiting:
             return ""
-        lines = "".join(
-            f'<div class="mn-gallery-queued{" mn-gallery-target" if tile is self.pages.target else ""}"'
-            f' data-status="queued" style="{_WAITING_LINE_STYLE}" title="{escape(tile.title)}">'
-            f'<bdi style="font-weight:600">{escape(tile.label)}</bdi>'
-            f' <span style="opacity:0.75">{escape(tile.subtitle)}</span></div>'
+        lines: list[views.Inline] = [
+            views.block(
+                [
+                    views.span("", views.label(tile.label), style="font-weight:600"),
+                    " ",
+                    views.span("", tile.subtitle, style="opacity:0.75"),
+                ],
+                "mn-gallery-queued mn-gallery-target" if tile is self.pages.target else "mn-gallery-queued",
+                {"status": "queued"},
+                title=tile.title,
+                style=_WAITING_LINE_STYLE,
+            )
             for tile in waiting
-        )
+        ]
         head = f"{len(waiting)} queued on this page: each starts in a tile of its own when its turn comes"
-        return (
-            f'<div class="mn-gallery-waiting-list" style="{_WAITING_STYLE}">'
-            f'<div class="mn-gallery-queued-status" style="margin-bottom:4px">{escape(head)}</div>'
-            f'<div style="{_WAITING_LINES_STYLE}">{lines}</div></div>'
+        listed = views.block(
+            [
+                views.block(head, "mn-gallery-queued-status", style="margin-bottom:4px"),
+                views.block(lines, style=_WAITING_LINES_STYLE),
+            ],
+            "mn-gallery-waiting-list",
+            style=_WAITING_STYLE,
         )
+        (html,) = views.draw_each([listed])
+        return html
 
     def _pager_html(self, note: str = "") -> str:
-        where = self.pages.where()
-        extra = f' · <span class="mn-gallery-note">{escape(note)}</span>' if note else ""
-        return f'<span class="mn-gallery-where">{escape(where)}</span>{extra}'
+        where: list[views.Inline] = [views.span("mn-gallery-where", self.pages.where())]
+        extra: list[views.Inline] = [" · ", views.span("mn-gallery-note", note)] if note else []
+        return "".join(views.draw_each([*where, *extra]))
 
     # ---- the summary line ----------------------------------------------------------------------
 
@@ -655,7 +674,9 @@ class Gallery:
         return " · ".join([*parts, *self.totals()]) + limit
 
     def _show_progress(self) -> None:
-        self._progress.value = f'<div class="mn-gallery-summary"><b>{escape(self.summary())}</b></div>'
+        (self._progress.value,) = views.draw_each(
+            [views.block(views.strong(self.summary()), "mn-gallery-summary")]
+        )
 
     # ---- results --------------------------------------------------------------------------------
 
