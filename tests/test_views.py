@@ -40,3 +40,33 @@ def test_a_user_turn_is_the_prompt_as_typed() -> None:
     html = user_turn_html(HOSTILE)
     assert [tag for tag, _ in start_tags(html)] == ["div"]
     assert 'class="mn-user-turn" data-role="user"' in html
+
+
+def test_a_view_drawn_unstyled_keeps_only_its_own_declarations() -> None:
+    """The experiment's static grid: no palette declaration for the host's sanitiser to check, only
+    those a piece asks for (a cell's alignment)."""
+    body = [
+        views.code(HOSTILE, title=HOSTILE),
+        views.table(["a", "b"], [["1", "2"]], cell_style="text-align:left"),
+    ]
+    tags = start_tags(views.draw(body, "mn-x", styled=False))
+    styles = {tag: attrs.get("style") for tag, attrs in tags}
+    assert styles["code"] is None
+    assert styles["table"] is None
+    assert all(attrs.get("style") == "text-align:left" for tag, attrs in tags if tag in ("th", "td"))
+    assert "background" in (
+        dict(start_tags(views.draw(body)))["code"]["style"] or ""
+    )  # styled: the palette's
+
+
+def test_buttons_are_drawn_only_for_a_page_that_acts_on_them() -> None:
+    """A transcript reads, it does not act: a button is left out, unless the parts are a live page's."""
+    cell = views.block([views.button("mn-exp-open", HOSTILE, {"open": "7"}, disabled=True)], "mn-exp-cell")
+    (kept,) = views.draw_each([cell], controls=True)
+    button = next(attrs for tag, attrs in start_tags(kept) if tag == "button")
+    assert button["data-open"] == "7"
+    assert "disabled" in button
+    assert button["class"] == "mn-exp-open"
+    assert not any(name.startswith("on") for _, attrs in start_tags(kept) for name in attrs)
+    (dropped,) = views.draw_each([cell])
+    assert "<button" not in dropped

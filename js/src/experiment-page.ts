@@ -1,8 +1,9 @@
 /**
  * The experiment grid's page (mastra_notebook/widget/experiment.py `Page`): the rows the kernel drew,
  * as HTML parts (`parts`: the rows' style, then each row), shown as they change; a tile's "open"
- * button asks the kernel to open that run. The parts are the kernel's own markup, every value in them
- * escaped there; only the parts whose HTML changed are parsed again: the others keep their nodes (no
+ * button asks the kernel to open that run. The parts are view data drawn in the kernel
+ * (render/views.py through views/inline.ts, written out with their buttons kept: serialize.ts
+ * `controls`), every value in them escaped there; only the parts whose HTML changed are parsed again: the others keep their nodes (no
  * garbage of a whole page's nodes per redraw, no style and layout work for them, a hovered button
  * stays).
  */

@@ -2,7 +2,8 @@
 view of a run a tile opens. The experiment itself runs, scores, saves and reopens with no widget
 (runs/experiment.py); the package wires this grid in to show it.
 
-A grid cell is a compact tile drawn as HTML (status, score badges, the answer's first lines), never a
+A grid cell is a compact tile (status, score badges, the answer's first lines) built here as view
+data (render/views.py) and drawn as HTML by the one renderer (js/src/views/inline.ts), never a
 live view: a click opens the run's full view below the grid.
 """
 
@@ -289,11 +290,10 @@ class Later:
 
 
 class Page(anywidget.AnyWidget):
-    """The grid's page as one widget: its rows' children as HTML (``parts``, made in the kernel, every
-    string escaped; only those that changed drawn again), and a click on a run's "open" sent back
-    (``{"open": cell index}``). One widget,
-    not a few per tile: a page of 48 tiles as ipywidgets was ~250 widgets and a first draw of over a
-    second."""
+    """The grid's page as one widget: its rows' children as HTML (``parts``, drawn in the kernel by
+    the one renderer from view data, every string as text; only those that changed drawn again), and
+    a click on a run's "open" sent back (``{"open": cell index}``). One widget, not a few per tile: a
+    page of 48 tiles as ipywidgets was ~250 widgets and a first draw of over a second."""
 
     # js/src/experiment-page.ts: draws the kernel's HTML, sends a run's "open" (no markup is made there)
     _esm = traitlets.Unicode((Path(__file__).parent.parent / "static" / "experiment.js").read_text()).tag(
