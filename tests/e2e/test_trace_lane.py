@@ -56,7 +56,15 @@ def test_the_trace_draws_under_the_run_and_a_span_opens(client_notebook: e2e.Cli
     first_level = detail.locator("details.mn-tree").first
     expect(first_level).to_have_attribute("open", "")
     expect(detail.locator("details.mn-tree:not([open])").first).to_be_attached()  # deeper JSON folded
-    row, shown_detail = generation.bounding_box(), detail.bounding_box()  # its details under its row
+    # its details under its row; read once both are laid out (the lane may be redrawn meanwhile: a
+    # redraw replaces the rows, and a row read in between has no box)
+    row = shown_detail = None
+    for _ in range(3):
+        expect(generation).to_be_visible()
+        expect(detail).to_be_visible()
+        row, shown_detail = generation.bounding_box(), detail.bounding_box()
+        if row is not None and shown_detail is not None:
+            break
     assert row is not None
     assert shown_detail is not None
     assert row["y"] + row["height"] <= shown_detail["y"] + 1
