@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
+from mastra_notebook.core.bounding import bounded
 from mastra_notebook.core.trace import (
     LANE_CHARS,
+    SPAN_VALUE,
     VALUE_CHARS,
     Trace,
     TraceUnavailable,
-    bounded,
     lane,
     read_trace,
 )
@@ -97,11 +98,11 @@ def test_the_lane_draws_every_span_but_the_chunks_in_tree_order_with_its_depth()
 
 def test_a_span_s_details_are_bounded_and_say_when_they_were_cut() -> None:
     big = {"messages": [{"role": "user", "content": "x" * 200_000}] * 300, "deep": [[[[[[[[[[1]]]]]]]]]]}
-    kept, cut = bounded(big)
+    kept, cut = bounded(big, SPAN_VALUE)
     assert cut
     assert len(json.dumps(kept)) < 2 * VALUE_CHARS
-    assert kept["messages"][0]["content"].endswith("… (200,000 characters)")
-    assert bounded({"a": [1, "two", None]}) == ({"a": [1, "two", None]}, False)
+    assert kept["messages"][0]["content"] == "x" * 1_000 + "… [199,000 more characters]"
+    assert bounded({"a": [1, "two", None]}, SPAN_VALUE) == ({"a": [1, "two", None]}, False)
     many = TRACE.model_copy(
         update={
             "spans": [TRACE.spans[3].model_copy(update={"input": big, "id": f"s{i}"}) for i in range(100)]

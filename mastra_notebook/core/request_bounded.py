@@ -19,20 +19,10 @@ from typing import Any
 
 import orjson
 
+from .bounding import Bounds, Budget
 from .labels import human_size, new_messages_from
 from .request import FilePart, ImagePart, ModelRequest, RequestMessage, RequestPart, TextPart
 from .result import RunResult, Step
-
-
-@dataclass(frozen=True, slots=True)
-class Bounds:
-    """How much of a request is carried: each string, each value, and the whole (JSON bytes)."""
-
-    string: int
-    value: int
-    whole: int
-    items: int = 100  # entries of a list or object
-
 
 WIRE = Bounds(string=4_000, value=16_000, whole=64_000)  # a reply to the widget's toggle
 PAGE = Bounds(string=1_000, value=2_000, whole=12_000)  # each step in a transcript or export page
@@ -42,49 +32,7 @@ def _size(value: Any) -> int:
     return len(orjson.dumps(value))
 
 
-class _Budget:
-    """The characters a value may still spend on strings (a value of a thousand long strings is cut
-    as a whole, not only string by string)."""
-
-    def __init__(self, bounds: Bounds, chars: int) -> None:
-        self.bounds = bounds
-        self.chars = chars
-        self.cut = False
-
-    def string(self, text: str) -> str:
-        keep = max(0, min(len(text), self.bounds.string, self.chars))
-        self.chars -= keep
-        if keep == len(text):
-            return text
-        self.cut = True
-        return f"{text[:keep]}… [{len(text) - keep:,} more characters]"
-
-    def value(self, value: Any, depth: int = 0) -> Any:
-        """``value`` as JSON, its strings, lists and objects cut (marked where they were)."""
-        if isinstance(value, str):
-            return self.string(value)
-        if isinstance(value, (dict, list, tuple)) and depth >= 12:
-            self.cut = True
-            return "… [deeper levels cut]"
-        if isinstance(value, dict):
-            items = list(value.items())
-            out = {str(key): self.value(item, depth + 1) for key, item in items[: self.bounds.items]}
-            if len(items) > self.bounds.items:
-                self.cut = True
-                out["…"] = f"{len(items) - self.bounds.items} more keys"
-            return out
-        if isinstance(value, (list, tuple)):
-            out_list = [self.value(item, depth + 1) for item in value[: self.bounds.items]]
-            if len(value) > self.bounds.items:
-                self.cut = True
-                out_list.append(f"… {len(value) - self.bounds.items} more items")
-            return out_list
-        if value is None or isinstance(value, (bool, int, float)):
-            return value
-        return self.string(str(value))
-
-
-def _part(part: RequestPart, budget: _Budget) -> dict[str, Any]:
+def _part(part: RequestPart, budget: Budget) -> dict[str, Any]:
     if isinstance(part, (ImagePart, FilePart)):  # inline data is never carried: its size says it
         shown = part.model_dump(exclude={"data"}, exclude_none=True)
         if part.url is not None:
@@ -99,7 +47,7 @@ def _part(part: RequestPart, budget: _Budget) -> dict[str, Any]:
 
 
 def _message(index: int, message: RequestMessage, new: bool, bounds: Bounds) -> tuple[dict[str, Any], bool]:
-    budget = _Budget(bounds, bounds.value)
+    budget = Budget(bounds)
     shown = {
         "i": index,
         "role": budget.string(message.role),
@@ -118,7 +66,7 @@ def bounded_request(
     """``request`` as plain JSON within ``bounds`` (see the module's text); ``new_from``: where this
     step's new messages begin (they draw open, the history before them folded)."""
     cut = False
-    budget = _Budget(bounds, bounds.value)
+    budget = Budget(bounds)
     settings = request.settings.model_dump(mode="json", exclude_none=True)
     if not settings.get("other"):
         settings.pop("other", None)
@@ -175,7 +123,7 @@ def _tools(
 ) -> tuple[list[dict[str, Any]], bool]:
     tools, cut = [], False
     for tool in request.tools:
-        budget = _Budget(bounds, bounds.value)
+        budget = Budget(bounds)
         piece = budget.value(tool.model_dump(mode="json", exclude_none=True))
         if fits(piece):
             tools.append(piece)
@@ -204,7 +152,7 @@ class StepRequest:
         return {"request": bounded_request(request, new_from, self.where, bounds), "where": self.where}
 
 
-def step_requests(ops: Iterable[Any], result: RunResult) -> dict[str, StepRequest]:
+def requests_by_node(ops: Iterable[Any], result: RunResult) -> dict[str, StepRequest]:
     """Each step node of a snapshot (``["add", parent, node]`` ops) with its step in ``result``,
     nested runs (under tool calls and workflow steps) included."""
     children: dict[str | None, list[Mapping[str, Any]]] = {}
@@ -254,7 +202,7 @@ def _walk(
 def request_reply(ops: Iterable[Any], result: RunResult, node_id: str) -> dict[str, Any]:
     """The answer to a view asking for the request of its step node ``node_id`` (bounded by
     :data:`WIRE`): ``{request, reason, where}``."""
-    found = step_requests(ops, result).get(node_id)
+    found = requests_by_node(ops, result).get(node_id)
     if found is None:
         return {"request": None, "reason": "This step is not in the run's result.", "where": None}
     return found.shown(WIRE)

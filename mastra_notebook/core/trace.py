@@ -6,7 +6,7 @@ answers ``{traceId, spans}``). :func:`read_trace` reads that answer into a :clas
 ``memory_operation``, ``processor_run``, ``tool_call``...), start and end, input, output, attributes,
 error and status.
 
-:func:`step_requests` reads what the model was given in each step of the trace's runs (source
+:func:`traced_requests` reads what the model was given in each step of the trace's runs (source
 ``"trace"``): the ``model_generation`` span's ``input.messages`` (system included) for a run's first
 step, each ``model_step`` span's ``input`` for the later ones (Mastra records those messages in
 short: a tool call as ``[tool: name]``), and the generation's ``attributes``: ``parameters``,
@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import Field
 
+from .bounding import Bounds, bounded
 from .documented import Documented
 from .request import (
     FilePart,
@@ -360,7 +361,7 @@ def _step_index(span: Span) -> tuple[int, datetime]:
     return (index if isinstance(index, int) else 1 << 30, span.start or datetime.min)
 
 
-def step_requests(trace: Trace) -> list[ModelRequest]:
+def traced_requests(trace: Trace) -> list[ModelRequest]:
     """What the model was given in each step of the run the trace holds, in order: the steps of the
     model generations directly under the span of each of its requests (``Trace.requests``), not
     those of sub-agents run by its tools."""
@@ -380,7 +381,7 @@ def with_trace(result: RunResult, trace: Trace) -> RunResult:
     """A copy of ``result`` whose steps without a request (their stream body redacted) take it from
     ``trace``, in order (``view.trace()`` does this for a live view's run; this serves a result read
     back from JSON, say). Steps that have one keep it."""
-    traced = step_requests(trace)
+    traced = traced_requests(trace)
     steps = [
         step.model_copy(update={"request": traced[i], "request_reason": None})
         if step.request is None and i < len(traced)
@@ -399,62 +400,10 @@ def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:
 LANE_SPANS = 300  # spans drawn in the lane; the rest are counted
 VALUE_CHARS = 6_000  # of one span's input, output or attributes, roughly, kept for its details
 LANE_CHARS = 150_000  # of all the spans' details: a trace of many big spans stays cheap on the wire
-_TEXT_CHARS = 1_000  # of one string inside a value
-_ENTRIES = 40  # of one list or object inside a value
-_DEPTH = 8
+SPAN_VALUE = Bounds(
+    string=1_000, value=VALUE_CHARS, items=40, depth=8
+)  # one span's input, output or attributes
 UNDRAWN = ("model_chunk",)  # one span per chunk: many, and the run's own parts draw them already
-
-
-class _Budget:
-    def __init__(self, chars: int) -> None:
-        self.left = chars
-        self.cut = False
-
-    def take(self, chars: int) -> bool:
-        self.left -= chars
-        if self.left < 0:
-            self.cut = True
-        return self.left >= 0
-
-
-def bounded(value: Any, chars: int = VALUE_CHARS) -> tuple[Any, bool]:
-    """A copy of ``value`` small enough for the view (long strings, long lists and objects, deep
-    values and whatever lies past ``chars`` characters cut, each cut said in place), and whether
-    anything was cut."""
-    budget = _Budget(chars)
-    return _bound(value, budget, _DEPTH), budget.cut
-
-
-def _bound(value: Any, budget: _Budget, depth: int) -> Any:
-    if isinstance(value, str):
-        text = value if len(value) <= _TEXT_CHARS else f"{value[:_TEXT_CHARS]}… ({len(value):,} characters)"
-        if not budget.take(len(text)):
-            return "…"
-        if text is not value:
-            budget.cut = True
-        return text
-    if not isinstance(value, (dict, list)):
-        budget.take(8)
-        return value if value is None or isinstance(value, (bool, int, float)) else str(value)
-    if depth <= 0:
-        budget.cut = True
-        return "… (deeper values not kept)"
-    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
-    kept: list[tuple[Any, Any]] = []
-    for key, item in items[:_ENTRIES]:
-        if budget.left <= 0:
-            break
-        budget.take(len(str(key)) + 2)
-        kept.append((key, _bound(item, budget, depth - 1)))
-    more = len(items) - len(kept)
-    if more:
-        budget.cut = True
-    if isinstance(value, dict):
-        out = {str(key): item for key, item in kept}
-        if more:
-            out["…"] = f"{more} more keys not kept"
-        return out
-    return [item for _, item in kept] + ([f"… {more} more items not kept"] if more else [])
 
 
 def _ms(moment: datetime | None) -> float | None:
@@ -496,7 +445,7 @@ def lane(trace: Trace) -> dict[str, Any]:
             if budget <= 0:
                 cut = cut or bool(value)
                 continue
-            kept, trimmed = bounded(value, min(VALUE_CHARS, budget))
+            kept, trimmed = bounded(value, SPAN_VALUE, min(VALUE_CHARS, budget))
             budget -= len(str(kept))
             details[key], cut = kept, cut or trimmed
         spans.append(
