@@ -17,7 +17,7 @@ import mastra_notebook as mn
 from mastra_notebook.core.ingest import records
 from mastra_notebook.core.labels import new_messages_from, request_summary
 from mastra_notebook.core.request import NO_BODY_REASON, normalise_request
-from mastra_notebook.core.request_bounded import PAGE, WIRE, bounded_request, request_reply, step_requests
+from mastra_notebook.core.request_bounded import PAGE, WIRE, bounded_request, request_reply, requests_by_node
 from mastra_notebook.core.run import Run
 from mastra_notebook.render.transcript import render_html
 from mastra_notebook.widget.export import page_html
@@ -122,7 +122,7 @@ def test_a_200_kb_request_is_bounded_on_the_wire_and_says_where_the_whole_is() -
 
 def test_a_page_carries_less_of_each_step() -> None:
     run = run_of(big_request_chunks())
-    (found,) = step_requests(run.snapshot(), run.result).values()
+    (found,) = requests_by_node(run.snapshot(), run.result).values()
     assert len(orjson.dumps(found.shown(PAGE))) <= PAGE.whole
 
 
@@ -139,7 +139,7 @@ def test_inline_image_data_is_never_carried() -> None:
 
 def test_the_reply_names_nested_runs_by_their_place_in_the_result() -> None:
     run = run_of(PROVIDER_FIXTURES / "anthropic-tools.jsonl")
-    found = step_requests(run.snapshot(), run.result)
+    found = requests_by_node(run.snapshot(), run.result)
     assert [item.where for item in found.values()] == ["result.steps[0].request", "result.steps[1].request"]
     assert request_reply(run.snapshot(), run.result, "nope")["request"] is None
 
@@ -239,5 +239,5 @@ def test_a_step_redacted_in_the_stream_is_labelled_from_the_trace_once_filled() 
     )
     assert step.get("request_reason") is None
     assert ops  # a live view hears it
-    (found,) = step_requests(run.snapshot(), run.result).values()
+    (found,) = requests_by_node(run.snapshot(), run.result).values()
     assert found.shown()["request"]["source"] == "trace"

@@ -14,7 +14,7 @@ import mastra_notebook as mn
 from mastra_notebook.client.bodies import body_options, chosen_trace_id
 from mastra_notebook.client.trace import TraceUnavailable, fetch_trace, new_trace_id, traced_body
 from mastra_notebook.client.transport import Transport
-from mastra_notebook.core.trace import Trace, read_trace, settled, step_requests, with_trace
+from mastra_notebook.core.trace import Trace, read_trace, settled, traced_requests, with_trace
 
 TRACE = json.loads((Path(__file__).parent / "fixtures" / "traces" / "weather_memory.json").read_text())
 TRACE_ID = TRACE["traceId"]
@@ -91,7 +91,7 @@ def test_a_trace_as_a_dataframe_has_one_row_per_span() -> None:
 
 
 def test_each_step_s_request_comes_from_the_generation_and_its_steps() -> None:
-    first, second = step_requests(read_trace(TRACE, TRACE_ID))
+    first, second = traced_requests(read_trace(TRACE, TRACE_ID))
     for request in (first, second):
         assert request.source == "trace"
         assert request.system == "Be brief."
@@ -125,7 +125,7 @@ def test_a_redacted_stream_takes_each_step_s_request_from_the_trace() -> None:
         run.feed(chunk)
     assert [step.request for step in run.result.steps] == [None, None]
     assert all("redact" in (step.request_reason or "") for step in run.result.steps)
-    run.fill_requests(step_requests(read_trace(TRACE, TRACE_ID)))
+    run.fill_requests(traced_requests(read_trace(TRACE, TRACE_ID)))
     steps = run.result.steps
     assert [step.request.source if step.request else None for step in steps] == ["trace", "trace"]
     assert [step.request_reason for step in steps] == [None, None]
@@ -137,7 +137,7 @@ def test_a_body_from_the_stream_wins_over_the_trace() -> None:
     run = mn.Run()
     body = {"model": "m", "messages": [{"role": "system", "content": "From the stream."}]}
     run.feed({"type": "step-start", "runId": "r", "payload": {"request": {"body": body}}})
-    run.fill_requests(step_requests(read_trace(TRACE, TRACE_ID)))
+    run.fill_requests(traced_requests(read_trace(TRACE, TRACE_ID)))
     [step] = run.result.steps
     assert step.request is not None
     assert (step.request.source, step.request.system) == ("stream", "From the stream.")
@@ -168,7 +168,7 @@ def test_a_resumed_run_s_first_step_is_the_one_that_waited() -> None:
     }  # fmt: skip
     trace = read_trace(answer, "t")
     assert [span.id for span in trace.requests] == ["a", "b"]
-    assert [[m.role for m in request.messages] for request in step_requests(trace)] == [
+    assert [[m.role for m in request.messages] for request in traced_requests(trace)] == [
         ["user"],
         ["user", "tool"],
     ]

@@ -78,7 +78,7 @@ export interface RunNode extends NodeBase {
    */
   score_badges?: ScoreBadge[] | null;
   /** A person's label of the run (`view.label(...)` or the footer's control). */
-  feedback?: Label | null;
+  feedback?: FeedbackShown | null;
   /** The label's state as the footer says it: "sent to Mastra", or kept in the notebook and why. */
   feedback_note?: string | null;
 }
@@ -493,6 +493,22 @@ export interface ErrorInfo {
   details?: unknown;
 }
 
+/** A person's label of a run, as the footer shows it (core/feedback.py `Feedback`, as JSON). */
+export interface FeedbackShown {
+  /** `up`, `down` or null. */
+  thumbs?: "up" | "down" | null;
+  /** The score the person gave, or null. */
+  score?: number | null;
+  /** What the person wrote, or null. */
+  comment?: string | null;
+  /** When it was given (ISO 8601, UTC). */
+  at?: string | null;
+  /** Mastra's server stored it (true), it is kept in the notebook only (false), or it is being sent. */
+  sent_to_mastra?: boolean | null;
+  /** Why it is kept in the notebook only, and what to turn on to send it. */
+  reason?: string | null;
+}
+
 /** What a tool call and a workflow step share: they run, may wait for a person, may hold a run. */
 export interface HumanStep extends Timed {
   /** Why it failed. */
@@ -504,7 +520,7 @@ export interface HumanStep extends Timed {
   /** Since when it waits for a person. */
   waiting_since?: number | null;
   /** The person's answer. */
-  decision?: Decision | null;
+  decision?: DecisionShown | null;
   /** The Python call that answers it while it waits, e.g. `view.approve("call_1")`. */
   continue_with?: string | null;
   /** How many levels of runs nested below it are not drawn (deeper than the view's depth). */
@@ -519,7 +535,7 @@ export interface HumanStep extends Timed {
 }
 
 /** A person's answer to an approval or suspension. */
-export interface Decision {
+export interface DecisionShown {
   /** `approve`, `decline` or `resume`. */
   action: string;
   /** `view` (a button) or `python` (a call). */
@@ -530,22 +546,6 @@ export interface Decision {
   waited_ms?: number | null;
   /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
   waited?: string | null;
-}
-
-/** A person's label of a run, as the footer shows it (core/feedback.py `Feedback`, as JSON). */
-export interface Label {
-  /** `up`, `down` or null. */
-  thumbs?: "up" | "down" | null;
-  /** The score the person gave, or null. */
-  score?: number | null;
-  /** What the person wrote, or null. */
-  comment?: string | null;
-  /** When it was given (ISO 8601, UTC). */
-  at?: string | null;
-  /** Mastra's server stored it (true), it is kept in the notebook only (false), or it is being sent. */
-  sent_to_mastra?: boolean | null;
-  /** Why it is kept in the notebook only, and what to turn on to send it. */
-  reason?: string | null;
 }
 
 /** Every node: an id and a kind; its children are kept by the store, not as a field. */

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
-from ..core.trace import Trace, step_requests
+from ..core.trace import Trace, traced_requests
 from ..runs.loops import Work, schedule
 from ..runs.stream import Breather, RunStream
 from . import catalogue
@@ -168,7 +168,7 @@ class RunSession:
                 self.stream.wait(timeout)
         left = max(deadline - time.monotonic(), 0.0)
         found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
-        self.stream.run.fill_requests(step_requests(found))
+        self.stream.run.fill_requests(traced_requests(found))
         return found
 
     def stopping(self) -> None:

@@ -71,7 +71,7 @@ class RunFigures(Shape):
     """The cost's source, or why it is unknown."""
 
 
-class Decision(Shape):
+class DecisionShown(Shape):
     """A person's answer to an approval or suspension."""
 
     action: str
@@ -164,7 +164,7 @@ class TraceLane(Shape):
     """Spans not drawn: chunk and event spans, and those past the lane's limit."""
 
 
-class Label(Shape):
+class FeedbackShown(Shape):
     """A person's label of a run, as the footer shows it (core/feedback.py ``Feedback``, as JSON)."""
 
     thumbs: Literal["up", "down"] | None = None
@@ -249,7 +249,7 @@ class RunNode(NodeBase):
     score_badges: list[ScoreBadge] | None = None
     """Its scores as the header's badges and the footer's scores row show them, in the same order
     (core/score.py ``badge``)."""
-    feedback: Label | None = None
+    feedback: FeedbackShown | None = None
     """A person's label of the run (``view.label(...)`` or the footer's control)."""
     feedback_note: str | None = None
     """The label's state as the footer says it: "sent to Mastra", or kept in the notebook and why."""
@@ -301,7 +301,7 @@ class HumanStep(Timed):
     """What it said when it suspended."""
     waiting_since: float | None = None
     """Since when it waits for a person."""
-    decision: Decision | None = None
+    decision: DecisionShown | None = None
     """The person's answer."""
     continue_with: str | None = None
     """The Python call that answers it while it waits, e.g. ``view.approve("call_1")``."""

@@ -304,7 +304,7 @@ class WorkflowStep(_Result):
     """When the step ended."""
 
 
-class Workflow(_Result):
+class WorkflowResult(_Result):
     """A workflow run: its status, its steps and its result."""
 
     workflow_id: str | None = None
@@ -396,7 +396,7 @@ class RunResult(_Result):
     """The background tasks the run started."""
     goals: list[Goal] = Field(default_factory=list)
     """The evaluations of the run's goal (an agent network or a task loop), in order."""
-    workflow: Workflow | None = None
+    workflow: WorkflowResult | None = None
     """The workflow's steps and result, for a workflow run."""
     parts: list[Part] = Field(default_factory=list)
     """Everything the run showed, in arrival order: text, reasoning, tool calls, banners..."""

@@ -28,7 +28,7 @@ from .result import (
     ToolCall,
     Tripwire,
     Usage,
-    Workflow,
+    WorkflowResult,
     WorkflowStep,
 )
 from .score import Score
@@ -230,7 +230,7 @@ def _read_run(  # one branch per node kind
     workflow = None
     if get("workflow") is not None or workflow_steps:
         workflow_state = get("workflow") or {}
-        workflow = Workflow(
+        workflow = WorkflowResult(
             workflow_id=workflow_state.get("workflow_id"),
             status=workflow_state.get("status", "running"),
             steps=workflow_steps,

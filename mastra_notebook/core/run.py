@@ -303,7 +303,7 @@ class Run:
 
     def fill_requests(self, requests: Sequence[ModelRequest]) -> None:
         """What each of the run's steps was given, in order, from Mastra's trace (core/trace.py
-        ``step_requests``): a step whose stream body was redacted takes its request from there."""
+        ``traced_requests``): a step whose stream body was redacted takes its request from there."""
         self._version += 1
         self._traced = list(requests)
         self.state.label_traced(self._traced)  # the steps' Request toggles open on them now

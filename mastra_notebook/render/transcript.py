@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.request_bounded import PAGE, step_requests
+from ..core.request_bounded import PAGE, requests_by_node
 from ..core.result import RunResult, view_snapshot
 from ..core.result_nodes import result_ops
 from ..core.tree import without_times
@@ -40,7 +40,7 @@ def transcript_class(view_keys: Iterable[str] = ()) -> str:
 
 def requests_of(ops: list[Any], result: RunResult) -> dict[str, dict[str, Any]]:
     """Each step node's request in ``result``, as a page carries it (bounded by ``PAGE``)."""
-    return {node_id: found.shown(PAGE) for node_id, found in step_requests(ops, result).items()}
+    return {node_id: found.shown(PAGE) for node_id, found in requests_by_node(ops, result).items()}
 
 
 def render_ops(

@@ -6,7 +6,7 @@
  * so a label set from Python shows here too. Without a kernel (a static page) the label is only shown.
  */
 import { h } from "../dom";
-import type { Label, RunNode, Send } from "../types";
+import type { FeedbackShown, RunNode, Send } from "../types";
 
 type Thumbs = "up" | "down";
 
@@ -102,7 +102,7 @@ export class FeedbackControl {
   }
 
   update(run: RunNode): void {
-    const label: Label | null = run.feedback ?? null;
+    const label: FeedbackShown | null = run.feedback ?? null;
     const note = typeof run.feedback_note === "string" ? run.feedback_note : "";
     const shown = JSON.stringify([label, note]);
     if (shown === this.shown) return;
@@ -150,7 +150,7 @@ function labelKey(thumbs: unknown, score: unknown, comment: unknown): string {
 }
 
 /** The label as one line of text: `thumbs up · 4 · “a comment”` (empty when the label has nothing). */
-export function labelText(label: Label | null): string {
+export function labelText(label: FeedbackShown | null): string {
   if (label === null) return "";
   const parts: string[] = [];
   const thumb = THUMBS.find(([value]) => value === label.thumbs);
