@@ -164,7 +164,8 @@ class StreamView(anywidget.AnyWidget):
             super().open()
 
     def show_in_browser(self) -> None:
-        """Give the view its browser model now (it draws the run so far: the browser asks for it)."""
+        """Give the view its browser model now (it draws the run so far: the browser asks for it): a
+        view made off the page (``opened_when_shown``) as a gallery or an experiment puts it on one."""
         self._open_when_shown = False
         self.open()
 
@@ -232,7 +233,8 @@ class StreamView(anywidget.AnyWidget):
         return result
 
     def start(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
+        """Run ``work()`` on the kernel's event loop (or a private one in a plain script): a Batch
+        starts a client's run in its view so."""
         self._stream.start(work)
 
     def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
