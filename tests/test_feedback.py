@@ -273,8 +273,8 @@ def test_the_footer_control_sends_without_blocking_and_shows_sending_first() -> 
         await view
         view._on_browser_message(view, {"t": "label", "thumbs": "up", "score": 3, "comment": ""}, [])
         sending = root_of(view)["feedback_note"]
-        assert view._labelling is not None
-        await view._labelling  # type: ignore[misc]
+        assert view._labels.sending is not None
+        await view._labels.sending  # type: ignore[misc]
         return sending, view.result.feedback, server.feedback
 
     sending, label, sent = asyncio.run(scenario())

@@ -36,8 +36,9 @@ class Message:
 
 
 def simulate(changes: list[Change]) -> list[Message]:
-    """Feed ``changes`` through a FlushPolicy driven as StreamView drives it (send when due, else a
-    timer that only moves earlier; one message carries everything waiting); return the messages."""
+    """Feed ``changes`` through a FlushPolicy driven as OpSync (widget/sync.py) drives it (send when
+    due, else a timer that only moves earlier; one message carries everything waiting); return the
+    messages."""
     policy = FlushPolicy()
     sent: list[Message] = []
     waiting = Message(0.0, OVERHEAD, 0)

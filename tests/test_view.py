@@ -173,7 +173,7 @@ async def awaited(view):
 seen = []
 for i in range(int(sys.argv[2])):
     view, handle = mn.view(), Handle()
-    view._displays.append(handle)
+    view._transcripts.add(handle)
     view.stream.consume(sys.argv[1])
     result = view.wait(30) if i % 2 else asyncio.run(awaited(view))
     final = json.loads(view._final) if view._final else {"ops": []}

@@ -14,7 +14,6 @@ from ..core.recording import Recording
 from ..runs.loops import Work
 from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, SeekMsg, synced
 from .streamview import StreamView
-from .wire import message
 
 UNTIMED_GAP_MS = 40.0  # the pace of a recording that carries no arrival times
 MAX_GAP_MS = 2000.0  # a long silence in a recording is shortened to this
@@ -112,7 +111,7 @@ class ReplayView(StreamView):
         if position >= self.position:
             while self.position < position:
                 self._advance()
-            self._flush()  # a jump shows at once
+            self._sync.flush()  # a jump shows at once
             return
         self._rebuild(position)
 
@@ -126,12 +125,10 @@ class ReplayView(StreamView):
 
     def _rebuild(self, position: int) -> None:
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
-        self._flush()
+        self._sync.flush()
         self.stream.rebuild(position)
-        self._batch.take()  # the fresh run's ops travel in the snapshot instead
-        self._seq += 1  # newer than anything a view holds: it resets to this state
-        self.send(message("snapshot", self._seq, self.run.snapshot()))
-        self._inspected = 0 if self._inspected is not None else None
+        self.send(self._sync.restart(self.run.snapshot()))  # the fresh run's ops travel in it
+        self._inspector.rewind()
         self._publish(playing=False)
 
     def feed(self, item: Any) -> None:

@@ -1,18 +1,16 @@
 """StreamView: the notebook face of a run. Knows Jupyter, not Mastra's chunk types.
 
 A StreamView composes a :class:`~mastra_notebook.runs.stream.RunStream` (which owns the run, its
-recording and its background work: start, consume, wait, await, stop) with what the notebook needs:
-its ops turned into sequence-numbered batches for the browser (docs/view-protocol.md), the
-inspector, the browser's requests, and a static HTML transcript kept up to date for saved notebooks.
+recording and its background work: start, consume, wait, await, stop) with what the notebook needs,
+each a part of its own in this package: the op sync (``sync.py``: sequence-numbered batches for the
+browser, docs/view-protocol.md), the inspector (``inspector.py``), the answers to the browser's
+messages (``answers.py``), labels given in the view (``labels.py``) and the static HTML transcript
+kept up to date for saved notebooks (``transcripts.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import math
 import os
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from pathlib import Path
@@ -22,20 +20,14 @@ import anywidget
 import orjson
 import traitlets
 
-from ..core.chunks import InvalidChunk
 from ..core.feedback import Feedback
-from ..core.feedback import make as make_label
-from ..core.recording import Recording, describe
-from ..core.request_bounded import request_reply
+from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.trace import Trace, TraceUnavailable, lane, unavailable_lane
-from ..core.tree import Op
-from ..core.values import capped
 from ..render import DEFAULT_MAX_HEIGHT
 from ..render.renderers import drawer
 from ..render.transcript import render_html
-from ..runs.loops import Work, running_loop, schedule
 from ..runs.stream import (
     KeptRun,
     LabelSender,
@@ -44,36 +36,21 @@ from ..runs.stream import (
     Watcher,
     off_the_page,
     opened_when_shown,
-    sent,
 )
+from .answers import Answers
 from .bundle import packaged
-from .contract import (
-    ApproveMsg,
-    BrowserMessage,
-    ChunkJsonMsg,
-    ChunkJsonReplyMsg,
-    ChunksMsg,
-    DeclineMsg,
-    HelloMsg,
-    InspectMsg,
-    LabelMsg,
-    OpsMsg,
-    RequestMsg,
-    RequestReplyMsg,
-    ResyncMsg,
-    SnapshotMsg,
-    StopMsg,
-    ViewTraits,
-    browser_message,
-    synced,
-)
+from .contract import BrowserMessage, ViewTraits, browser_message, synced
+from .header import css_length, first_line
+from .inspector import Inspector, entries
+from .labels import LabelsFromView
 from .suggest import suggest_call
-from .wire import FlushPolicy, OpBatch, message
+from .sync import OpSync
+from .transcripts import Transcripts
 
-__all__ = ["KeptRun", "LabelSender", "RunControls", "StreamView", "opened_when_shown", "view"]
+__all__ = ["KeptRun", "LabelSender", "RunControls", "StreamView", "first_line", "opened_when_shown", "view"]
 
 _STATIC = Path(__file__).parent.parent / "static"
-_ENVELOPE = 40  # bytes of the comm's own wrapping of a custom message ({"method": "custom", ...})
+_WIRE_ONLY = frozenset({"can_approve", "queued", "view_key"})  # synced for the browser, not offered in dir()
 
 
 class StreamView(anywidget.AnyWidget):
@@ -130,36 +107,40 @@ class StreamView(anywidget.AnyWidget):
         # read by open(), which the base's __init__ calls
         self._open_when_shown, self._closed = off_the_page(), False
         super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
-        self._batch = OpBatch()
-        self._seq = 0
-        self._policy = FlushPolicy()
-        # The flush policy's clock: the loop's where the view is made (monotonic; a test's may be fake)
-        self._clock: Callable[[], float] = getattr(running_loop(), "time", time.monotonic)
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_due = math.inf
-        self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
-        self._unpublished = False  # the run ended; its final state not yet sent again from a cell
-        self._shell: Any = None  # the IPython shell whose cells this view watches, once shown
-        self._inspected: int | None = None  # chunks already listed to an open inspector
-        self._labelling: Work | None = None  # a label the view's control sends (kept: not collected)
-        draw = drawer(renderers) if renderers else None
-        # the run's first op (its root's add) is batched as the stream makes it, then sent as usual
-        making = Watcher(lambda op, _folding: self._batch.add(op), _nothing, _nothing, _nothing)
-        self._stream = RunStream(prompt=prompt, suggest=suggest_call, draw=draw, watcher=making)
+        # the parts, each given what it needs of the view (late-bound: the stream shown now, send)
+        shown, message = self._shown_stream, self._message
+        self._inspector = Inspector(message, shown)
+        self._sync = OpSync(message, lambda: self._stream.loop, self._inspector.catch_up)
+        self._labels = LabelsFromView(shown, self._refresh, self._sync.flush)
+        self._transcripts = Transcripts(
+            self._transcript, lambda: self.send_state(["_final", "streaming"]), lambda: self._stream.ended
+        )
+        self._answers = Answers(
+            message, shown, self.stop, sync=self._sync, inspector=self._inspector, labels=self._labels
+        )
+        # the run's first op (its root's add) waits in the batch until the view watches the stream
+        making = Watcher(lambda op, _folding: self._sync.add(op, True), _nothing, _nothing, _nothing)
+        self._stream = RunStream(
+            prompt=prompt, suggest=suggest_call, draw=drawer(renderers) if renderers else None, watcher=making
+        )
         self._watch(self._stream)
-        self._schedule()
+        self._sync.changed()
         self.prompt = prompt  # what was asked, if anyone did (kept for batches and DataFrames)
         self.on_msg(self._on_browser_message)
 
+    def _shown_stream(self) -> RunStream:
+        return self._stream
+
+    def _message(self, msg: Any) -> None:
+        """A custom message to the browser, through ``send`` as it is now."""
+        self.send(msg)
+
     def _watch(self, stream: RunStream) -> None:
         """Show ``stream``: its ops, chunks, controls and settling come to this view."""
-        stream.watcher = self._watcher()
+        stream.watcher = Watcher(self._sync.add, self._sync.changed, self._attached, self._settled)
         stream.on_streaming(lambda on: self._streamed(stream, on))
         self.streaming = stream.streaming
         self.can_approve = stream.controls is not None
-
-    def _watcher(self) -> Watcher:
-        return Watcher(self._op, self._schedule, self._attached, self._settled)
 
     def _streamed(self, stream: RunStream, on: bool) -> None:
         if stream is self._stream:
@@ -171,7 +152,8 @@ class StreamView(anywidget.AnyWidget):
         return self._stream
 
     def on_streaming(self, listener: Callable[[bool], None]) -> None:
-        """Call ``listener(streaming)`` whenever this view's run starts or stops streaming."""
+        """Call ``listener(streaming)`` whenever this view's run starts or stops streaming (a Batch
+        counts its running views by it)."""
         self.observe(lambda change: listener(bool(change["new"])), names="streaming")
 
     # ---- the browser's model ----------------------------------------------------------------------
@@ -182,7 +164,8 @@ class StreamView(anywidget.AnyWidget):
             super().open()
 
     def show_in_browser(self) -> None:
-        """Give the view its browser model now (it draws the run so far: the browser asks for it)."""
+        """Give the view its browser model now (it draws the run so far: the browser asks for it): a
+        view made off the page (``opened_when_shown``) as a gallery or an experiment puts it on one."""
         self._open_when_shown = False
         self.open()
 
@@ -241,17 +224,23 @@ class StreamView(anywidget.AnyWidget):
         and returns the partial result.
         """
         result = self._stream.wait(timeout)
-        self._publish_final()
+        self._transcripts.publish()
         return result
 
     def __await__(self) -> Generator[Any, None, RunResult]:
         result = yield from self._stream.__await__()
-        self._publish_final()
+        self._transcripts.publish()
         return result
 
     def start(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work()`` on the kernel's event loop (or a private one in a plain script)."""
+        """Run ``work()`` on the kernel's event loop (or a private one in a plain script): a Batch
+        starts a client's run in its view so."""
         self._stream.start(work)
+
+    def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
+        """The inspector's rows in Python, one per chunk folded in so far: index, arrival ms, type,
+        from, nesting path, the view nodes it changed."""
+        return entries(self._stream, start)
 
     # ---- a kept run, shown again ----------------------------------------------------------------
 
@@ -265,20 +254,17 @@ class StreamView(anywidget.AnyWidget):
         widget (a gallery's page slot shows one ended run after another). The view must not stream."""
         if self.streaming:
             raise RuntimeError("a streaming view cannot show another run: stop it first")
-        if kept.run is not self._stream.run:
-            self._stream.release()  # the run shown before lets go of this view
-            self._batch.take()  # ops of the run shown before: the kept run's snapshot replaces them
-            self._stream = RunStream.of(kept)
-            self._watch(self._stream)
-            self._seq += 1
-            final = orjson.dumps(message("snapshot", self._seq, kept.run.snapshot())).decode()
-            with self.hold_sync():
-                self.title, self.subtitle, self._final = title, subtitle, final
-            if self._inspected is not None:  # an open inspector lists this run's chunks instead
-                self._send_chunk_list(0)
-        else:
+        if kept.run is self._stream.run:
             with self.hold_sync():
                 self.title, self.subtitle = title, subtitle
+            return
+        self._stream.release()  # the run shown before lets go of this view
+        self._stream = RunStream.of(kept)
+        self._watch(self._stream)
+        final = orjson.dumps(self._sync.restart(kept.run.snapshot())).decode()  # its ops are dropped
+        with self.hold_sync():
+            self.title, self.subtitle, self._final = title, subtitle, final
+        self._inspector.relist()
 
     # ---- continuing a run (through the controls a client attached) ---------------------------------
 
@@ -344,7 +330,7 @@ class StreamView(anywidget.AnyWidget):
         if self._stream.ended:
             self._settled()
         else:
-            self._flush()
+            self._sync.flush()
 
     # ---- a person's label ----------------------------------------------------------------------------
 
@@ -364,78 +350,7 @@ class StreamView(anywidget.AnyWidget):
         self._refresh()
         return kept
 
-    def _label_from_view(self, msg: LabelMsg) -> None:
-        """The footer's control labelled the run: shown at once as being sent, then as sent or kept."""
-        given = make_label(msg.thumbs, msg.score, msg.comment)
-        labels = self._stream.labels
-        if labels is None or given.empty:  # nothing to send (an empty label sends no request)
-            self._keep_label(sent(labels, given))
-            return
-        self.run.label(given)  # "sending to Mastra…"
-        self._flush()
-        self._labelling = schedule(self._send_label(labels, given), self._stream.loop or running_loop())
-
-    async def _send_label(self, labels: LabelSender, given: Feedback) -> None:
-        self._keep_label(await labels.asend(given))
-
-    def _keep_label(self, label: Feedback) -> None:
-        self._stream.keep_label(label)
-        self._refresh()
-
-    # ---- sync with the browser ---------------------------------------------------------------
-
-    def _op(self, op: Op, folding: bool) -> None:
-        """An op of the run's tree, to send."""
-        self._batch.add(op)
-        if not folding:  # not inside a feed (which schedules once, after its chunk)
-            self._schedule()
-
-    def _schedule(self) -> None:
-        """The batch changed: send it now or set the timer, as the flush policy says."""
-        if not len(self._batch):
-            return
-        now = self._clock()
-        due = self._policy.on_change(now, self._batch.text_chars)
-        if due <= now:
-            self._flush()
-        elif due < self._timer_due and (loop := self._stream.loop) is not None and running_loop() is loop:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = loop.call_at(loop.time() + (due - now), self._flush)
-            self._timer_due = due
-
-    def _flush(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-            self._timer_due = math.inf
-        if len(self._batch):
-            self._seq += 1
-            text_chars = self._batch.text_chars
-            msg = message("ops", self._seq, self._batch.take())
-            self.send(msg)
-            self._policy.sent(self._clock(), _ENVELOPE + len(orjson.dumps(msg)), text_chars)
-        if self._inspected is not None and self._inspected < self._stream.fed:
-            self._send_chunk_list(self._inspected)
-
-    # ---- the inspector: the raw chunks beside the rendered run -------------------------------------
-
-    def inspector_entries(self, start: int = 0) -> list[dict[str, Any]]:
-        """One line per chunk folded in so far: index, arrival ms, type, from, nesting path, nodes."""
-        stream = self._stream
-        return [
-            {"i": i, "ms": stream.chunk_ms(i), "nodes": stream.touched[i],
-             **describe(stream.recording.chunk(i))}
-            for i in range(start, stream.fed)
-        ]  # fmt: skip
-
-    def _send_chunk_list(self, start: int) -> None:
-        self.send(ChunksMsg(t="chunks", start=start, entries=self.inspector_entries(start)))
-        self._inspected = self._stream.fed
-
-    def _snapshot(self) -> SnapshotMsg | OpsMsg:
-        self._flush()
-        return message("snapshot", self._seq, self.run.snapshot())
+    # ---- the browser's messages (answers.py) and the settled run ------------------------------------
 
     def _on_browser_message(self, widget: Any, content: Any, buffers: Any) -> None:
         """A message from the browser. What goes wrong is shown in the view, not only in the kernel log."""
@@ -444,7 +359,7 @@ class StreamView(anywidget.AnyWidget):
         except Exception as error:
             kind = content.get("t") if isinstance(content, dict) else None
             self.run.note("error", f"{kind or 'a browser message'} failed: {error}")
-            self._flush()
+            self._sync.flush()
 
     def _handle_browser_message(self, content: Any) -> None:
         """``content`` as the browser message it is (widget/contract.py), answered; else ignored. A
@@ -454,69 +369,15 @@ class StreamView(anywidget.AnyWidget):
             self._answer(msg)
 
     def _answer(self, msg: BrowserMessage) -> None:
-        """A browser message, answered (a replay's are answered by ``ReplayView``)."""
-        if isinstance(msg, (HelloMsg, ResyncMsg)):
-            self.send(self._snapshot())
-        elif isinstance(msg, StopMsg):
-            self.stop()
-        elif isinstance(msg, ApproveMsg):  # the view's buttons decide as the person in the view
-            self._stream.controlled("approve").approve(msg.tool_call_id, "view")
-        elif isinstance(msg, DeclineMsg):
-            self._stream.controlled("decline").decline(msg.tool_call_id, msg.reason, "view")
-        elif isinstance(msg, LabelMsg):  # the footer's label control
-            self._label_from_view(msg)
-        elif isinstance(msg, InspectMsg):
-            self._inspected = None
-            if msg.open:
-                self._send_chunk_list(0)
-        elif isinstance(msg, ChunkJsonMsg) and 0 <= msg.i < self._stream.fed:
-            chunk = self.recording.chunk(msg.i)
-            shown = chunk.model_dump() if isinstance(chunk, InvalidChunk) else capped(chunk)
-            self.send(ChunkJsonReplyMsg(t="chunk-json", i=msg.i, json=shown))
-        elif isinstance(msg, RequestMsg):  # a step's Request toggle opened
-            reply = request_reply(self.run.snapshot(), self.result, msg.id)
-            answer = RequestReplyMsg(
-                t="request", id=msg.id, request=reply.get("request"), where=reply.get("where")
-            )
-            if "reason" in reply:
-                answer["reason"] = reply["reason"]
-            self.send(answer)
+        """A browser message, answered (a replay's controls are answered by ``ReplayView``)."""
+        self._answers.answer(msg)
 
     def _settled(self) -> None:
-        """The run settled: its final state and transcript, to be sent again
-        from the cell that waits (``_publish_final``). The stream then turns ``streaming`` off and
-        marks itself ended: what ``wait()`` and ``await`` wait for."""
-        self._final = orjson.dumps(self._snapshot()).decode()
-        self._update_transcripts()
-        self._unpublished = True
-
-    def _update_transcripts(self) -> None:
-        """A shown view: bring its saved-notebook transcript up to date."""
-        if self._displays:
-            transcript = self._transcript()
-            for handle in self._displays:
-                handle.update(transcript, raw=True)
-
-    def _publish_final(self) -> None:
-        """Send the final state and transcript again, from the cell running now.
-
-        A background stream's messages carry the parent of the cell that started it, and headless
-        executors (nbclient, ``jupyter execute``, ``nbconvert --execute``) record only the messages
-        of the cell now executing: what ``wait()`` returns, or a run that ended during a later cell,
-        must also be written in that cell's context to reach the saved notebook.
-        """
-        if not self._stream.ended or not self._unpublished:
-            return
-        self._unpublished = False
-        self.send_state(["_final", "streaming"])
-        self._update_transcripts()
-
-    def _after_cell(self, _result: Any = None) -> None:
-        """IPython's ``post_run_cell``: a run that ended during (or before) this cell is saved with it."""
-        if self._stream.ended:
-            self._publish_final()
-            with contextlib.suppress(ValueError, AttributeError):
-                self._shell.events.unregister("post_run_cell", self._after_cell)
+        """The run settled: its final state and transcript, to be sent again from the cell that waits
+        (``Transcripts.publish``). The stream then turns ``streaming`` off and marks itself ended:
+        what ``wait()`` and ``await`` wait for."""
+        self._final = orjson.dumps(self._sync.snapshot(self.run.snapshot())).decode()
+        self._transcripts.settled()
 
     # ---- display --------------------------------------------------------------------------------
 
@@ -528,30 +389,9 @@ class StreamView(anywidget.AnyWidget):
         """The widget, then its transcript as an output of its own. Only the transcript is updated when
         the run ends, so the live widget is never drawn again (a reader's open form or panel stays);
         the widget's CSS hides the transcript wherever the widget itself shows."""
-        from IPython.display import display
-
         self.show_in_browser()
-        bundle: Any = super()._repr_mimebundle_() or {}
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # Colab needs the metadata
-        # text/plain is saved with the notebook: a status here would be frozen at "running"
-        data = {
-            **data,
-            "text/plain": f"<{type(self).__name__} {self.title or 'run'}: its transcript follows>",
-        }
-        display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
-        handle = display(self._transcript(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
-        self._displays.append(handle)
-        self._watch_cells()
-
-    def _watch_cells(self) -> None:
-        """Once shown in IPython: after each cell, save the run if it ended (see ``_publish_final``)."""
-        from IPython import get_ipython
-
-        shell = get_ipython()
-        if shell is None or self._shell is shell:
-            return
-        self._shell = shell
-        shell.events.register("post_run_cell", self._after_cell)
+        plain = f"<{type(self).__name__} {self.title or 'run'}: its transcript follows>"
+        self._transcripts.show(super()._repr_mimebundle_() or {}, plain)
 
     def to_html(self, path: str | Path | None = None) -> str:
         """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
@@ -563,10 +403,12 @@ class StreamView(anywidget.AnyWidget):
         return page
 
     def __dir__(self) -> list[str]:
-        """Tab completion: the view's own API, not the many names of ipywidgets and traitlets (they
-        still work: ``view.observe``, ``view.layout``)."""
+        """Tab completion: the view's own API, not the many names of ipywidgets and traitlets, nor the
+        traits only the browser reads (they still work: ``view.observe``, ``view.layout``)."""
         own = [n for c in type(self).__mro__ if c.__module__.startswith("mastra_notebook") for n in vars(c)]
-        public = sorted({n for n in own if not n.startswith("_")} - set(dir(anywidget.AnyWidget)))
+        public = sorted(
+            {n for n in own if not n.startswith("_")} - set(dir(anywidget.AnyWidget)) - _WIRE_ONLY
+        )
         return public + sorted(n for n in super().__dir__() if n.startswith("_"))  # IPython sorts
 
     def __repr__(self) -> str:
@@ -593,33 +435,6 @@ def view(
     if source is not None:
         widget.stream.consume(source, delay=delay)
     return widget
-
-
-def css_length(value: str | float | None) -> str:
-    """``max_height`` as the browser takes it: pixels for a number, "" for no limit."""
-    if value is None:
-        return ""
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise TypeError(f"max_height must be a CSS length, a number of pixels or None, not {value!r}")
-    if isinstance(value, str):
-        return value.strip()
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"max_height must be a positive number of pixels, not {value!r}")
-    return f"{value:g}px"
-
-
-def first_line(prompt: Any, limit: int = 200) -> str:
-    """The first line of what was asked (a string, or the last user message's text), for a header."""
-    text = prompt if isinstance(prompt, str) else ""
-    if isinstance(prompt, (list, tuple)):
-        users = [m for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
-        content = users[-1].get("content") if users else None
-        if isinstance(content, list):  # content parts: the first text part
-            texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
-            content = texts[0] if texts else None
-        text = content if isinstance(content, str) else ""
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _nothing() -> None:
