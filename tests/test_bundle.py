@@ -51,7 +51,7 @@ def test_views_load_the_shared_entry_with_the_styles_and_no_css_trait() -> None:
     assert esm == packaged().module
     assert esm.startswith('const key = "mastra_notebook:')
     assert "mountStatic" in esm  # the whole bundle rides inside it
-    assert ".mn-gallery-slot" in esm  # and the styles
+    assert ".mn-gallery-summary" in esm  # and the styles
     # anywidget rewrites its one <style> for every new model's `_css`: that restyled every view on the page
     assert "_css" not in StreamView().get_state()
 
@@ -64,7 +64,7 @@ def test_a_tile_entry_is_the_key_alone_and_the_carrier_holds_the_bundle() -> Non
     assert "import(" not in bundle.tile  # it never loads the bundle itself
     assert bundle.key in bundle.carrier
     assert "mountStatic" in bundle.carrier
-    assert ".mn-gallery-slot" in bundle.carrier
+    assert ".mn-gallery-summary" in bundle.carrier
     assert Carrier.class_traits()["_esm"].default_value == bundle.carrier
 
 

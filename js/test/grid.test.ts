@@ -132,8 +132,11 @@ describe("the grid's widget", () => {
     expect(after[2]).toBe(before[2]);
     model.set(batchPage({ tiles: page.tiles.slice(0, 1) }));
     expect(el.querySelectorAll(".mn-grid-tile")).toHaveLength(1);
-    model.set(batchPage({ where: "4–6 of 9", previous: true }));
-    expect(texts(el, ".mn-grid-where")).toEqual(["4–6 of 9", "4–6 of 9"]);
+    const kept = el.querySelector(".mn-grid-tile");
+    model.set(batchPage({ tiles: page.tiles.slice(0, 1), where: "4–6 of 9", previous: true }));
+    expect(texts(el, ".mn-grid-where")).toEqual(["4–6 of 9", "4–6 of 9"]); // both pagers drawn again
+    expect(el.querySelector(".mn-grid-tile")).toBe(kept); // the tiles kept
+    expect((el.querySelector(".mn-grid-pager-bottom button[data-turn=previous]") as HTMLButtonElement).disabled).toBe(false);
     close();
     el.remove();
   });

@@ -169,7 +169,7 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     offset = rows[0] if rows else 0
     more = len(experiment.items) - len(rows)
     tail = views.draw(views.block(f"… and {more} more inputs"), styled=False) if more > 0 else ""
-    head = views.draw([views.block(_named(experiment)), summary(experiment)], "mn-exp-static", styled=False)
+    head = views.draw([views.block(_named(experiment)), summary(experiment)], styled=False)
     grid = grid_html(page(experiment, rows, offset=offset, listed=len(experiment.items), differing=False))
     return f'<div class="mn-exp-static">{head}{grid}{tail}</div>'
 

@@ -253,21 +253,27 @@ export function drawGrid(page: GridPage): HTMLElement {
 export function mountGrid(el: HTMLElement, send: (msg: GridMessage) => void): { show(page: GridPage): void; close(): void } {
   let keys: string[] = [];
   let shell = "";
+  let frame = "";
   let root: HTMLElement | null = null;
   let holder: HTMLElement | null = null;
   const show = (page: GridPage) => {
     const items = page.kind === "experiment" ? page.rows : page.tiles;
     const next = items.map((item) => JSON.stringify(item));
     const { tiles: _t, rows: _r, ...controls } = page;
-    const shellKey = JSON.stringify({ ...controls, empty: items.length === 0 ? page.empty : "" });
-    if (root === null || shell !== shellKey) {
-      // the controls or the kind changed: the whole grid drawn again (rare: a turn, a filter, the where line)
+    // the grid's frame: its kind, its columns, or no tile at all (what shows in their place)
+    const frameKey = JSON.stringify({ kind: page.kind, columns: page.columns, empty: items.length === 0 ? page.empty : null });
+    const shellKey = JSON.stringify(controls);
+    if (root === null || frame !== frameKey) {
       root = drawGrid(page);
       el.replaceChildren(root);
       holder = root.querySelector(".mn-grid-tiles, .mn-grid-table > tbody");
-      shell = shellKey;
-      keys = next;
+      [frame, shell, keys] = [frameKey, shellKey, next];
       return;
+    }
+    if (shell !== shellKey) {
+      // the pager's words or the filter changed: the pagers drawn again, the tiles kept
+      for (const place of ["top", "bottom"] as const) root.querySelector(`.mn-grid-pager-${place}`)?.replaceWith(drawPager(page, place));
+      shell = shellKey;
     }
     if (holder === null) return;
     const drawn = parts(page).items;
