@@ -114,7 +114,7 @@ export const GRID_CSS = `
 }
 code.mn-grid-badge {
   display: inline-block;
-  font-family: inherit;
+  font-family: var(--jp-ui-font-family, inherit) !important; /* a badge, not code: <code> only for the saved notebook */
   padding: 0 6px;
   margin: 1px 0;
   border-radius: 9px;

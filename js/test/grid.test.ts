@@ -110,7 +110,8 @@ describe("the grid's widget", () => {
     select.dispatchEvent(new Event("change", { bubbles: true }));
     const jump = el.querySelector("input.mn-grid-jump") as HTMLInputElement;
     jump.value = "  #7 ";
-    jump.dispatchEvent(new Event("change", { bubbles: true }));
+    jump.dispatchEvent(new Event("change", { bubbles: true })); // leaving the box: no jump
+    jump.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
     expect(jump.value).toBe("");
     expect(model.sent).toEqual([{ open: 1 }, { turn: "next" }, { filter: "error" }, { jump: "#7" }]);
     close();

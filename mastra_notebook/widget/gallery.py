@@ -561,9 +561,12 @@ class Gallery:
         return self.results
 
     def _publish_shown(self) -> None:
-        """The page and the open run send their final state from the waiting cell (headless saving)."""
+        """The page, the open run and the cell's HTML send their final state from the waiting cell
+        (headless saving)."""
         self._draw()
         self._show_progress()
+        if self._display is not None:
+            self._display.update(self.bundle(), raw=True)
         shown = self.view.shown
         if shown is not None and not shown.streaming:
             shown.wait(0)

@@ -181,7 +181,9 @@ class GridView:
         self.grid.on_msg(self._on_message)
         self._controls = controls
         self._title = ipywidgets.HTML()
-        self._close = ipywidgets.Button(description="close", tooltip="hide the run's view")
+        self._close = ipywidgets.Button(
+            description="close", tooltip="hide the run's view", layout=ipywidgets.Layout(width="auto")
+        )
         self._close.on_click(lambda _b: self.close_detail())
         self._head = ipywidgets.HBox([self._title, self._close])
         self.detail = ipywidgets.VBox(layout=ipywidgets.Layout(display="none"))

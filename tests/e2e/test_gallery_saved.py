@@ -60,9 +60,10 @@ def test_the_saved_state_holds_the_page_as_data_and_no_run_s_view(saved: e2e.Lab
     (grid,) = [model["state"]["page"] for model in models.values() if "page" in model["state"]]
     assert [tile["runs"][0]["status"] for tile in grid["tiles"]] == ["finished"] * len(RUNS)
     # the cell's HTML beside the widget: the same grid, drawn in the kernel (where no widget draws)
-    (html,) = [
+    (lines,) = [
         o["data"]["text/html"] for o in notebook["cells"][0]["outputs"] if "text/html" in o.get("data", {})
     ]
+    html = "".join(lines)  # nbformat keeps a multiline string as its lines
     assert f"{len(RUNS)} done" in html
     assert "replay the plain-text recording" in html
 
@@ -78,7 +79,8 @@ def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: e2e.Lab, browser: 
         for index, name in enumerate(RUNS):
             tile = tiles.nth(index)
             assert tile.get_attribute("data-status") == "finished"
-            assert f"replay the {name} recording" in tile.inner_text()
+            assert name in tile.inner_text()  # the part of its prompt that tells it apart
+            assert tile.locator(".mn-grid-title").get_attribute("title") == f"replay the {name} recording"
         # styled: the grid's styles reached the page
         assert gallery.locator(".mn-grid-tiles").evaluate("el => getComputedStyle(el).display") == "grid"
         for dark in e2e.shot_darks():

@@ -298,18 +298,25 @@ export function mountGrid(el: HTMLElement, send: (msg: GridMessage) => void): { 
   const onChange = (event: Event) => {
     const target = event.target;
     if (target instanceof HTMLSelectElement && target.classList.contains("mn-grid-filter")) send({ filter: target.value });
-    if (target instanceof HTMLInputElement && target.classList.contains("mn-grid-jump") && target.value.trim()) {
-      send({ jump: target.value.trim() });
-      target.value = "";
-    }
+  };
+  // the jump box jumps on Enter (not on leaving it: a reader who clicks away did not ask to jump)
+  const onKey = (event: KeyboardEvent) => {
+    const target = event.target;
+    if (event.key !== "Enter" || !(target instanceof HTMLInputElement) || !target.classList.contains("mn-grid-jump")) return;
+    event.preventDefault();
+    event.stopPropagation(); // not JupyterLab's: Enter in a cell's output must not run the cell or edit it
+    if (target.value.trim()) send({ jump: target.value.trim() });
+    target.value = "";
   };
   el.addEventListener("click", onClick);
   el.addEventListener("change", onChange);
+  el.addEventListener("keydown", onKey);
   return {
     show,
     close() {
       el.removeEventListener("click", onClick);
       el.removeEventListener("change", onChange);
+      el.removeEventListener("keydown", onKey);
     },
   };
 }
