@@ -168,10 +168,10 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     rows = list(rows) if rows is not None else list(range(min(per_page, len(experiment.items))))
     offset = rows[0] if rows else 0
     more = len(experiment.items) - len(rows)
-    tail = views.draw(views.block(f"… and {more} more inputs"), styled=False) if more > 0 else ""
-    head = views.draw([views.block(_named(experiment)), summary(experiment)], styled=False)
-    grid = grid_html(page(experiment, rows, offset=offset, listed=len(experiment.items), differing=False))
-    return f'<div class="mn-exp-static">{head}{grid}{tail}</div>'
+    tail: list[views.Inline] = [views.block(f"… and {more} more inputs")] if more > 0 else []
+    head: list[views.Inline] = [views.block(_named(experiment)), summary(experiment)]
+    page_rows = page(experiment, rows, offset=offset, listed=len(experiment.items), differing=False)
+    return grid_html(page_rows, head=head, tail=tail)
 
 
 class Grid:

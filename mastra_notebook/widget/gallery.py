@@ -580,13 +580,12 @@ class Gallery:
         """The widget's MIME bundle with its summary and page as HTML beside it: what a saved
         notebook shows where no widget can be drawn (the grid's own drawing, run in the kernel)."""
         # made here, not by ipywidgets (7.7 has no _repr_mimebundle_): the widget's reference
-        summary = views.draw(views.block(views.strong(self.summary())), styled=False)
         return {
             "application/vnd.jupyter.widget-view+json": {
                 "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id,
             },
             "text/plain": repr(self),
-            "text/html": f'<div class="mn-gallery-static">{summary}{grid_html(self.page_data())}</div>',
+            "text/html": grid_html(self.page_data(), head=views.block(views.strong(self.summary()))),
         }  # fmt: skip
 
     def _ipython_display_(self) -> None:

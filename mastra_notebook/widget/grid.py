@@ -121,9 +121,10 @@ def page_data(
     }
 
 
-def grid_html(page: Mapping[str, Any]) -> str:
-    """The page drawn as the saved notebook shows it: the live grid's own drawing, no controls."""
-    return engine().draw("grid", page=dict(page)) or ""
+def grid_html(page: Mapping[str, Any], *, head: views.Inline = "", tail: views.Inline = "") -> str:
+    """The page drawn as the saved notebook shows it: the live grid's own drawing, no controls, with
+    what the widget shows above it (``head``) and under it (``tail``) as view data."""
+    return engine().draw("grid", page=dict(page), head=head, tail=tail) or ""
 
 
 class GridWidget(anywidget.AnyWidget):

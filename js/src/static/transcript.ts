@@ -127,8 +127,11 @@ export function renderPieces(input: { pieces: Inline[] } & SerializeOptions): St
  * controls left out, with only its elements' own declarations (JupyterLab checks each inline
  * declaration of a `text/html` output: a page of styled tiles took it 170-300 ms in one task).
  */
-export function renderGrid(input: { page: GridPage }): StaticHtml {
-  return serialize(drawGrid(readPage(input.page)) as unknown as SElement, { styled: false });
+export function renderGrid(input: { page: GridPage; head?: Inline; tail?: Inline }): StaticHtml {
+  // what the widget shows around its grid (a batch's summary line; an experiment's progress and summary)
+  const around = (content: Inline | undefined) => (content === undefined ? [] : drawInline(content));
+  const el = h("div", "mn-grid-static", [...around(input.head), drawGrid(readPage(input.page)), ...around(input.tail)]);
+  return serialize(el as unknown as SElement, { styled: false });
 }
 
 /** `mn.compare`'s whole comparison (views/compare.ts). */
