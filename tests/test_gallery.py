@@ -396,3 +396,17 @@ def test_the_label_rule(prompts: list[str], labels: list[str] | None) -> None:
     for prompt in prompts:
         affixes.add(prompt)
     assert [affixes.label(prompt) for prompt in prompts] == (labels or prompts)
+
+
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
+async def test_a_tile_shows_a_person_s_label_and_the_whole_comment(recording_comm: RecordingComm) -> None:
+    gallery = _batch(2, page_size=4)
+    await gallery
+    comment = " ".join(["Too long: it lists every museum when asked for one, and cites none of them."] * 5)
+    kept = gallery.tiles[1].kept
+    assert kept is not None
+    kept.label(thumbs="down", score=2.345678, comment=comment)
+    gallery.next_page()  # the page drawn again (the last page stays): its tiles' data taken again
+    run = gallery.view.grid.page["tiles"][1]["runs"][0]
+    assert run["label"] == "👎 score 2.35"  # three significant digits, as a score's badge and the summary
+    assert run["comment"] == comment  # whole: the tile wraps it, never clips it
