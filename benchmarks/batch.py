@@ -61,7 +61,7 @@ wall = time.perf_counter() - t0
 print("RESULTS", json.dumps({
     "wall_s": round(wall, 1), "before": before,
     "peak_rss_mb": round(peak_rss_mb(), 1), "widgets": widgets(),
-    "live_tile_views": sum(tile.view is not None for tile in batch.tiles),
+    "live_tile_views": sum(tile.view is not None for tile in batch.tiles),  # runs' views still held
     "counts": batch.counts(), "summary": batch.summary(),
     "finished": sum(r.status == "finished" and bool(r.tool_calls) for r in results),
 }))"""
@@ -73,8 +73,8 @@ print("STATE", json.dumps({"widgets": len(sizes), "bytes": sum(sizes), "largest"
 
 SAMPLE_JS = """() => ({
   elements: document.getElementsByTagName('*').length,
-  tiles: document.querySelectorAll('.mn-gallery-slot > *').length,
-  views: document.querySelectorAll('.mn-gallery-slot .mn-root').length,
+  tiles: document.querySelectorAll('.mn-gallery .mn-grid-tile').length,
+  views: document.querySelectorAll('.mn-gallery .mn-root').length,
   summary: document.querySelector('.mn-gallery-summary')?.innerText || '',
   reported: (document.querySelectorAll('.jp-Notebook .jp-Cell')[2]?.querySelector('.jp-OutputArea')
     ?.textContent || '').includes('RESULTS'),
@@ -88,14 +88,14 @@ BACK_JS = """(count) => {
   const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
   mark('kernel_idle', kernel?.status === 'idle');
   mark('gallery', !!document.querySelector('.mn-gallery-summary'));
-  const roots = [...document.querySelectorAll('.mn-gallery-slot .mn-root')];
-  const drawn = roots.filter(r => r.dataset.status === 'finished' && r.querySelector('.mn-header .mn-title')?.textContent);
+  const roots = [...document.querySelectorAll('.mn-gallery .mn-grid-tile')];
+  const drawn = roots.filter(r => r.dataset.status === 'finished' && r.querySelector('.mn-grid-title')?.textContent);
   mark('first_tile', drawn.length > 0);
   mark('back', roots.length === count && drawn.length === count);
   return seen.back !== undefined;
 }"""
-FIRST_TILE_JS = """(text) => (document.querySelector('.mn-gallery-slot .mn-root')?.innerText || '').includes(text)
-  && [...document.querySelectorAll('.mn-gallery-slot .mn-root')].every(r => r.dataset.status !== 'running')"""
+FIRST_TILE_JS = """(text) => (document.querySelector('.mn-gallery .mn-grid-tile')?.innerText || '').includes(text)
+  && [...document.querySelectorAll('.mn-gallery .mn-grid-tile')].every(r => r.dataset.status !== 'running')"""
 
 
 # A light trace of the page's tasks: each task's wall time and the main thread's CPU time in it. On two
@@ -178,7 +178,7 @@ def measure(browser: Any, url: str, prompts: int, *, reload: bool = False) -> di
         moves = [("next", f) for f in firsts[1:]] + [("previous", f) for f in reversed(firsts[:-1])]
         for button, first in ((button, f"City{index}?") for button, index in moves):
             began = time.monotonic()
-            cell(page, 1).locator(f".mn-gallery-{button}").click()
+            cell(page, 1).locator(f".mn-grid-pager-top .mn-grid-{button}").click()
             page.wait_for_function(FIRST_TILE_JS, arg=first, timeout=120_000, polling=50)
             flips.append(round(time.monotonic() - began, 2))
         page.wait_for_timeout(1000)

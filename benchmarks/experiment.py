@@ -64,7 +64,7 @@ print("RESULTS", json.dumps({
 }))"""
 SAMPLE_JS = """() => ({
   elements: document.getElementsByTagName('*').length,
-  tiles: document.querySelectorAll('.mn-experiment .mn-exp-tile').length,
+  tiles: document.querySelectorAll('.mn-experiment .mn-grid-tile').length,
   reported: (document.querySelectorAll('.jp-Notebook .jp-Cell')[2]?.querySelector('.jp-OutputArea')
     ?.textContent || '').includes('RESULTS'),
 })"""

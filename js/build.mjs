@@ -18,8 +18,8 @@ const builds = [
     define: { "define.amd": "false" },
   },
   { ...common, entryPoints: ["src/widget.css"], outfile: `${outdir}/widget.css` },
-  // the experiment grid's page (mastra_notebook/widget/experiment.py Page)
-  { ...common, entryPoints: ["src/experiment-page.ts"], outfile: `${outdir}/experiment.js`, format: "esm", target: "es2020" },
+  // the grid of runs, a batch's and an experiment's (mastra_notebook/widget/grid.py GridWidget)
+  { ...common, entryPoints: ["src/grid-widget.ts"], outfile: `${outdir}/grid.js`, format: "esm", target: "es2020" },
   // The same renderers for the kernel's static transcript, run in an embedded JS engine
   // (mastra_notebook/render/engine.py): one classic script that defines globalThis.mastraNotebookStatic.
   {

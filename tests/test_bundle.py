@@ -51,7 +51,7 @@ def test_views_load_the_shared_entry_with_the_styles_and_no_css_trait() -> None:
     assert esm == packaged().module
     assert esm.startswith('const key = "mastra_notebook:')
     assert "mountStatic" in esm  # the whole bundle rides inside it
-    assert ".mn-gallery-slot" in esm  # and the styles
+    assert ".mn-gallery-summary" in esm  # and the styles
     # anywidget rewrites its one <style> for every new model's `_css`: that restyled every view on the page
     assert "_css" not in StreamView().get_state()
 
@@ -64,7 +64,7 @@ def test_a_tile_entry_is_the_key_alone_and_the_carrier_holds_the_bundle() -> Non
     assert "import(" not in bundle.tile  # it never loads the bundle itself
     assert bundle.key in bundle.carrier
     assert "mountStatic" in bundle.carrier
-    assert ".mn-gallery-slot" in bundle.carrier
+    assert ".mn-gallery-summary" in bundle.carrier
     assert Carrier.class_traits()["_esm"].default_value == bundle.carrier
 
 
@@ -89,29 +89,23 @@ def _fake_gallery(count: int, page_size: int) -> Gallery:
     return gallery
 
 
-async def test_a_gallerys_tiles_open_without_the_bundle_and_one_carrier_holds_it(
+async def test_a_gallery_sends_its_grid_as_data_and_no_run_s_bundle_until_one_is_open(
     recording_comm: RecordingComm,
 ) -> None:
-    """What a page reload fetches of a gallery: every tile's state a kilobyte or so, the bundle once."""
+    """What a page reload fetches of a gallery: the grid's one model (its small module and the page's
+    tiles as data), and the views' bundle only once a run is opened below the grid."""
     gallery = _fake_gallery(10, page_size=4)
     await gallery
-    gallery.next_page()  # the slots' own views (runs drawn from what they kept)
+    gallery.next_page()
     gallery.previous_page()
     opened = [m["data"]["state"] for m in recording_comm.messages if m["type"] == "comm_open"]
-    anywidgets = [state for state in opened if state.get("_model_name") == "AnyModel"]
-    carriers = [state for state in anywidgets if state["_esm"] == packaged().carrier]
-    tiles = [state for state in anywidgets if "view_key" in state]
-    assert len(carriers) == 1
-    assert len(tiles) == 4 + 4  # the first page's own views, then the slots' views
-    assert all(state["_esm"] == packaged().tile for state in tiles)
-    assert max(len(json.dumps(state)) for state in tiles) < 4000
-    bundled = [state for state in opened if "mountStatic" in json.dumps(state)]
-    assert bundled == carriers
-    assert gallery._carrier in gallery.widget.children  # saved with the gallery's widgets
-    assert gallery._carrier.layout.display == "none"
-    # what the kernel holds now, as a reload would fetch it: one bundle, whatever the page's size
-    live = [w.get_state() for w in (gallery._carrier, *(tile.view for tile in gallery.page if tile.view))]
-    assert sum("mountStatic" in json.dumps(state) for state in live) == 1
+    assert not [state for state in opened if "mountStatic" in json.dumps(state)]  # no view's bundle
+    (grid,) = [state for state in opened if "page" in state]
+    assert len(grid["_esm"]) < 20_000  # the grid's own module, not the views' bundle
+    assert len(json.dumps(gallery.view.grid.get_state())) < 20_000  # 4 tiles' data
+    view = gallery.open(0)
+    assert view is not None
+    assert view.comm is not None  # the one run open has a model
 
 
 def test_a_single_view_keeps_the_whole_entry(recording_comm: RecordingComm) -> None:

@@ -263,8 +263,8 @@ def test_gallery_tiles_are_titled_by_prompt_and_queued_until_their_turn(
         gallery.add(view, work)
     both_added.set()
     assert [v.title for v in views] == ["What is the weather in Paris?", "And in Lisbon?"]
-    assert views[0].subtitle == "#0 · agent weather"  # its index in the batch, then what runs it
-    assert views[0].max_height == "360px"
+    assert views[0].subtitle == "#1 · agent weather"  # its number in the batch (from 1), then what runs it
+    assert views[0].max_height == "480px"  # as it shows when opened below the grid
     results = gallery.wait(60)
     assert started == ["What is the weather in Paris?\nThanks", "And in Lisbon?"]
     assert queued_then == [[False, True], [False, False]]  # the second waited for the first

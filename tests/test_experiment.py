@@ -18,7 +18,8 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, percentile, t_quantile
-from mastra_notebook.widget.experiment import Experiment, static_html, tile_html
+from mastra_notebook.widget.experiment import Experiment, static_html
+from mastra_notebook.widget.grid import run_data
 
 from .compare_runs import PARIS, run
 from .helpers import execute
@@ -175,16 +176,34 @@ async def test_grid_tiles_and_static_transcript(recording_comm: object) -> None:
     assert grid.page == [0, 1, 2, 3, 4]
     grid.show_differing(True)
     assert grid.page == [1, 2, 3, 4]
-    html = tile_html([c for c in exp.cells if c.item == 3 and c.variant == "chatty"])
-    assert "exact 0 ✗" in html
-    assert "I do not know." in html
+    # the page's data: input 4 (numbered from 1, as its repeats are), a tile per variant, a run per repeat
+    data = grid.page_data()
+    assert data["kind"] == "experiment"
+    assert [c["name"] for c in data["columns"]] == ["terse", "chatty", "tooled"]
+    assert data["where"] == "inputs 1–4 of 4 (differing)"
+    assert data["filter"] == "differs"
+    row = data["rows"][2]
+    assert (row["number"], row["input"], row["expected"]) == (4, "capital of Peru?", "Lima")
+    chatty = row["tiles"][1]["runs"]
+    assert [run["repeat"] for run in chatty] == [1, 2]
+    assert chatty[0]["badges"] == [{"text": "exact 0 ✗", "tone": "error", "title": "exact (Python scorer)"}]
+    assert chatty[0]["answer"] == "I do not know."
+    assert (chatty[0]["word"], chatty[0]["tone"], chatty[0]["openable"]) == ("finished", "ok", True)
     page = static_html(exp)
     assert "chatty" in page
-    assert "0.5 [0.123, 0.877] · 50% pass" in page
-    assert "<script" not in tile_html([c for c in exp.cells if c.item == 0])
+    assert "0.5 [0.123, 0.877] · 50% pass" in page  # the summary's figures: 3 significant digits, as badges
+    assert "#1" in page
+    assert "capital of France?" in page
+    assert "<script" not in page
+    assert "<button" not in page
     view = grid.open(exp.cells[0])
     assert view is not None
     assert view.result.text == "It is Paris."
+    grid.jump("#1")  # input #1 (index 0) does not differ: every input is listed again
+    assert grid.page == [0, 1, 2, 3, 4]
+    assert not grid.only_differing
+    grid.jump_to("#9")
+    assert grid.view.grid.page["note"] == "no input #9: the inputs are #1 to #5"
     bundle = grid.bundle()
     assert "text/html" in bundle
     assert "application/vnd.jupyter.widget-view+json" in bundle
@@ -243,14 +262,10 @@ async def test_a_saved_recording_keeps_its_scores(recording_comm: object, tmp_pa
 def test_a_tile_keeps_its_steps_texts_apart() -> None:
     result = mn.collect(run("I will look it up.", "57 orders came in."))
     assert result.text == "I will look it up.57 orders came in."  # Mastra's text: steps joined as they are
-    cell = SimpleNamespace(result=result, status="finished", repeat=0)
-    assert "I will look it up. 57 orders came in." in tile_html([cell])  # type: ignore[list-item]
+    assert run_data(0, "finished", result)["answer"] == "I will look it up. 57 orders came in."
 
 
 def test_a_tile_shows_an_answers_words_not_its_markdown() -> None:
     answer = "## Paris\n\n**Paris** is the *capital* of France:\n\n- `population` 2.1 M\n- <b>museums</b>"
-    cell = SimpleNamespace(result=mn.collect(run(answer)), status="finished", repeat=0)
-    html = tile_html([cell])  # type: ignore[list-item]
-    assert "Paris Paris is the capital of France: population 2.1 M &lt;b&gt;museums&lt;/b&gt;" in html
-    for mark in ("**", "##", "`"):
-        assert mark not in html
+    said = run_data(0, "finished", mn.collect(run(answer)))["answer"]
+    assert said == "Paris Paris is the capital of France: population 2.1 M <b>museums</b>"  # drawn as text

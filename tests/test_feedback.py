@@ -176,13 +176,14 @@ async def test_a_gallery_tile_labelled_after_its_end_shows_it_on_its_result_and_
 
         return view, work
 
-    gallery = Gallery(2, page_size=1)  # the second tile is off the page: labelled with no view
+    gallery = Gallery(2, page_size=1)  # the second tile is off the page: labelled with no view open
     for index in range(2):
         gallery.submit(start, prompt=f"prompt {index}")
     await gallery.batch
     shown, off_page = gallery.tiles
-    assert shown.view is not None
-    shown.view.label(thumbs="up")
+    view = gallery.open(shown)  # its full view below the grid, drawn from what it kept
+    assert view is not None
+    view.label(thumbs="up")
     assert off_page.kept is not None
     off_page.kept.label(thumbs="down", score=1)
     frame = mn.to_dataframe(gallery)

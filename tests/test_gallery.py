@@ -13,6 +13,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.widget.gallery import Affixes, Gallery
+from mastra_notebook.widget.grid import TICK_S
 
 from .conftest import RecordingComm
 from .fake_clock import on_fake_clock
@@ -70,7 +71,7 @@ def _live_views(gallery: Gallery) -> list[mn.StreamView]:
 
 
 @on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
-async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off_page(
+async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_is_let_go(
     recording_comm: RecordingComm,
 ) -> None:
     refs: list[weakref.ref[mn.StreamView]] = []
@@ -80,8 +81,7 @@ async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off
 
         def start() -> Any:
             view, work = original()
-            if index >= 4:  # off the first page: their views are made when they start
-                refs.append(weakref.ref(view))
+            refs.append(weakref.ref(view))
             return view, work
 
         return start
@@ -93,61 +93,63 @@ async def test_an_ended_run_keeps_its_result_and_recording_and_its_view_goes_off
     assert [r.status for r in results] == ["finished"] * 20
     assert [r.text for r in results] == [f"answer {i}" for i in range(20)]
     assert gallery.counts() == {"queued": 0, "running": 0, "done": 20, "stopped": 0, "error": 0}
-    # only the page's tiles have a widget; the others keep their result and recording, no widget
+    # no run is open: no tile keeps a view; each keeps its result and recording
     assert [tile.index for tile in gallery.page] == [0, 1, 2, 3]
-    assert len(_live_views(gallery)) == 4
-    for tile in gallery.tiles[4:]:
-        assert tile.view is None
+    assert _live_views(gallery) == []
+    for tile in gallery.tiles:
         assert tile.recording is not None
         assert len(tile.recording) == 2
         assert tile.result.usage.total_tokens == 5
     await asyncio.sleep(0.3)  # a closed view's last flush timer (at most 0.2 s) holds it until it fires
     gc.collect()
-    assert len(refs) == 16
-    assert all(ref() is None for ref in refs), "a closed tile's view is still referenced"
-    closes = [m for m in recording_comm.messages if m["type"] == "comm_close"]
-    assert len(closes) >= 16
+    assert len(refs) == 20
+    assert all(ref() is None for ref in refs), "a closed run's view is still referenced"
+    # the browser got the page's tiles only, as data
+    page = gallery.view.grid.page
+    assert [tile["subtitle"] for tile in page["tiles"]] == ["#1 · agent test", "#2 · agent test",
+                                                            "#3 · agent test", "#4 · agent test"]  # fmt: skip
+    assert page["tiles"][0]["runs"][0]["answer"] == "answer 0"
 
 
 @on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
-async def test_paging_back_draws_an_ended_run_again_from_what_it_kept(recording_comm: RecordingComm) -> None:
+async def test_paging_and_opening_an_ended_run_drawn_from_what_it_kept(recording_comm: RecordingComm) -> None:
     gallery = _batch(10, page_size=4)
     await gallery
-    first = gallery.tiles[0].view
-    assert first is not None
+    page = gallery.view.grid.page
+    assert (page["where"], page["previous"], page["next"]) == ("1\N{EN DASH}4 of 10", False, True)
+    view = gallery.open(gallery.tiles[0])
+    assert view is not None
+    assert view.result.text == "answer 0"
+    assert view.result.status == "finished"
+    assert len(view.inspector_entries()) == 2  # the inspector still lists its chunks
+    assert gallery.view.detail.layout.display is None
+    assert gallery.view.detail.children[1] is view
+    # another run opens in the same view: no new widget per open
+    made = len([m for m in recording_comm.messages if m["type"] == "comm_open"])
+    gallery.view._on_message(None, {"open": 1}, None)  # the tile's "open", as the browser sends it
+    assert gallery.view.shown is view
+    assert view.result.text == "answer 1"
+    assert len([m for m in recording_comm.messages if m["type"] == "comm_open"]) == made
+    gallery.view.close_detail()
+    assert gallery.view.detail.layout.display == "none"
+    # the pager: the last page holds what is left; next stays there
     gallery.next_page()
     assert [tile.index for tile in gallery.page] == [4, 5, 6, 7]
-    assert gallery.tiles[0].view is None  # left the page
-    await asyncio.sleep(0.1)  # closed soon after (test_a_page_lets_go_of_its_views_a_few_at_a_time)
-    assert first.comm is None
-    gallery.previous_page()
-    again = gallery.tiles[0].view
-    assert again is not None
-    assert again is not first  # a page slot's own view, showing what the tile kept
-    assert again.run is first.run  # the run its own view folded, drawn again
-    assert again.result.text == "answer 0"
-    assert again.result.status == "finished"
-    assert again.title == "\N{HORIZONTAL ELLIPSIS}0"  # the part of its prompt that differs
-    assert again.subtitle == "#0 · agent test · prompt number 0"  # the whole prompt, shown whole on hover
-    assert '"answer 0"' in again._final  # drawn at once from its first state, no round trip
-    assert len(again.inspector_entries()) == 2  # the inspector still lists its chunks
-    # the slots' views are dealt again from page to page: no new widget per page
-    made = len([m for m in recording_comm.messages if m["type"] == "comm_open"])
-    for _ in range(3):
-        gallery.next_page()
-        gallery.previous_page()
-    assert len([m for m in recording_comm.messages if m["type"] == "comm_open"]) == made
-    assert gallery.tiles[1].view is gallery._slots[1].children[0]
-    assert gallery.tiles[1].view.result.text == "answer 1"
-    # the last page holds what is left; next stays there
-    gallery.next_page()
-    gallery.next_page()
+    gallery.view._on_message(None, {"turn": "next"}, None)
     assert [tile.index for tile in gallery.page] == [8, 9]
     gallery.next_page()
     assert [tile.index for tile in gallery.page] == [8, 9]
-    assert "9\N{EN DASH}10 of 10" in gallery._pager.value
-    shown = [slot for slot in gallery._slots if slot.layout.display != "none"]
-    assert len(shown) == 2
+    page = gallery.view.grid.page
+    assert (page["where"], page["previous"], page["next"]) == ("9\N{EN DASH}10 of 10", True, False)
+    assert len(page["tiles"]) == 2
+    gallery.view._on_message(None, {"turn": "previous"}, None)
+    assert [tile.index for tile in gallery.page] == [4, 5, 6, 7]
+    # a saved notebook's HTML: the same grid, drawn in the kernel, with no control
+    html = gallery.bundle()["text/html"]
+    for said in ("10 done", "answer 4", "#5 · agent test"):
+        assert said in html
+    for control in ("<button", "<select", "<input"):
+        assert control not in html
 
 
 async def test_errors_first_status_filters_and_the_summary(recording_comm: RecordingComm) -> None:
@@ -159,16 +161,22 @@ async def test_errors_first_status_filters_and_the_summary(recording_comm: Recor
     assert "9 done · 3 error · 45 tokens" in gallery._progress.value
     gallery.show("errors-first")
     assert [tile.index for tile in gallery.page] == [3, 7, 10, 0]
-    assert gallery._choose.value == "errors-first"
+    assert gallery.view.grid.page["filter"] == "errors-first"
     gallery.show("error")
     assert [tile.index for tile in gallery.page] == [3, 7, 10]
     assert "tool exploded on prompt 7" in gallery.page[1].result.error.message  # type: ignore[union-attr]
-    assert "1\N{EN DASH}3 of 3 (errors only)" in gallery._pager.value
-    gallery._choose.value = "done"  # the dropdown, as a click sets it
+    page = gallery.view.grid.page
+    assert page["where"] == "1\N{EN DASH}3 of 3 (errors only)"
+    run = page["tiles"][1]["runs"][0]
+    assert (run["word"], run["tone"]) == ("error", "error")
+    assert "tool exploded on prompt 7" in run["answer"]  # an error's tile shows its message
+    gallery.view._on_message(None, {"filter": "done"}, None)  # the filter, as the browser sends it
     assert [tile.index for tile in gallery.page] == [0, 1, 2, 4]
+    gallery.view._on_message(None, {"filter": "no such filter"}, None)  # ignored
+    assert gallery.view.grid.page["filter"] == "done"
     gallery.show("queued")
     assert gallery.page == []
-    assert "no tiles (queued)" in gallery._pager.value
+    assert gallery.view.grid.page["empty"] == "no tiles (queued)"
     with pytest.raises(ValueError, match="show\\(\\) takes one of"):
         gallery.show("failed")
 
@@ -177,21 +185,23 @@ async def test_jump_by_index_or_prompt_text(recording_comm: RecordingComm) -> No
     gallery = _batch(30, failing={2})
     await gallery
     gallery.show("error")
-    tile = gallery.jump(13)  # hidden by the filter: shown with all
+    tile = gallery.jump(13)  # its index in tiles; hidden by the filter: shown with all
     assert tile.index == 13
-    assert gallery._choose.value == "all"
+    assert gallery.view.grid.page["filter"] == "all"
     assert [t.index for t in gallery.page] == [13, 14, 15, 16]
-    assert "mn-gallery-target" in gallery._slots[0]._dom_classes
+    assert [t["target"] for t in gallery.view.grid.page["tiles"]] == [True, False, False, False]
     assert gallery.jump("PROMPT NUMBER 27").index == 27
     assert gallery.page[0].index == 27
-    assert sum("mn-gallery-target" in slot._dom_classes for slot in gallery._slots) == 1
-    assert gallery.jump("#5").index == 5
-    gallery._find.value = "no such prompt"  # the jump box, as Enter sets it
-    assert "no prompt contains" in gallery._pager.value
-    assert gallery.page[0].index == 5  # nothing else changed
-    assert gallery._find.value == ""
-    gallery._find.value = "#99"
-    assert "no tile #99" in gallery._pager.value
+    assert sum(t["target"] for t in gallery.view.grid.page["tiles"]) == 1
+    assert gallery.jump("#5").index == 4  # the number the grid shows: from 1
+    assert gallery.jump("5").index == 4
+    gallery.view._on_message(None, {"jump": "no such prompt"}, None)  # the jump box, as Enter sends it
+    assert "no prompt contains" in gallery.view.grid.page["note"]
+    assert gallery.page[0].index == 4  # nothing else changed
+    gallery.view._on_message(None, {"jump": "#99"}, None)
+    assert gallery.view.grid.page["note"] == "no tile #99: the tiles are #1 to #30"
+    gallery.next_page()
+    assert gallery.view.grid.page["note"] == ""  # said until the page changes
     with pytest.raises(LookupError):
         gallery.jump("no such prompt")
 
@@ -210,25 +220,18 @@ async def test_queued_tiles_say_queued_and_have_no_view_until_their_turn(
     assert gallery.counts() == {"queued": 7, "running": 2, "done": 0, "stopped": 0, "error": 0}
     assert [tile.status for tile in gallery.tiles[:4]] == ["running", "running", "queued", "queued"]
     assert len(_live_views(gallery)) == 2  # no widget for a queued run
-    # the grid shows the slots of the started tiles; the queued ones after them are one list
-    assert gallery._grid.children == (gallery._slots[0], gallery._slots[1])
-    assert gallery._waiting.layout.display is None  # shown, under the grid
-    waiting = gallery._waiting.value
-    assert waiting.count('data-status="queued"') == 2  # the page's two queued tiles, a line each
-    assert "prompt number 2" in waiting
-    assert "prompt number 3" in waiting
-    assert "prompt number 4" not in waiting  # the next page's
-    assert "2 queued on this page" in waiting
-    assert "button" not in waiting  # no Stop for a run that has not started
+    await asyncio.sleep(TICK_S)  # the page is drawn at most so often (the fake clock's time)
+    runs = [tile["runs"][0] for tile in gallery.view.grid.page["tiles"]]
+    assert [(r["status"], r["openable"]) for r in runs] == [("running", True), ("running", True),
+                                                            ("queued", False), ("queued", False)]  # fmt: skip
+    assert gallery.open(2) is None  # nothing to open before its turn
     assert gallery.summary().startswith("2 running · 7 queued · ")
     frame = mn.to_dataframe(gallery)  # the rows so far: one per prompt, as far as each got
     assert list(frame["status"]) == ["running", "running"] + ["queued"] * 7
     gate.set()
     await gallery
     assert started == list(range(9))
-    assert gallery._slots[2].children == (gallery.tiles[2].view,)  # its line gave way to its view
-    assert gallery._grid.children == tuple(gallery._slots)
-    assert gallery._waiting.layout.display == "none"  # nothing queued: no list
+    assert [tile["runs"][0]["word"] for tile in gallery.view.grid.page["tiles"]] == ["finished"] * 4
     frame = mn.to_dataframe(gallery)
     assert list(frame["status"]) == ["finished"] * 9
     assert list(frame["text"]) == [f"answer {i}" for i in range(9)]
@@ -276,59 +279,9 @@ def test_a_plain_script_waits_for_the_batch(recording_comm: RecordingComm) -> No
 
 
 @on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
-async def test_a_queued_tile_before_a_started_one_keeps_its_slot(recording_comm: RecordingComm) -> None:
-    """Errors first lists an ended tile before queued ones: the grid still shows tiles in list order,
-    so a queued tile before the page's last started one says queued in its own slot."""
-    gate = asyncio.Event()
-    gallery = Gallery(1, page_size=4)
-    for i in range(4):
-        gallery.submit(_starter(i, gate=gate), prompt=f"prompt number {i}", title="agent test")
-    await asyncio.sleep(0.01)
-    gallery.jump(3)  # the last, queued, first on the page and highlighted
-    assert [tile.index for tile in gallery.page] == [3]
-    assert gallery._grid.children == ()
-    assert 'class="mn-gallery-queued mn-gallery-target"' in gallery._waiting.value
-    gallery.pages.order = [gallery.tiles[1], gallery.tiles[0]]  # a list where a queued tile comes first
-    gallery._go(0)
-    assert gallery._grid.children == (gallery._slots[0], gallery._slots[1])
-    (placeholder,) = gallery._slots[0].children
-    assert 'data-status="queued"' in placeholder.value
-    assert "prompt number 1" in placeholder.value
-    assert gallery._slots[1].children == (gallery.tiles[0].view,)
-    gate.set()
-    await gallery
-    assert gallery._waiting.layout.display == "none"  # none queued: no list
-    assert gallery._slots[0].children == (gallery.tiles[1].view,)
-
-
-@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
-async def test_a_page_lets_go_of_its_views_a_few_at_a_time(recording_comm: RecordingComm) -> None:
-    """Paging away from 10 ended runs closes their views 4 at a time, not in one burst of messages
-    (the browser tears each widget down: 48 at once were one long task)."""
-    gallery = _batch(20, page_size=10)
-    await gallery
-    views = [tile.view for tile in gallery.page]
-    assert len(views) == 10
-    assert all(view is not None for view in views)
-
-    def closed() -> int:
-        return sum(view is not None and view.comm is None for view in views)
-
-    gallery.next_page()
-    assert all(tile.view is None for tile in gallery.tiles[:10])  # let go of at once
-    assert closed() == 0
-    await asyncio.sleep(0)
-    assert closed() == 4
-    await asyncio.sleep(0.2)
-    assert closed() == 10
-
-
-@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
-async def test_a_run_streaming_off_the_page_has_no_browser_model_until_shown(
-    recording_comm: RecordingComm,
-) -> None:
-    """The browser makes a model (the 270 kB module and its state) only for the tiles it shows: the
-    runs that stream off the page open none, and one paged to while it streams opens then."""
+async def test_a_streaming_run_has_no_browser_model_until_opened(recording_comm: RecordingComm) -> None:
+    """The browser makes a model (the widget's module and its state) only for the run that is open:
+    the runs that stream open none; the tiles follow their streams as data (the answer so far)."""
     gate = asyncio.Event()
     gallery = Gallery(4, page_size=2)
     for i in range(4):
@@ -336,25 +289,28 @@ async def test_a_run_streaming_off_the_page_has_no_browser_model_until_shown(
     await asyncio.sleep(0.01)
     views = [tile.view for tile in gallery.tiles]
     assert all(view is not None and view.streaming for view in views)  # all four stream
-    on_page, off_page = views[:2], views[2:]
-    assert all(view is not None and view.comm is not None for view in on_page)
-    assert all(view is not None and view.comm is None for view in off_page)
+    assert all(view is not None and view.comm is None for view in views)
 
     def opened() -> set[str]:
         return {
             m["data"]["state"].get("view_key") for m in recording_comm.messages if m["type"] == "comm_open"
         }
 
-    assert {view.view_key for view in on_page if view is not None} <= opened()
-    assert not {view.view_key for view in off_page if view is not None} & opened()  # nothing sent
-
-    gallery.next_page()  # to runs 2 and 3, still streaming: their views open, drawn from the run so far
-    assert all(view is not None and view.comm is not None for view in off_page)
-    assert {view.view_key for view in off_page if view is not None} <= opened()
-    assert gallery._slots[0].children == (views[2],)
+    assert not {view.view_key for view in views if view is not None} & opened()  # nothing sent
+    shown = gallery.open(2)  # a run on the next page, still streaming: its live view opens
+    assert shown is views[2]
+    assert shown is not None
+    assert shown.comm is not None
+    assert shown.view_key in opened()
     gate.set()
     results = await gallery
     assert [r.text for r in results] == [f"answer {i}" for i in range(4)]
+    assert gallery.tiles[2].view is shown  # open: kept while shown
+    assert shown.comm is not None
+    assert all(view is not None and view.comm is None for view in views if view is not shown)
+    assert gallery.view.grid.page["tiles"][0]["runs"][0]["answer"] == "answer 0"
+    gallery.view.close_detail()  # its run ended: its own view is let go as it leaves
+    assert shown.comm is None
 
 
 async def test_a_view_shown_by_hand_opens_its_model(recording_comm: RecordingComm) -> None:
@@ -391,19 +347,20 @@ async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm:
     first = gallery.tiles[0].view
     assert first is not None
     assert first.title == labels[0]  # made when it was alone, labelled again when the second came
-    assert first.subtitle == f"#0 · agent weather · {LISBON}"  # cut first; whole on hover
-    # the queued tiles of the page: their labels, the whole prompt as their tooltip
-    waiting = gallery._waiting.value
-    assert f'<span style="font-weight:600"><bdi dir="auto">{labels[1]}</bdi></span>' in waiting
-    assert 'title="What is the weather in Paris today?"' in waiting
+    assert first.subtitle == f"#1 · agent weather · {LISBON}"  # cut first; whole on hover
+    # the page's tiles, queued ones too: their labels, the whole prompt as their tooltip
+    await asyncio.sleep(TICK_S)  # the page is drawn at most so often (the fake clock's time)
+    tiles = gallery.view.grid.page["tiles"]
+    assert [t["title"] for t in tiles] == labels[:4]
+    assert tiles[1]["hover"] == "What is the weather in Paris today?"
     gate.set()
     await gallery
     gallery.next_page()
-    view = gallery.tiles[4].view
+    view = gallery.open(gallery.tiles[4])
     assert view is not None
     assert not view.streaming
-    assert view.title == labels[4]
-    assert view.subtitle == "#4 · agent weather · What is the weather in Oslo today?"
+    assert view.title == "What is the weather in Oslo today?"
+    assert view.subtitle == "#5 · agent weather"
 
 
 async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: RecordingComm) -> None:
@@ -418,7 +375,7 @@ async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: 
     assert [view.title for view in views if view is not None] == [t.label for t in gallery.tiles[:2]]
     gallery.submit(_starter(3), prompt=[{"role": "user", "content": "Tell me a joke"}])  # shares nothing
     assert [tile.label for tile in gallery.tiles] == [tile.title for tile in gallery.tiles]
-    assert [view.subtitle for view in views if view is not None] == ["#0", "#1"]  # nothing left out
+    assert [view.subtitle for view in views if view is not None] == ["#1", "#2"]  # nothing left out
     assert gallery.tiles[3].title == "Tell me a joke"
     await gallery
 
@@ -439,3 +396,17 @@ def test_the_label_rule(prompts: list[str], labels: list[str] | None) -> None:
     for prompt in prompts:
         affixes.add(prompt)
     assert [affixes.label(prompt) for prompt in prompts] == (labels or prompts)
+
+
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
+async def test_a_tile_shows_a_person_s_label_and_the_whole_comment(recording_comm: RecordingComm) -> None:
+    gallery = _batch(2, page_size=4)
+    await gallery
+    comment = " ".join(["Too long: it lists every museum when asked for one, and cites none of them."] * 5)
+    kept = gallery.tiles[1].kept
+    assert kept is not None
+    kept.label(thumbs="down", score=2.345678, comment=comment)
+    gallery.next_page()  # the page drawn again (the last page stays): its tiles' data taken again
+    run = gallery.view.grid.page["tiles"][1]["runs"][0]
+    assert run["label"] == "👎 score 2.35"  # three significant digits, as a score's badge and the summary
+    assert run["comment"] == comment  # whole: the tile wraps it, never clips it

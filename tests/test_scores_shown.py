@@ -102,11 +102,13 @@ async def test_a_gallery_tile_shows_its_scores(recording_comm: RecordingComm) ->
     results = await gallery
     assert [[s.scorer for s in r.scores] for r in results] == [["answer-length", "exact"]] * 4
     tile = gallery.tiles[0]
-    assert tile.view is not None
-    badges = tile.view.run.state.node.fields["score_badges"]  # what the tile's header and footer draw
-    assert [b["text"] for b in badges] == ["answer-length 0.7", "exact 0 ✗"]
-    gallery.next_page()
-    gallery.previous_page()
-    again = gallery.tiles[0].view  # drawn again from what the tile kept
+    runs = gallery.page_data()["tiles"][0]["runs"]  # what the tile draws: the badges' words and tones
+    assert [(b["text"], b["tone"]) for b in runs[0]["badges"]] == [
+        ("answer-length 0.7", "neutral"),
+        ("exact 0 ✗", "error"),
+    ]
+    again = gallery.open(tile)  # its full view, drawn from what it kept
     assert again is not None
+    badges = again.run.state.node.fields["score_badges"]  # what the view's header and footer draw
+    assert [b["text"] for b in badges] == ["answer-length 0.7", "exact 0 ✗"]
     assert "exact 0 ✗" in again._final

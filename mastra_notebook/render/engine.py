@@ -42,6 +42,7 @@ _VIEWS = (
     "timelines",
     "table",
     "pieces",
+    "grid",
     "compare",
     "compareSteps",
     "memory",

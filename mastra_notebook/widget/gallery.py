@@ -1,11 +1,12 @@
-"""Many runs at once with bounded concurrency (a :class:`Batch`), shown as a paged gallery of live
-mini views.
+"""Many runs at once with bounded concurrency (a :class:`Batch`), shown as a paged grid of tiles
+(the one grid, widget/grid.py, drawn by js/src/views/grid.ts, as an experiment's is).
 
-Built for evaluation scale (hundreds of prompts): a tile has a live widget only while it is on the
-page or its run streams (or waits for a person). A run that ended keeps its RunResult, its
-recording and its reducer state (no widget); its view is closed once it is off the page, and drawn
-again from what it kept when the reader pages back. So the kernel holds at most ``page_size`` plus
-``concurrency`` widgets, and the page at most ``page_size`` tiles, whatever the batch's size.
+Built for evaluation scale (hundreds of prompts): a tile is data (its status, score badges, the
+answer's first lines), sent for the page's tiles only; "open" shows a run's full view below the
+grid. A run's view lives while it streams (with no browser model unless it is open); once it ended
+the run keeps its RunResult, its recording and its reducer state, and its view is closed unless it
+is open. So the kernel holds at most ``concurrency`` views plus the one open, and the page at most
+``page_size`` tiles, whatever the batch's size.
 """
 
 from __future__ import annotations
@@ -23,14 +24,20 @@ from ..core.score import scored_lines
 from ..core.status_words import status_word
 from ..render import views
 from ..runs.batch import Batch, Event, Job, Start, Streaming
-from ..runs.loops import running_loop
-from .bundle import Carrier, carry_lightly
+from .grid import (
+    DETAIL_HEIGHT,
+    PAGE_TILES,
+    TICK_S,
+    GridView,
+    Later,
+    grid_html,
+    page_data,
+    run_data,
+    tile_data,
+)
 from .streamview import KeptRun, StreamView, first_line, opened_when_shown
 
-TILE_HEIGHT = "360px"  # each tile scrolls inside itself and follows its stream (the view's own limit)
-CLOSE_AT_ONCE, CLOSE_GAP_S = 4, 0.03  # views a page let go of: closed this many at a time, this far apart
-PAGE_SIZE = 48  # tiles on a page: the page's DOM stays bounded (about 50 live views at most)
-_TILE = ipywidgets.Layout(border="1px solid var(--jp-border-color2, #ccc)")
+PAGE_SIZE = PAGE_TILES  # tiles on a page: the page's DOM and the data sent stay bounded
 ELIDED = "\N{HORIZONTAL ELLIPSIS}"
 MIN_ELIDED = 5  # characters: a shared part shorter than this is shown (an ellipsis for "in" saves nothing)
 
@@ -105,8 +112,9 @@ class Tile:
     """One prompt of a gallery: its batch's job, and what the page shows of it.
 
     ``result`` is the RunResult so far; ``recording`` every chunk received (once ended);
-    ``view`` the tile's widget while it has one (None while queued off-page or ended off-page).
-    ``title`` is the prompt's first line; ``label`` the part of it the tile's header shows.
+    ``view`` the run's own view while it streams, or while it is open (None while queued and once
+    ended). ``title`` is the prompt's first line; ``label`` the part of it the tile's header shows;
+    ``number`` its number as the grid shows it (from 1: ``tiles[number - 1]``).
     """
 
     def __init__(
@@ -126,6 +134,11 @@ class Tile:
     def job(self) -> Job[StreamView]:
         """The batch's job of this tile (its scheduling, status and result)."""
         return self._batch.jobs[self.index]
+
+    @property
+    def number(self) -> int:
+        """The tile's number as the grid shows it: its index + 1."""
+        return self.index + 1
 
     @property
     def byline(self) -> str:
@@ -151,7 +164,7 @@ class Tile:
 
     def save(self, path: Any) -> Any:
         """Save the run's chunks as JSONL (see ``StreamView.save``)."""
-        if self.view is not None:
+        if self.view is not None and self.kept is None:
             return self.view.save(path)
         return (self.recording or Recording()).save(path, scored_lines(self.result))
 
@@ -217,13 +230,16 @@ class Pages:
         return max(self.offset - self.size, 0)
 
     def find(self, target: int | str) -> Tile:
-        """Tile ``target``: its index, ``"#12"``, or the first whose prompt contains that text (case
-        aside)."""
+        """Tile ``target``: its index in ``tiles`` (from 0), its number as the grid shows it (``"#12"``
+        or ``"12"``, from 1), or the first whose prompt contains that text (case aside)."""
         if isinstance(target, str) and target.strip().lstrip("#").isdigit():
-            target = int(target.strip().lstrip("#"))
+            number = int(target.strip().lstrip("#"))
+            if not 1 <= number <= len(self.tiles):
+                raise IndexError(f"no tile #{number}: the tiles are #1 to #{len(self.tiles)}")
+            return self.tiles[number - 1]
         if isinstance(target, int):
             if not 0 <= target < len(self.tiles):
-                raise IndexError(f"no tile #{target}: the tiles are #0 to #{len(self.tiles) - 1}")
+                raise IndexError(f"no tile {target}: tiles[] holds 0 to {len(self.tiles) - 1}")
             return self.tiles[target]
         needle = target.strip().casefold()
         for tile in self.tiles:
@@ -245,11 +261,12 @@ class Pages:
 class Gallery:
     """Runs that stream at most ``concurrency`` at a time, shown ``page_size`` tiles a page.
 
-    Show it for the gallery (summary, filter, pager, jump box); ``wait()`` or ``await`` for the
-    results in prompt order; ``tiles[i]`` for one run; ``jump(i or "prompt text")``,
-    ``show("errors-first")``, ``next_page()``/``previous_page()`` from Python as from the controls.
-    ``batch`` schedules the runs (a :class:`Batch`, no widget) and ``pages`` says which tiles the page
-    shows (:class:`Pages`); the gallery draws them.
+    Show it for the grid (summary, filter, pager above and below the tiles, jump box; a tile's
+    "open" shows its run in full below); ``wait()`` or ``await`` for the results in prompt order;
+    ``tiles[i]`` for one run; ``jump(i, "#12" or "prompt text")``, ``show("errors-first")``,
+    ``next_page()``/``previous_page()``, ``open(tile)`` from Python as from the controls. ``batch``
+    schedules the runs (a :class:`Batch`, no widget) and ``pages`` says which tiles the page shows
+    (:class:`Pages`); the grid (widget/grid.py) draws them.
     """
 
     def __init__(self, concurrency: int = 4, *, page_size: int | None = None) -> None:
@@ -262,55 +279,17 @@ class Gallery:
         self._affixes = Affixes()
         self._labelled = (0, 0)  # the affixes' cut the tiles' labels were made with
         self.pages = Pages(self.tiles, page_size)
-        self._quiet = False  # the filter control is being set from Python: no second listing
+        self._note = ""  # said beside the pager (a jump that found nothing) until the page changes
+        self._display: Any = None
+        # drawn at most so often, once for whatever changed meanwhile (not a message per run's event)
+        self._page_later = Later(TICK_S, self._tick)
+        self._progress_later = Later(TICK_S, self._show_progress)
         self._progress = ipywidgets.HTML()
-        self._pager = ipywidgets.HTML()
-        # The controls' labels are HTML, not a `description`: JupyterLab typesets a description as
-        # math, and the first typeset of a page loads MathJax (35 ms of the gallery's first draw)
-        self._choose = ipywidgets.Dropdown(options=FILTERS, value="all")
-        self._previous = ipywidgets.Button(description="◀ previous", tooltip="the previous page")
-        self._next = ipywidgets.Button(description="next ▶", tooltip="the next page")
-        self._find = ipywidgets.Text(placeholder="jump to #index or prompt text", continuous_update=False)
-        self._choose.observe(self._on_choose, names="value")
-        self._previous.on_click(lambda _button: self.previous_page())
-        self._next.on_click(lambda _button: self.next_page())
-        self._find.observe(self._on_find, names="value")
-        named = {"filter": self._choose, "previous": self._previous, "next": self._next,
-                 "jump": self._find, "pager": self._pager}  # fmt: skip
-        for name, control in named.items():
-            control.add_class(f"mn-gallery-{name}")
-        show, jump = (
-            ipywidgets.HTML(html)
-            for html in views.draw_each([views.span("mn-gallery-label", w) for w in ("show", "jump")])
-        )
-        controls = ipywidgets.HBox(
-            [show, self._choose, self._previous, self._pager, self._next, jump, self._find]
-        )
-        controls.add_class("mn-gallery-controls")
-        self._slots = [ipywidgets.Box() for _ in range(page_size)]
-        self._slot_views: list[StreamView | None] = [None] * page_size  # made when first needed
-        self._slot_waiting: list[ipywidgets.HTML | None] = [None] * page_size
-        for slot in self._slots:
-            slot.add_class("mn-gallery-slot")
-            slot.layout.display = "none"  # until a tile fills it
-        # The queued tiles after the page's last started one: one list under the grid, not a widget
-        # each (under it, not in it: a tile that starts then only adds a slot to the grid's end)
-        self._waiting = ipywidgets.HTML(layout=ipywidgets.Layout(margin="8px 0 0", display="none"))
-        self._waiting.add_class("mn-gallery-waiting")
-        self._grid = ipywidgets.GridBox(
-            (),
-            layout=ipywidgets.Layout(
-                grid_template_columns="repeat(auto-fill, minmax(360px, 1fr))", grid_gap="8px"
-            ),
-        )
-        self._grid.add_class("mn-gallery-grid")
-        # The tiles' views load the bundle this hidden model holds (bundle.py): a page reload fetches
-        # every model's state, and 48 tiles that each held it were 14 MB
-        self._carrier = Carrier(layout=ipywidgets.Layout(display="none"))
-        self._carrier.add_class("mn-gallery-carrier")
-        self.widget = ipywidgets.VBox([self._progress, controls, self._grid, self._waiting, self._carrier])
+        self.view = GridView(self)
+        self.widget = ipywidgets.VBox([self._progress, self.view.grid, self.view.detail])
         self.widget.add_class("mn-gallery")
         self._show_progress()
+        self._draw()
 
     @property
     def concurrency(self) -> int:
@@ -326,7 +305,7 @@ class Gallery:
         tile = self._tile(prompt, title)
 
         def started() -> tuple[StreamView, Streaming]:
-            with opened_when_shown():  # a run streaming off the page has no browser model
+            with opened_when_shown():  # a run streaming unopened has no browser model
                 view, work = start()
             self._dress(tile, view)
             return view, work
@@ -350,8 +329,8 @@ class Gallery:
     def _tile(self, prompt: Any, title: str) -> Tile:
         index = len(self.tiles)
         line = first_line(prompt)
-        tile = Tile(self.batch, index, prompt, title=line or title or f"run {index}",
-                    subtitle=f"#{index} · {title}" if title else f"#{index}")  # fmt: skip
+        tile = Tile(self.batch, index, prompt, title=line or title or f"run {index + 1}",
+                    subtitle=f"#{index + 1} · {title}" if title else f"#{index + 1}")  # fmt: skip
         if line:
             self._affixes.add(line)
             tile.label, tile.prompted = self._affixes.label(line), True
@@ -365,80 +344,38 @@ class Gallery:
         if event == "queued":
             if self._affixes.cut != self._labelled:
                 self._relabel()
-            self._listed(tile)
-            return
-        if event == "started":
+        elif event == "started":
             tile.view = job.handle
-            self._place(tile)
-            self._show_progress()
-            return
-        if event == "ended":
-            if job.handle is not None:
-                tile.kept = job.handle.kept()
-                if tile not in self.pages.shown:
-                    self._close(self._let_go(tile))
+        elif event == "ended":
+            handle = job.handle
+            if handle is not None:
+                tile.kept = handle.kept()
+                if not self.view.showing(handle):  # not open: let go of it
+                    tile.kept.run.tree.sink = None  # the run keeps no reference to its stream or view
+                    handle.close()
+                    tile.view = None
             else:  # stopped before its turn, or could not start: the batch's own run says why
                 tile.kept = KeptRun(job.run or Run(), Recording(), [])
-        self._listed(tile)
-        self._show_progress()
+        self.pages.join(tile)
+        if tile in self.pages.shown or event == "queued":
+            self._page_later.soon()
+        self._progress_later.soon()
+        if self.batch.idle and self._display is not None:
+            self._display.update(self.bundle(), raw=True)
 
     def _relabel(self) -> None:
         """The batch's shared words changed (a prompt came that shares fewer): every tile's label is
-        made again, in its view and on the page (on the loop the gallery's state lives on)."""
+        made again (on the loop the gallery's state lives on)."""
         self._labelled = self._affixes.cut
         for tile in self.tiles:
             if tile.prompted:
                 tile.label = self._affixes.label(tile.title)
                 if tile.view is not None:
                     tile.view.title, tile.view.subtitle = tile.label, tile.byline
-        self._layout_grid()  # the queued tiles' placeholders and lines
 
     def _dress(self, tile: Tile, view: StreamView) -> None:
-        carry_lightly(view)  # before its model opens: the carrier's bundle, not a copy of its own
-        made, view.layout = view.layout, _TILE
-        if made is not _TILE:  # the layout the view was made with: a widget of its own, not to leak
-            made.close()
-        view.max_height = TILE_HEIGHT
+        view.max_height = DETAIL_HEIGHT
         view.title, view.subtitle = tile.label, tile.byline
-
-    def _dealt(self, view: StreamView | None) -> bool:
-        """``view`` is a page slot's own, dealt to one ended run after another."""
-        return any(view is dealt for dealt in self._slot_views if dealt is not None)
-
-    def _let_go(self, tile: Tile) -> StreamView | None:
-        """An ended run leaves the page: its tile lets go of its view. Its own view is returned, to
-        be closed (its run keeps no reference to it, so it can be freed); a slot's view is not."""
-        view = tile.view
-        if view is None or tile.kept is None:
-            return None
-        tile.view = None
-        if self._dealt(view):
-            return None
-        tile.kept.run.tree.sink = None
-        return view
-
-    @staticmethod
-    def _close(*views: StreamView | None) -> None:
-        for view in views:
-            if view is not None:
-                view.close()
-
-    def _close_gradually(self, views: list[StreamView]) -> None:
-        """Close the views a page let go of a few at a time: 48 closed at once became one task of
-        JupyterLab's of over 100 ms (each close tears a widget down in the browser)."""
-        loop = running_loop()
-        if loop is None:
-            self._close(*views)
-            return
-
-        def close_some() -> None:
-            self._close(*views[:CLOSE_AT_ONCE])
-            del views[:CLOSE_AT_ONCE]
-            if views:
-                loop.call_later(CLOSE_GAP_S, close_some)
-
-        if views:
-            loop.call_soon(close_some)
 
     # ---- what the gallery shows ----------------------------------------------------------------
 
@@ -447,20 +384,8 @@ class Gallery:
         (``error``, ``running``, ``queued``, ``done``); from the first page."""
         if what not in _FILTER_KEYS:
             raise ValueError(f"show() takes one of {', '.join(sorted(_FILTER_KEYS))}, not {what!r}")
-        self._set_filter(what)
-        self._go(0)
-
-    def _set_filter(self, what: str) -> None:
-        self._quiet = True
-        try:
-            self._choose.value = what
-        finally:
-            self._quiet = False
         self.pages.choose(what)
-
-    def _on_choose(self, change: dict[str, Any]) -> None:
-        if not self._quiet:
-            self.show(change["new"])
+        self._go(0)
 
     def next_page(self) -> None:
         """The next page (the list taken again: what a filter matches now)."""
@@ -471,171 +396,103 @@ class Gallery:
         self._go(self.pages.previous_offset())
 
     def jump(self, target: int | str) -> Tile:
-        """Show tile ``target`` (its index, ``"#12"``, or the first prompt containing that text, case
-        aside) first on the page, highlighted. A tile the filter hides shows with the filter at all."""
+        """Show tile ``target`` (its index in ``tiles``, its number as shown, ``"#12"``, or the first
+        prompt containing that text, case aside) first on the page, highlighted. A tile the filter
+        hides shows with the filter at all."""
         tile = self.pages.find(target)
         self.pages.order = self.pages.listing()
         if tile not in self.pages.order:
-            self._set_filter("all")
+            self.pages.choose("all")
         self._go(self.pages.order.index(tile), target=tile)
         return tile
+
+    def open(self, tile: Tile | int) -> StreamView | None:
+        """Show ``tile``'s run in full below the grid (a tile or its index): its live view while it
+        streams, drawn from what it kept once it ended; None while it is queued."""
+        tile = self.tiles[tile] if isinstance(tile, int) else tile
+        live = tile.view if tile.kept is None or self.view.showing(tile.view) else None
+        kept = tile.kept
+        return self.view.open(live, (lambda: kept) if kept is not None else None,
+                              title=tile.title, subtitle=tile.subtitle)  # fmt: skip
 
     @property
     def page(self) -> list[Tile]:
         """The tiles on the page now."""
         return list(self.pages.shown)
 
-    def _on_find(self, change: dict[str, Any]) -> None:
-        text = str(change["new"]).strip()
-        if not text:
-            return
+    def _go(self, offset: int, target: Tile | None = None) -> None:
+        """Show the listed tiles from ``offset`` on."""
+        self.pages.turn(offset, target)
+        self._note = ""
+        self._draw()
+
+    def page_data(self) -> dict[str, Any]:
+        """The page as the grid draws it: the page's tiles only."""
+        target = self.pages.target
+        tiles = [
+            tile_data(
+                [
+                    run_data(
+                        tile.index,
+                        tile.status,
+                        tile.result,
+                        openable=tile.view is not None or tile.kept is not None,
+                    )
+                ],
+                title=tile.label,
+                subtitle=tile.subtitle,
+                hover=tile.title,
+                target=tile is target,
+            )
+            for tile in self.pages.shown
+        ]
+        order = self.pages.order
+        return page_data(
+            "batch",
+            where=self.pages.where(),
+            previous=self.pages.offset > 0,
+            next=self.pages.offset + self.page_size < len(order),
+            tiles=tiles,
+            filters=FILTERS,
+            filter=self.pages.filter,
+            jump="jump to #number or prompt text",
+            note=self._note,
+            empty=self.pages.where(),
+        )
+
+    def _draw(self) -> None:
+        self.view.show(self.page_data())
+
+    def _tick(self) -> None:
+        """The page drawn again (its streaming tiles' answers as they grow, its runs that started or
+        ended), and again in TICK_S while a run on it streams."""
+        self._draw()
+        if any(tile.job.running for tile in self.pages.shown):
+            self._page_later.soon()
+
+    # ---- the controls (GridView's messages) ---------------------------------------------------
+
+    def open_number(self, number: int) -> None:
+        """A tile's "open" clicked: the run numbered ``number`` shown below the grid."""
+        if number < len(self.tiles):
+            self.open(self.tiles[number])
+
+    def turn_to(self, direction: str) -> None:
+        """The pager clicked: ``"next"`` or ``"previous"`` page."""
+        (self.next_page if direction == "next" else self.previous_page)()
+
+    def choose(self, key: str) -> None:
+        """The filter chosen (its key)."""
+        if key in _FILTER_KEYS:
+            self.show(key)
+
+    def jump_to(self, text: str) -> None:
+        """The jump box's text entered: the page showing it, or why not beside the pager."""
         try:
             self.jump(text)
         except (LookupError, ValueError) as error:  # said beside the pager, nothing else changes
-            self._pager.value = self._pager_html(note=str(error))
-        self._find.value = ""
-
-    def _listed(self, tile: Tile) -> None:
-        """A tile changed (or is new): it joins the filter's list if it now matches (Pages.join)."""
-        self.pages.join(tile)
-        self._place(tile)
-        self._pager.value = self._pager_html()
-
-    def _go(self, offset: int, target: Tile | None = None) -> None:
-        """Show the listed tiles from ``offset`` on; close the views of ended runs that leave."""
-        for tile in self.pages.shown:  # the slots' views are dealt again (a tile's own view stays its own)
-            if self._dealt(tile.view):
-                tile.view = None
-        leaving = self.pages.turn(offset, target)
-        page = self.pages.shown
-        for tile in page:
-            self._fill(tile)
-        for slot in self._slots[len(page) :]:
-            slot.children = ()
-            slot.layout.display = "none"
-        self._close_gradually([view for view in map(self._let_go, leaving) if view is not None])
-        target_at = None if self.pages.target is None else page.index(self.pages.target)
-        for index, slot in enumerate(self._slots):  # only the tile jumped to is highlighted
-            (slot.add_class if index == target_at else slot.remove_class)("mn-gallery-target")
-        self._layout_grid()
-        self._pager.value = self._pager_html()
-
-    def _place(self, tile: Tile) -> None:
-        """Put the tile's widget in its slot, if it is on the page (a queued tile after the page's
-        last started one is a line of the waiting list instead)."""
-        if tile in self.pages.shown:
-            self._fill(tile)
-            self._layout_grid()
-
-    def _fill(self, tile: Tile) -> None:
-        """The slot of ``tile``, on the page, holds its widget (the grid laid out after, once)."""
-        index = self.pages.shown.index(tile)
-        if tile.job.queued and index >= self._started_slots():
-            return
-        slot = self._slots[index]
-        if tile.view is None and tile.kept is not None:  # paged to: drawn from what it kept
-            view = self._slot_views[index] or self._slot_view()
-            self._slot_views[index] = view
-            view.show_kept(tile.kept, title=tile.label, subtitle=tile.byline)
-            tile.view = view
-        widget: ipywidgets.Widget = tile.view if tile.view is not None else self._queued_widget(index, tile)
-        if isinstance(widget, StreamView):
-            widget.show_in_browser()
-        if slot.children != (widget,):
-            slot.children = (widget,)
-        slot.layout.display = None
-
-    @staticmethod
-    def _slot_view() -> StreamView:
-        """A slot's view of runs that ended, each drawn at once from what its tile kept (showing
-        another run is one state update, not a new widget, which would cost the browser a model and
-        a fresh copy of the widget's module). Its model opens when placed, with the carrier's bundle."""
-        with opened_when_shown():
-            view = StreamView(max_height=TILE_HEIGHT, layout=_TILE)
-        carry_lightly(view)
-        return view
-
-    def _started_slots(self) -> int:
-        """The page's slots up to its last tile that is not queued: the ones the grid shows."""
-        for index in range(len(self.pages.shown) - 1, -1, -1):
-            if not self.pages.shown[index].job.queued:
-                return index + 1
-        return 0
-
-    def _layout_grid(self) -> None:
-        """The grid shows the slots up to the page's last started tile; the queued tiles after it are
-        one list under it. A slot and a placeholder for each of 40 queued tiles took JupyterLab 100
-        to 200 ms of one task to draw a new page."""
-        shown = self._started_slots()
-        for index in range(shown):  # a queued tile before a started one (a filter, a jump) keeps a slot
-            tile = self.pages.shown[index]
-            if tile.job.queued:
-                placeholder = self._queued_widget(index, tile)
-                if self._slots[index].children != (placeholder,):
-                    self._slots[index].children = (placeholder,)
-                self._slots[index].layout.display = None
-        waiting = self.pages.shown[shown:]
-        value = self._waiting_html(waiting)
-        if self._waiting.value != value:
-            self._waiting.value = value
-        self._waiting.layout.display = None if waiting else "none"
-        children = tuple(self._slots[:shown])
-        if self._grid.children != children:
-            self._grid.children = children
-
-    def _queued_widget(self, index: int, tile: Tile) -> ipywidgets.HTML:
-        """A queued tile: its prompt and "queued" (no view, no Stop, until its turn), in the slot's
-        own placeholder."""
-        waiting = self._slot_waiting[index] or ipywidgets.HTML(layout=ipywidgets.Layout(margin="0"))
-        self._slot_waiting[index] = waiting
-        queued = views.block(
-            [
-                views.block(views.label(tile.label), style="font-weight:600"),
-                views.block(tile.subtitle, style="opacity:0.75"),
-                views.block(status_word("queued"), "mn-gallery-queued-status", style="margin-top:6px"),
-            ],
-            "mn-gallery-queued",
-            {"status": "queued"},
-            title=tile.title,
-            style=_QUEUED_STYLE,
-        )
-        (waiting.value,) = views.draw_each([queued])
-        return waiting
-
-    def _waiting_html(self, waiting: list[Tile]) -> str:
-        """The page's queued tiles after its last started one: a line each (no view, no Stop)."""
-        if not waiting:
-            return ""
-        lines: list[views.Inline] = [
-            views.block(
-                [
-                    views.span("", views.label(tile.label), style="font-weight:600"),
-                    " ",
-                    views.span("", tile.subtitle, style="opacity:0.75"),
-                ],
-                "mn-gallery-queued mn-gallery-target" if tile is self.pages.target else "mn-gallery-queued",
-                {"status": "queued"},
-                title=tile.title,
-                style=_WAITING_LINE_STYLE,
-            )
-            for tile in waiting
-        ]
-        head = f"{len(waiting)} queued on this page: each starts in a tile of its own when its turn comes"
-        listed = views.block(
-            [
-                views.block(head, "mn-gallery-queued-status", style="margin-bottom:4px"),
-                views.block(lines, style=_WAITING_LINES_STYLE),
-            ],
-            "mn-gallery-waiting-list",
-            style=_WAITING_STYLE,
-        )
-        (html,) = views.draw_each([listed])
-        return html
-
-    def _pager_html(self, note: str = "") -> str:
-        where: list[views.Inline] = [views.span("mn-gallery-where", self.pages.where())]
-        extra: list[views.Inline] = [" · ", views.span("mn-gallery-note", note)] if note else []
-        return "".join(views.draw_each([*where, *extra]))
+            self._note = str(error)
+            self._draw()
 
     # ---- the summary line ----------------------------------------------------------------------
 
@@ -704,36 +561,41 @@ class Gallery:
         return self.results
 
     def _publish_shown(self) -> None:
-        """The tiles on the page send their final state from the waiting cell (headless saving)."""
-        for tile in self.pages.shown:
-            if tile.view is not None and not tile.job.running:
-                tile.view.wait(0)
+        """The page, the open run and the cell's HTML send their final state from the waiting cell
+        (headless saving)."""
+        self._draw()
+        self._show_progress()
+        if self._display is not None:
+            self._display.update(self.bundle(), raw=True)
+        shown = self.view.shown
+        if shown is not None and not shown.streaming:
+            shown.wait(0)
 
     def stop(self) -> None:
         """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
         self.batch.stop()
         self._show_progress()
 
+    def bundle(self) -> dict[str, Any]:
+        """The widget's MIME bundle with its summary and page as HTML beside it: what a saved
+        notebook shows where no widget can be drawn (the grid's own drawing, run in the kernel)."""
+        # made here, not by ipywidgets (7.7 has no _repr_mimebundle_): the widget's reference
+        return {
+            "application/vnd.jupyter.widget-view+json": {
+                "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id,
+            },
+            "text/plain": repr(self),
+            "text/html": grid_html(self.page_data(), head=views.block(views.strong(self.summary()))),
+        }  # fmt: skip
+
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.widget)  # type: ignore[no-untyped-call]  # ipywidgets 7 draws a widget through _ipython_display_ (8: _repr_mimebundle_)
+        # with a handle to update its HTML once every run ended
+        self._display = display(self.bundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
         return self.widget._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
         return f"<Gallery of {len(self.tiles)} runs: {self.summary()}>"
-
-
-_QUEUED_STYLE = (
-    "box-sizing:border-box;min-height:72px;padding:8px 10px;border:1px dashed "
-    "var(--jp-border-color2,#ccc);border-radius:6px;color:var(--jp-ui-font-color1,inherit);"
-    "background:var(--jp-layout-color1,transparent);overflow:hidden;overflow-wrap:anywhere"
-)
-_WAITING_STYLE = (
-    "box-sizing:border-box;padding:8px 10px;border:1px dashed var(--jp-border-color2,#ccc);"
-    "border-radius:6px;color:var(--jp-ui-font-color1,inherit);background:var(--jp-layout-color1,transparent)"
-)
-_WAITING_LINES_STYLE = "display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:0 16px"
-_WAITING_LINE_STYLE = "white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:1.6"

@@ -1,7 +1,8 @@
 """An experiment's grid in a real JupyterLab with the real Mastra server (issue 20 item 2): inputs are
 rows and variants columns, each cell a compact tile (status, score badges, the answer's first lines)
-updated while the runs stream; the summary per variant with its intervals; the "differs" toggle; a
-tile's "open" shows the run's full view. Screenshots in light and dark."""
+updated while the runs stream; the summary per variant with its intervals; the "differs only"
+filter; a tile's "open" shows the run's full view. The tiles' data and words are checked in
+tests/test_experiment.py and js/test/grid.test.ts. Screenshots in light and dark."""
 
 from __future__ import annotations
 
@@ -41,10 +42,10 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     )
     grid = e2e.cell(page, 1).locator(".mn-experiment")
     expect(grid).to_be_visible(timeout=60_000)
-    expect(grid.locator(".mn-exp-tile")).to_have_count(15)  # 5 inputs x 3 variants, one page
+    expect(grid.locator(".mn-grid-tile")).to_have_count(15)  # 5 inputs x 3 variants, one page
     # while it streams: a running tile shows its answer so far
-    running = grid.locator('.mn-exp-run[data-status="running"]')
-    expect(running.first.locator(".mn-exp-answer")).not_to_be_empty(timeout=60_000)
+    running = grid.locator('.mn-grid-run[data-status="running"]')
+    expect(running.first.locator(".mn-grid-answer")).not_to_be_empty(timeout=60_000)
     for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-streaming-{theme}", max_height=2400)
@@ -61,20 +62,22 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     expect(summary.locator("tr").nth(3)).to_contain_text("1 [1, 1] · 100% pass")  # so does detailed
     # uppercase keeps NASA and IBM: 4 of 10; t(0.975, 9) * s / sqrt(10) = 0.369
     expect(summary.locator("tr").nth(2)).to_contain_text("0.4 [0.0306, 0.769] · 40% pass")
-    expect(grid.locator(".mn-exp-run .mn-exp-answer").first).to_contain_text('You asked: "Question: Where')
-    expect(grid.locator(".mn-exp-tile").nth(1)).to_contain_text("exact 1 ✓")
+    expect(grid.locator(".mn-grid-run .mn-grid-answer").first).to_contain_text('You asked: "Question: Where')
+    expect(grid.locator(".mn-grid-tile").nth(1)).to_contain_text("exact 1 ✓")
     for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"experiment-summary-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
 
-    # "differs": uppercase loses Paris, Everest and blue; the others keep every word
-    grid.locator(".mn-exp-differs").click()
-    expect(grid.locator(".mn-exp-where")).to_have_text("inputs 1–3 of 3 (differing)")
-    expect(grid.locator(".mn-exp-input")).to_contain_text(["#2", "#3", "#4"])
+    # "differs only": uppercase loses Paris, Everest and blue; the others keep every word
+    grid.locator("select.mn-grid-filter").select_option("differs")
+    expect(grid.locator(".mn-grid-pager-top .mn-grid-where")).to_have_text("inputs 1–3 of 3 (differing)")
+    expect(grid.locator(".mn-grid-pager-bottom .mn-grid-where")).to_have_text("inputs 1–3 of 3 (differing)")
+    expect(grid.locator(".mn-grid-input")).to_contain_text(["#3", "#4", "#5"])  # numbered from 1
     # a tile's "open" shows the run's full view under the grid
-    grid.locator(".mn-exp-cell").nth(1).locator(".mn-exp-open").first.click()  # #2 uppercase
-    detail = grid.locator(".mn-exp-detail .mn-root")
+    grid.locator(".mn-grid-cell").nth(1).locator(".mn-grid-open").first.click()  # #3 uppercase, repeat 1
+    detail = grid.locator(".mn-grid-detail .mn-root")
+    expect(grid.locator(".mn-grid-detail")).to_contain_text("input #3 · uppercase · repeat 1")
     expect(detail).to_be_visible(timeout=30_000)
     expect(detail).to_contain_text("WHAT IS PARIS KNOWN FOR")
     assert e2e.wait_status(detail, "finished") == "finished"

@@ -1,5 +1,6 @@
-"""Issue 9 in a real JupyterLab with the real Mastra server: the gallery's tiles, compare's word
-diff, and approvals decided by a click and then by a cell (light and dark screenshots)."""
+"""Issue 9 in a real JupyterLab with the real Mastra server: the batch's grid (its tiles, a run opened
+below it), compare's word diff, and approvals decided by a click and then by a cell (light and dark
+screenshots)."""
 
 from __future__ import annotations
 
@@ -22,25 +23,30 @@ def test_gallery_and_compare_layouts(client_notebook: e2e.ClientNotebook) -> Non
         run=(0, 1),
     )
     gallery = e2e.cell(page, 1)
-    tiles = gallery.locator(".mn-root")
+    tiles = gallery.locator(".mn-grid-tile")
     expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
     e2e.run_cell(page, 2)
     expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
     assert e2e.cell_output_text(page, 2).split("DONE", 1)[1].count("finished") == len(PROMPTS)
     for index, prompt in enumerate(PROMPTS):
         tile = tiles.nth(index)
-        assert e2e.wait_status(tile, "finished") == "finished"
+        expect(tile).to_have_attribute("data-status", "finished", timeout=30_000)
         expect(tile).to_contain_text(prompt)  # titled by its prompt
-        expect(tile.locator("button.mn-stop")).to_be_hidden()
-        answer = tile.locator(".mn-run-root > .mn-parts > .mn-text").last
+        answer = tile.locator(".mn-grid-answer")
         answer.wait_for()
-        # the answer in view without scrolling: inside the tile's own visible box
+        # the answer's first lines in view: inside the tile's own box
         box, shown = tile.bounding_box(), answer.bounding_box()
         assert box is not None
         assert shown is not None
-        assert shown["y"] + min(shown["height"], 20) <= box["y"] + box["height"] + 1, (prompt, box, shown)
-        assert shown["y"] >= box["y"] - 1, (prompt, box, shown)
-        assert box["height"] <= 380  # bounded tiles
+        assert box["y"] - 1 <= shown["y"] <= shown["y"] + shown["height"] <= box["y"] + box["height"] + 1, (
+            prompt
+        )
+        assert box["height"] <= 240  # compact tiles: a few lines each
+    # a tile's "open": the run's full view under the grid
+    tiles.nth(1).locator("button.mn-grid-open").click()
+    detail = gallery.locator(".mn-grid-detail .mn-root")
+    expect(detail).to_contain_text("Lisbon", timeout=30_000)
+    assert e2e.wait_status(detail, "finished") == "finished"
     summary = gallery.locator(".mn-gallery-summary")
     expect(summary).to_contain_text(f"{len(PROMPTS)} done")
     expect(summary).to_contain_text("tokens")
@@ -120,9 +126,9 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
     client_notebook: e2e.ClientNotebook,
 ) -> None:
-    """Issue 17: prompts alike but for a city are titled "…Lisbon…" (the whole prompt on hover, at the
-    end of the subtitle), the status pill beside or under the title, never over it; after the page reloads, the
-    gallery is drawn again from the kernel, every tile finished and labelled."""
+    """Issue 17: prompts alike but for a city are titled "…Lisbon…" (the whole prompt on hover), the
+    status and badges under the title, never over it; after the page reloads, the grid is drawn again
+    from the kernel, every tile finished and labelled."""
     prompts = [f"What is the weather in {city} today?" for city in CITIES]
     page = client_notebook.open(
         "gallery-labels",
@@ -133,22 +139,20 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
     gallery = e2e.cell(page, 1)
 
     def check_tiles() -> None:
-        tiles = gallery.locator(".mn-gallery-slot .mn-root")
+        tiles = gallery.locator(".mn-grid-tile")
         expect(tiles).to_have_count(len(CITIES), timeout=60_000)
         for index, city in enumerate(CITIES):
             tile = tiles.nth(index)
-            assert e2e.wait_status(tile, "finished") == "finished"
-            title = tile.locator(".mn-header .mn-title")
+            expect(tile).to_have_attribute("data-status", "finished", timeout=30_000)
+            title = tile.locator(".mn-grid-title")
             expect(title).to_have_text(f"\N{HORIZONTAL ELLIPSIS}{city}\N{HORIZONTAL ELLIPSIS}")
-            subtitle = tile.locator(".mn-header .mn-subtitle")  # cut first, the whole prompt on hover
-            expect(subtitle).to_have_attribute("title", f"#{index} · agent weather · {prompts[index]}")
-            # the title is drawn whole, and nothing of the header's is drawn over it
+            expect(title).to_have_attribute("title", prompts[index])  # the whole prompt on hover
+            expect(tile.locator(".mn-grid-subtitle")).to_have_text(f"#{index + 1} · agent weather")
+            # the title is drawn whole, and nothing of the tile's is drawn over it
             assert title.evaluate("el => el.scrollWidth <= el.clientWidth"), city
             title_box = title.bounding_box()
             assert title_box is not None
-            for other in tile.locator(
-                ".mn-header .mn-badge, .mn-header .mn-head-stat, .mn-header button"
-            ).all():
+            for other in tile.locator(".mn-grid-badge, button").all():
                 box = other.bounding_box()
                 if box is not None and other.is_visible():
                     assert not _overlap(title_box, box), (city, other.inner_text())

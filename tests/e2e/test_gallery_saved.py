@@ -1,6 +1,6 @@
 """A gallery executed headless (nbclient, widget state stored, as `jupyter execute` does) and reopened
-in JupyterLab, nothing run: its tiles draw from the saved state. Each tile's saved state holds only
-the bundle's key; the gallery's hidden carrier, saved beside them, holds the bundle itself."""
+in JupyterLab, nothing run: its grid draws from the saved state, the page's tiles as data (no run's
+view is saved: none is open)."""
 
 from __future__ import annotations
 
@@ -52,29 +52,37 @@ def saved(lab: e2e.Lab) -> e2e.Lab:
     return lab
 
 
-def test_the_saved_state_holds_the_bundle_once(saved: e2e.Lab) -> None:
+def test_the_saved_state_holds_the_page_as_data_and_no_run_s_view(saved: e2e.Lab) -> None:
     notebook = json.loads((saved.root / "gallery-saved.ipynb").read_text())
     models = notebook["metadata"]["widgets"][STATE]["state"]
     esms = [model["state"]["_esm"] for model in models.values() if "_esm" in model["state"]]
-    assert sum("mountStatic" in esm for esm in esms) == 1  # the carrier's
-    assert len(esms) == len(RUNS) + 1  # the tiles' entries: the key alone
-    assert sorted(len(esm) for esm in esms)[-2] < 1000
+    assert not [esm for esm in esms if "mountStatic" in esm]  # no run's view: the views' bundle is not saved
+    (grid,) = [model["state"]["page"] for model in models.values() if "page" in model["state"]]
+    assert [tile["runs"][0]["status"] for tile in grid["tiles"]] == ["finished"] * len(RUNS)
+    # the cell's HTML beside the widget: the same grid, drawn in the kernel (where no widget draws)
+    (lines,) = [
+        o["data"]["text/html"] for o in notebook["cells"][0]["outputs"] if "text/html" in o.get("data", {})
+    ]
+    html = "".join(lines)  # nbformat keeps a multiline string as its lines
+    assert f"{len(RUNS)} done" in html
+    assert "replay the plain-text recording" in html
 
 
 def test_a_saved_gallery_draws_its_tiles_when_reopened(saved: e2e.Lab, browser: Any) -> None:
     with e2e.watched_page(browser, "gallery-saved") as (page, events):
         page.goto(f"{saved.url}/lab/workspaces/gallery-saved/tree/gallery-saved.ipynb")
         gallery = e2e.cell(page, 0).locator(".mn-gallery").first
-        tiles = gallery.locator(".mn-gallery-slot .mn-root")
+        tiles = gallery.locator(".mn-grid-tile")
         tiles.nth(len(RUNS) - 1).wait_for(timeout=60_000)
         e2e.steady(gallery)
         assert tiles.count() == len(RUNS)
-        for index, words in enumerate(RUNS.values()):
+        for index, name in enumerate(RUNS):
             tile = tiles.nth(index)
             assert tile.get_attribute("data-status") == "finished"
-            assert words in tile.inner_text()
-            # styled: the styles the carrier holds reached the page
-            assert tile.locator(".mn-header").first.evaluate("el => getComputedStyle(el).display") == "flex"
+            assert name in tile.inner_text()  # the part of its prompt that tells it apart
+            assert tile.locator(".mn-grid-title").get_attribute("title") == f"replay the {name} recording"
+        # styled: the grid's styles reached the page
+        assert gallery.locator(".mn-grid-tiles").evaluate("el => getComputedStyle(el).display") == "grid"
         for dark in e2e.shot_darks():
             e2e.theme(page, dark)
             e2e.screenshot(gallery, f"gallery-saved-{'dark' if dark else 'light'}")

@@ -218,8 +218,8 @@ def test_an_experiment_cells_opened_view_draws_the_table_and_image(lab: e2e.Lab,
         expect(e2e.cell(page, 1).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
         grid = e2e.cell(page, 0).locator(".mn-experiment")
         expect(grid.locator(".mn-exp-progress")).to_contain_text("2 done", timeout=30_000)
-        grid.locator(".mn-exp-cell").nth(1).locator(".mn-exp-open").first.click()  # variant b
-        detail = grid.locator(".mn-exp-detail .mn-root")
+        grid.locator(".mn-grid-cell").nth(1).locator(".mn-grid-open").first.click()  # variant b
+        detail = grid.locator(".mn-grid-detail .mn-root")
         expect(detail).to_be_visible(timeout=30_000)
         table = table_and_image(detail)
         for dark in e2e.shot_darks():

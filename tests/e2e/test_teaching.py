@@ -136,18 +136,28 @@ def test_batch_gallery_live(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
         "print(mn.to_dataframe(batch)[['status', 'tool_call_count']].to_string())",
     ]
     e2e.open_and_run(page, lab.notebook("gallery", cells), 0)
-    roots = e2e.cell(page, 0).locator(".mn-root")
+    # the runs stream into the grid's tiles (data the kernel sends as they grow), then end
+    tiles = e2e.cell(page, 0).locator(".mn-grid-tile")
     page.wait_for_function(
-        "el => { const r = el.querySelectorAll('.mn-root'); return r.length === 6 &&"
-        " [...r].every(x => x.dataset.status === 'finished'); }",
+        "el => { const t = el.querySelectorAll('.mn-grid-tile'); return t.length === 6 &&"
+        " [...t].every(x => x.dataset.status === 'finished' && x.querySelector('.mn-grid-answer')); }",
         arg=e2e.cell(page, 0).element_handle(),
         timeout=60_000,
     )
-    assert roots.count() == 6
-    summary = (
-        e2e.cell(page, 0).locator(".mn-gallery-summary").element_handle()
-    )  # its update follows the runs'
-    page.wait_for_function("el => el.innerText.includes('6 done')", arg=summary, timeout=10_000)
+    assert tiles.count() == 6
+    page.wait_for_function(  # the summary follows the runs (drawn anew: looked up each time)
+        "el => (el.querySelector('.mn-gallery-summary')?.innerText || '').includes('6 done')",
+        arg=e2e.cell(page, 0).element_handle(),
+        timeout=10_000,
+    )
+    # "open" shows the run's full view below the grid, drawn from what it kept
+    tiles.nth(1).locator("button.mn-grid-open").click()
+    detail = e2e.cell(page, 0).locator(".mn-grid-detail .mn-root")
+    detail.wait_for(timeout=20_000)
+    page.wait_for_function(
+        "el => el.dataset.status === 'finished'", arg=detail.element_handle(), timeout=20_000
+    )
+    assert "Berlin" in detail.inner_text()
     e2e.run_cells(page, 1)
     table = e2e.cell_output_text(page, 1)
     assert table.count("finished") == 6

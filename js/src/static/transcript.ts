@@ -16,6 +16,7 @@ import { type CompareInput, type CompareSteps, type TimelineRun, drawCompare, dr
 import { type MemoryInput, drawMemory, drawUserTurn } from "../views/memory";
 import { type Inline, drawInline } from "../views/inline";
 import { type TableView, drawTableView } from "../views/table";
+import { type GridPage, drawGrid, readPage } from "../views/grid";
 import { mountStatic } from "../widget";
 import { TAG_STYLES } from "./palette";
 import { type SerializeOptions, type StaticHtml, serialize } from "./serialize";
@@ -121,6 +122,18 @@ export function renderPieces(input: { pieces: Inline[] } & SerializeOptions): St
   });
 }
 
+/**
+ * A grid of runs (views/grid.ts) as a saved notebook shows it: the live grid's own drawing, its
+ * controls left out, with only its elements' own declarations (JupyterLab checks each inline
+ * declaration of a `text/html` output: a page of styled tiles took it 170-300 ms in one task).
+ */
+export function renderGrid(input: { page: GridPage; head?: Inline; tail?: Inline }): StaticHtml {
+  // what the widget shows around its grid (a batch's summary line; an experiment's progress and summary)
+  const around = (content: Inline | undefined) => (content === undefined ? [] : drawInline(content));
+  const el = h("div", "mn-grid-static", [...around(input.head), drawGrid(readPage(input.page)), ...around(input.tail)]);
+  return serialize(el as unknown as SElement, { styled: false });
+}
+
 /** `mn.compare`'s whole comparison (views/compare.ts). */
 export function renderCompare(input: CompareInput): StaticHtml {
   return written(drawCompare(input));
@@ -181,6 +194,7 @@ export const rich = json(renderRich);
 export const timelines = json(renderTimelines);
 export const table = json(renderTable);
 export const pieces = json(renderPieces);
+export const grid = json(renderGrid);
 export const compare = json(renderCompare);
 export const compareSteps = json(renderCompareSteps);
 export const memory = json(renderMemory);
