@@ -17,6 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..analysis import experiment as numbers
 from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
+from ..analysis.intervals import INTERVAL_RULE
+from ..analysis.summary import summary_rows
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
@@ -251,20 +253,25 @@ class Experiment:
     def summary(self) -> Any:
         """One row per variant, indexed by its name: ``n`` runs, ``ended``, ``errors`` (ended
         otherwise than finished); per scorer ``<name>_mean`` with ``<name>_ci_low`` and
-        ``<name>_ci_high``, its 95% confidence interval, and ``<name>_pass_rate`` (the share of its
-        scores that passed their threshold; NaN without one); ``tokens`` (all runs), ``cost_usd``
-        (the priced runs), ``latency_p50_s`` and ``latency_p95_s`` (of the ended runs).
+        ``<name>_ci_high``, its 95% confidence interval over ``<name>_inputs`` inputs,
+        ``<name>_failed`` (the runs the scorer raised on: no score), ``<name>_pass_rate`` (the share
+        of its scores that passed their threshold; NaN without one), with repeats ``<name>_pass@k``
+        (some of k repeats pass) and ``<name>_pass^k`` (all k pass), k the repeats, and
+        ``<name>_disagree`` (the share of inputs whose repeats did not all pass or all fail), and
+        ``<name>_cost_per_pass_usd`` (None when a run's cost is unknown); ``tokens`` (all runs),
+        ``cost_usd`` (NaN, shown "—", when no run is priced; never 0) over ``cost_runs`` priced runs,
+        ``latency_p50_s`` and ``latency_p95_s`` over ``latency_runs`` ended runs with a latency.
 
-        The interval is Student's t: ``mean ± t(0.975, n - 1) · s / √n`` over the variant's scores
-        (every input and repeat one sample; a failed score left out), ``s`` the sample standard
-        deviation (n - 1 in its denominator), its quantile scipy's; NaN with a single score, and
-        without scipy (``pip install 'mastra-notebook[stats]'``). Repeats of one input are not
-        independent of each other, so with repeats the interval is narrower than a resampling of
-        inputs would give. Percentiles interpolate linearly between ranks."""
+        Intervals are over inputs, not runs (``attrs["intervals"]`` says so): each input's mean over
+        its repeats, then ``mean ± t(0.975, n - 1) · s / √n`` over the n inputs, ``s`` their sample
+        standard deviation, the quantile scipy's; NaN with a single input, and without scipy
+        (``pip install 'mastra-notebook[stats]'``). The mean is the mean of the inputs' means.
+        Percentiles interpolate linearly between ranks."""
         pandas = _pandas()
-        return pandas.DataFrame(numbers.summary_rows(self.outcomes(), list(self.variants))).set_index(
-            "variant"
-        )
+        table = summary_rows(self.outcomes(), list(self.variants), self.repeats)
+        frame = pandas.DataFrame(table).set_index("variant")
+        frame.attrs["intervals"] = INTERVAL_RULE
+        return frame
 
     def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
         """The inputs (indices) where the variants (all, or those named) disagree on a scorer's mean
