@@ -16,9 +16,13 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..analysis import experiment as numbers
+from ..analysis.agreement import Agreement, Level, scorer_labels
+from ..analysis.agreement import agreement as rater_agreement
 from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
-from ..analysis.intervals import INTERVAL_RULE
-from ..analysis.summary import summary_rows
+from ..analysis.intervals import INTERVAL_RULE, paired
+from ..analysis.pairwise import Pairwise, as_judge, judged_pairs
+from ..analysis.repeats import Fork, fork, input_rows
+from ..analysis.summary import rescored_outcomes, summary_rows
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
@@ -143,9 +147,14 @@ class Experiment:
 
     - ``wait()`` / ``await exp``: until every run ended;
     - ``to_dataframe()``: a row per run (input, variant, repeat), a ``score_<name>`` column per score;
-    - ``summary()``: a row per variant (n, errors, each scorer's mean with its 95% interval and pass
-      rate, tokens, cost, latency p50/p95);
+    - ``summary()``: a row per variant (n, errors, each scorer's mean with its 95% interval over
+      inputs and pass rate, tokens, cost, latency p50/p95);
     - ``differs()``: the inputs where the variants disagree; ``compare(a, b)`` those runs step by step;
+    - ``compare_variants(a, b)``: paired input by input (mean difference, McNemar);
+      ``pairwise(a, b, judge=...)``: blinded verdicts and the judge's position bias;
+      ``agreement(scorer, labels)``: kappa or alpha against a person's labels;
+    - ``by_input()``, ``forks(input)``: what the repeats did and where they part;
+      ``rescore(scorers)``: scored again in the kernel, no server;
     - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
     """
 
@@ -173,6 +182,7 @@ class Experiment:
         self._by_job: dict[int, Cell] = {}
         self._grid: Shown | None = None
         self._page_tiles = page_tiles
+        self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         if start is not None:
             for index, item in enumerate(self.items):  # row by row: the grid fills from the top
                 for variant in self.variants:
@@ -283,6 +293,73 @@ class Experiment:
         """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
         step (``mn.compare``): a dict by input index, shown one comparison after the other."""
         return numbers.comparisons(self.outcomes(), self.items, a, b)
+
+    # ---- judged: analysis/pairwise.py, agreement.py, repeats.py, intervals.py --------------------
+
+    def pairwise(self, a: str, b: str, *, judge: Any, seed: int = 0) -> Pairwise:
+        """Variants ``a`` and ``b`` judged pair by pair (each input and repeat both ended), blinded:
+        each pair is put to ``judge`` in both orders (which first: a coin seeded by ``seed``), and a
+        judge that changes its mind with the order gives a tie. ``judge``: a Python function
+        ``(input, first, second, *, expected=None) -> "first" | "second" | "tie"`` (or a
+        ``{"choice": ..., "reason": ...}`` dict, or analysis.pairwise's ``Verdict``), given the
+        answers' texts; an agent (``client.agent(id)``) or, for an experiment run on a server, an
+        agent's id, asked with both answers, its verdict read from its structured output.
+        A :class:`~mastra_notebook.analysis.pairwise.Pairwise`: per pair
+        the verdict and both reasons (``to_dataframe()``), wins, losses, ties, the win rate with its
+        95% interval, and the judge's position bias (how often it chose the answer shown first)."""
+        chosen = as_judge(judge, self.agents)
+        return judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+
+    def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
+        """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
+        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score): Cohen's
+        kappa, or Krippendorff's alpha for a ``level`` of ``ordinal``/``interval``; the confusion
+        matrix; the runs where they disagree. Two reviewers, or a pairwise judge against pairwise
+        labels (``pairwise(...).verdicts()``): ``agreement(first, second)`` of
+        mastra_notebook.analysis.agreement."""
+        given = scorer_labels(self.outcomes(), scorer)
+        return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+
+    def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
+        """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
+        by step and drawn as ``mn.compare`` draws them; when some passed ``scorer`` (the first with
+        pass/fail verdicts by default) and some failed, the first aligned step where every failing
+        repeat differs from every passing one (its tool, arguments or text), or "no step separates
+        them"."""
+        outcomes = self.outcomes()
+        if scorer is None:
+            judged = [
+                s.scorer for o in outcomes if o.item == item for s in o.result.scores if s.passed is not None
+            ]
+            scorer = judged[0] if judged else None
+        return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
+
+    def compare_variants(self, a: str, b: str) -> Any:
+        """Variants ``a`` and ``b`` paired input by input, a row per scorer: the inputs both scored,
+        the mean difference (a less b, each input its repeats' mean) with its 95% interval over
+        inputs, wins, losses and ties by input, and for pass/fail scorers McNemar's exact test
+        (``only_a``, ``only_b``: inputs passed by one variant only; ``mcnemar_p``)."""
+        outcomes = self.outcomes()
+        table = [paired(outcomes, a, b, name).as_row() for name in numbers.scorer_names(outcomes)]
+        return _pandas().DataFrame(table).set_index("scorer") if table else _pandas().DataFrame()
+
+    def by_input(self) -> Any:
+        """A row per input and variant: its ended runs, the distinct tool-call sequences its repeats
+        took, and per scorer its mean over the repeats and how many repeats passed."""
+        outcomes = self.outcomes()
+        table = input_rows(outcomes, self.items, list(self.variants))
+        return _pandas().DataFrame(table).set_index(["input_index", "variant"])
+
+    def rescore(self, scorers: Sequence[Any]) -> Experiment:
+        """A copy of this finished or loaded experiment, its ended runs scored again by ``scorers``
+        (Python scorers, run here: no server); each new score replaces the run's score of its name."""
+        outcomes = rescored_outcomes(self.outcomes(), self.items, scorers)
+        copy = Experiment(self.items, self.variants, repeats=self.repeats, name=self.name, agent=self.agent)
+        for cell, outcome in zip(self.cells, outcomes, strict=True):
+            copy.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(copy.cells),
+                                   saved=outcome, recording=cell.recording))  # fmt: skip
+        copy.agents = self.agents
+        return copy
 
     def runs(self, item: int, variant: str) -> list[RunResult]:
         """The results of input ``item`` with ``variant``, one per repeat."""
