@@ -19,23 +19,25 @@ INTERVAL_RULE = (
 )
 
 
-def scores_by_input(outcomes: Sequence[Outcome], variant: str, scorer: str) -> dict[int, list[float]]:
-    """The ended runs' scores of ``scorer`` for ``variant``, by input (a failed score left out)."""
-    found: dict[int, list[float]] = {}
+def by_input(
+    outcomes: Sequence[Outcome], variant: str, scorer: str, part: str = "score"
+) -> dict[int, list[Any]]:
+    """The ended runs' scores of ``scorer`` for ``variant`` by input: each score's ``part`` (``score``,
+    or ``passed``: whether it passed its threshold), scores without it (None) left out."""
+    found: dict[int, list[Any]] = {}
     for outcome in outcomes:
         if outcome.variant != variant or not outcome.ended:
             continue
         for score in outcome.result.scores:
-            if score.scorer == scorer and score.score is not None:
-                found.setdefault(outcome.item, []).append(score.score)
+            value = getattr(score, part)
+            if score.scorer == scorer and value is not None:
+                found.setdefault(outcome.item, []).append(value)
     return found
 
 
 def input_means(outcomes: Sequence[Outcome], variant: str, scorer: str) -> dict[int, float]:
     """Each input's mean score over its repeats (inputs with no score left out)."""
-    return {
-        item: statistics.fmean(values) for item, values in scores_by_input(outcomes, variant, scorer).items()
-    }
+    return {item: statistics.fmean(values) for item, values in by_input(outcomes, variant, scorer).items()}
 
 
 def clustered_interval(
@@ -62,14 +64,7 @@ def failures(outcomes: Sequence[Outcome], variant: str, scorer: str) -> int:
 
 def input_passes(outcomes: Sequence[Outcome], variant: str, scorer: str) -> dict[int, list[bool]]:
     """Whether each ended run passed ``scorer``'s threshold, by input (scores with no verdict left out)."""
-    found: dict[int, list[bool]] = {}
-    for outcome in outcomes:
-        if outcome.variant != variant or not outcome.ended:
-            continue
-        for score in outcome.result.scores:
-            if score.scorer == scorer and score.passed is not None:
-                found.setdefault(outcome.item, []).append(score.passed)
-    return found
+    return by_input(outcomes, variant, scorer, "passed")
 
 
 @dataclass(frozen=True)
