@@ -2,10 +2,12 @@
 2 variants) judged pairwise by a position-biased judge, a Python function and a Mastra agent (the
 ``structured`` agent, whose scripted model answers a JSON schema with each enum's first value:
 ``first``, every time). Both yield only ties and a position bias of 1.0; the experiment saved and
-loaded is judged and rescored with no server."""
+loaded is judged and rescored with no server. The ``counter`` agent's repeats, differing only in
+wording, have no step that separates the passing one from the failing ones."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +54,22 @@ def test_a_position_biased_judge_gives_only_ties_on_a_real_experiment(
     upper = mn.scorer(lambda result: result.text == result.text.upper(), name="upper", threshold=1)
     rescored = loaded.rescore([upper])
     assert rescored.summary()["upper_mean"].to_dict() == {"plain": 0.0, "upper": 1.0}
+
+
+def test_repeats_that_differ_only_in_wording_have_no_separating_step(client: mn.MastraClient) -> None:
+    """The ``counter`` agent says which run of its prompt this is: three repeats, the same (empty)
+    trajectory, answers that differ in one word; a scorer passes the first only."""
+    prompt = f"count me {uuid.uuid4()}"  # a prompt of this test's own: the agent counts per prompt
+    first = mn.scorer(lambda result: result.text.startswith("Run 1 "), name="first", threshold=1)
+    exp = client.agent("counter").experiment([prompt], scorers=[first], repeats=3, concurrency=1, view=False)
+    exp.wait(120)
+    assert sorted(o.result.text for o in exp.outcomes()) == [f"Run {n} for this prompt." for n in (1, 2, 3)]
+    forked = exp.forks(0)
+    assert sorted(forked.passed, key=bool) == [False, False, True]
+    assert forked.separating is None
+    assert forked.sentence() == "no step separates them"
+    summary = exp.summary()
+    assert summary.loc["baseline", "first_pass^3"] == 0.0
+    assert summary.loc["baseline", "first_pass@3"] == 1.0
+    assert summary.loc["baseline", "first_disagree"] == 1.0
+    assert exp.by_input().loc[(0, "baseline"), "sequences"] == 1
