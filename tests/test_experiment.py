@@ -123,12 +123,14 @@ async def test_summary_means_and_intervals_as_computed_by_hand(recording_comm: o
     assert list(summary.index) == ["terse", "chatty", "tooled"]
     assert list(summary["n"]) == [10, 10, 10]
     assert list(summary["errors"]) == [0, 0, 0]
-    # chatty: five 1s and five 0s. mean 0.5; s = sqrt(10 * 0.25 / 9) = 0.5270463;
-    # t(0.975, 9) = 2.2621572; half width = 2.2621572 * 0.5270463 / sqrt(10) = 2.2621572 / 6 = 0.3770262
+    # chatty, over inputs (each its 2 repeats' mean): 1, 1, 0.5, 0, 0. mean 0.5; s = sqrt(1 / 4) = 0.5;
+    # t(0.975, 4) = 2.7764451; half width = 2.7764451 * 0.5 / sqrt(5) = 0.6208320 (over its 10 runs as
+    # if independent it would have been 0.3770262: too narrow)
     chatty = summary.loc["chatty"]
     assert chatty["exact_mean"] == pytest.approx(0.5)
-    assert chatty["exact_ci_low"] == pytest.approx(0.1229738, abs=1e-6)
-    assert chatty["exact_ci_high"] == pytest.approx(0.8770262, abs=1e-6)
+    assert chatty["exact_ci_low"] == pytest.approx(-0.1208320, abs=1e-6)
+    assert chatty["exact_ci_high"] == pytest.approx(1.1208320, abs=1e-6)
+    assert chatty["exact_inputs"] == 5
     assert chatty["exact_pass_rate"] == pytest.approx(0.5)
     terse = summary.loc["terse"]  # ten 1s: no spread, the interval is the mean
     assert (terse["exact_mean"], terse["exact_ci_low"], terse["exact_ci_high"]) == (1.0, 1.0, 1.0)
@@ -191,7 +193,8 @@ async def test_grid_tiles_and_static_transcript(recording_comm: object) -> None:
     assert (chatty[0]["word"], chatty[0]["tone"], chatty[0]["openable"]) == ("finished", "ok", True)
     page = static_html(exp)
     assert "chatty" in page
-    assert "0.5 [0.123, 0.877] · 50% pass" in page  # the summary's figures: 3 significant digits, as badges
+    assert "0.5 [-0.121, 1.12] · 50% pass" in page  # the summary's figures: 3 significant digits, over inputs
+    assert "95% CI over inputs" in page
     assert "#1" in page
     assert "capital of France?" in page
     assert "<script" not in page

@@ -38,7 +38,8 @@ def test_one_version_source_js_package_json() -> None:
 
 
 def test_users_install_no_test_tools() -> None:
-    """`pip install mastra-notebook[pandas]` brings pandas, `[stats]` scipy; the test tools and checks are dependency
+    """`pip install mastra-notebook[pandas]` brings pandas, `[stats]` scipy, statsmodels and
+    krippendorff; the test tools and checks are dependency
     groups, which an install from an index never reads."""
     requires = metadata.requires("mastra-notebook") or []
     names = {re.split(r"[\s;<>=!~\[]", line, maxsplit=1)[0].lower() for line in requires}
@@ -50,7 +51,8 @@ def test_users_install_no_test_tools() -> None:
         if isinstance(item, str)
     }
     assert {"pytest", "playwright", "mypy", "ruff", "jupyterlab"} <= tools
-    assert names & tools == {"pandas", "scipy"}, names & tools  # only through the extras
+    extras = {"pandas", "scipy", "statsmodels", "krippendorff"}
+    assert names & tools == extras, names & tools  # only through the extras
     assert set(metadata.metadata("mastra-notebook").get_all("Provides-Extra") or []) == {"pandas", "stats"}
     assert {"include-group": "test-kernel"} in groups["test"]
 

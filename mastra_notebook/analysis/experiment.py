@@ -158,35 +158,6 @@ def percentile(values: Sequence[float], percent: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[percent - 1]
 
 
-def summary_rows(outcomes: Sequence[Outcome], variants: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per variant (see ``Experiment.summary``)."""
-    scorers = scorer_names(outcomes)
-    table = []
-    for variant in variants:
-        runs = [outcome for outcome in outcomes if outcome.variant == variant]
-        ended = [outcome for outcome in runs if outcome.ended]
-        facts: dict[str, Any] = {
-            "variant": variant,
-            "n": len(runs),
-            "ended": len(ended),
-            "errors": sum(outcome.status != "finished" for outcome in ended),
-        }
-        for name in scorers:
-            scores = [s for o in ended for s in o.result.scores if s.scorer == name]
-            mean, low, high = mean_interval([s.score for s in scores if s.score is not None])
-            facts[f"{name}_mean"], facts[f"{name}_ci_low"], facts[f"{name}_ci_high"] = mean, low, high
-            judged = [s.passed for s in scores if s.passed is not None]
-            facts[f"{name}_pass_rate"] = sum(judged) / len(judged) if judged else math.nan
-        costs = [o.result.cost.total_usd for o in ended if o.result.cost.total_usd is not None]
-        latencies = [o.result.timing.total for o in ended if o.result.timing.total is not None]
-        facts["tokens"] = sum(outcome.result.usage.total_tokens for outcome in runs)
-        facts["cost_usd"] = sum(costs) if costs else math.nan
-        facts["latency_p50_s"] = percentile(latencies, 50)
-        facts["latency_p95_s"] = percentile(latencies, 95)
-        table.append(facts)
-    return table
-
-
 # ---- where the variants differ --------------------------------------------------------------------
 
 

@@ -312,8 +312,10 @@ class Agent(_OnServer):
 
         items = items_of(inputs)
         chosen, start = variant_runs(self, variants, scorers, view=view)
-        return Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
+        made = Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
                           agent=self.id)  # fmt: skip
+        made.agents = self.client.agent  # a pairwise judge named by its agent id is asked here
+        return made
 
     @checked(AGENT_BODY)
     def prepare(

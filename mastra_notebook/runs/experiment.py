@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..analysis import experiment as numbers
+from ..analysis.agreement import Agreement, Level, scorer_labels
+from ..analysis.agreement import agreement as rater_agreement
 from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
+from ..analysis.intervals import INTERVAL_RULE, paired
+from ..analysis.pairwise import Pairwise, as_judge, judged_pairs
+from ..analysis.repeats import Fork, fork, input_rows
+from ..analysis.summary import rescored_outcomes, summary_rows
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
@@ -141,9 +147,14 @@ class Experiment:
 
     - ``wait()`` / ``await exp``: until every run ended;
     - ``to_dataframe()``: a row per run (input, variant, repeat), a ``score_<name>`` column per score;
-    - ``summary()``: a row per variant (n, errors, each scorer's mean with its 95% interval and pass
-      rate, tokens, cost, latency p50/p95);
+    - ``summary()``: a row per variant (n, errors, each scorer's mean with its 95% interval over
+      inputs and pass rate, tokens, cost, latency p50/p95);
     - ``differs()``: the inputs where the variants disagree; ``compare(a, b)`` those runs step by step;
+    - ``compare_variants(a, b)``: paired input by input (mean difference, McNemar);
+      ``pairwise(a, b, judge=...)``: blinded verdicts and the judge's position bias;
+      ``agreement(scorer, labels)``: kappa or alpha against a person's labels;
+    - ``by_input()``, ``forks(input)``: what the repeats did and where they part;
+      ``rescore(scorers)``: scored again in the kernel, no server;
     - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
     """
 
@@ -171,6 +182,7 @@ class Experiment:
         self._by_job: dict[int, Cell] = {}
         self._grid: Shown | None = None
         self._page_tiles = page_tiles
+        self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         if start is not None:
             for index, item in enumerate(self.items):  # row by row: the grid fills from the top
                 for variant in self.variants:
@@ -251,20 +263,25 @@ class Experiment:
     def summary(self) -> Any:
         """One row per variant, indexed by its name: ``n`` runs, ``ended``, ``errors`` (ended
         otherwise than finished); per scorer ``<name>_mean`` with ``<name>_ci_low`` and
-        ``<name>_ci_high``, its 95% confidence interval, and ``<name>_pass_rate`` (the share of its
-        scores that passed their threshold; NaN without one); ``tokens`` (all runs), ``cost_usd``
-        (the priced runs), ``latency_p50_s`` and ``latency_p95_s`` (of the ended runs).
+        ``<name>_ci_high``, its 95% confidence interval over ``<name>_inputs`` inputs,
+        ``<name>_failed`` (the runs the scorer raised on: no score), ``<name>_pass_rate`` (the share
+        of its scores that passed their threshold; NaN without one), with repeats ``<name>_pass@k``
+        (some of k repeats pass) and ``<name>_pass^k`` (all k pass), k the repeats, and
+        ``<name>_disagree`` (the share of inputs whose repeats did not all pass or all fail), and
+        ``<name>_cost_per_pass_usd`` (None when a run's cost is unknown); ``tokens`` (all runs),
+        ``cost_usd`` (NaN, shown "—", when no run is priced; never 0) over ``cost_runs`` priced runs,
+        ``latency_p50_s`` and ``latency_p95_s`` over ``latency_runs`` ended runs with a latency.
 
-        The interval is Student's t: ``mean ± t(0.975, n - 1) · s / √n`` over the variant's scores
-        (every input and repeat one sample; a failed score left out), ``s`` the sample standard
-        deviation (n - 1 in its denominator), its quantile scipy's; NaN with a single score, and
-        without scipy (``pip install 'mastra-notebook[stats]'``). Repeats of one input are not
-        independent of each other, so with repeats the interval is narrower than a resampling of
-        inputs would give. Percentiles interpolate linearly between ranks."""
+        Intervals are over inputs, not runs (``attrs["intervals"]`` says so): each input's mean over
+        its repeats, then ``mean ± t(0.975, n - 1) · s / √n`` over the n inputs, ``s`` their sample
+        standard deviation, the quantile scipy's; NaN with a single input, and without scipy
+        (``pip install 'mastra-notebook[stats]'``). The mean is the mean of the inputs' means.
+        Percentiles interpolate linearly between ranks."""
         pandas = _pandas()
-        return pandas.DataFrame(numbers.summary_rows(self.outcomes(), list(self.variants))).set_index(
-            "variant"
-        )
+        table = summary_rows(self.outcomes(), list(self.variants), self.repeats)
+        frame = pandas.DataFrame(table).set_index("variant")
+        frame.attrs["intervals"] = INTERVAL_RULE
+        return frame
 
     def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
         """The inputs (indices) where the variants (all, or those named) disagree on a scorer's mean
@@ -276,6 +293,73 @@ class Experiment:
         """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
         step (``mn.compare``): a dict by input index, shown one comparison after the other."""
         return numbers.comparisons(self.outcomes(), self.items, a, b)
+
+    # ---- judged: analysis/pairwise.py, agreement.py, repeats.py, intervals.py --------------------
+
+    def pairwise(self, a: str, b: str, *, judge: Any, seed: int = 0) -> Pairwise:
+        """Variants ``a`` and ``b`` judged pair by pair (each input and repeat both ended), blinded:
+        each pair is put to ``judge`` in both orders (which first: a coin seeded by ``seed``), and a
+        judge that changes its mind with the order gives a tie. ``judge``: a Python function
+        ``(input, first, second, *, expected=None) -> "first" | "second" | "tie"`` (or a
+        ``{"choice": ..., "reason": ...}`` dict, or analysis.pairwise's ``Verdict``), given the
+        answers' texts; an agent (``client.agent(id)``) or, for an experiment run on a server, an
+        agent's id, asked with both answers, its verdict read from its structured output.
+        A :class:`~mastra_notebook.analysis.pairwise.Pairwise`: per pair
+        the verdict and both reasons (``to_dataframe()``), wins, losses, ties, the win rate with its
+        95% interval, and the judge's position bias (how often it chose the answer shown first)."""
+        chosen = as_judge(judge, self.agents)
+        return judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+
+    def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
+        """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
+        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score): Cohen's
+        kappa, or Krippendorff's alpha for a ``level`` of ``ordinal``/``interval``; the confusion
+        matrix; the runs where they disagree. Two reviewers, or a pairwise judge against pairwise
+        labels (``pairwise(...).verdicts()``): ``agreement(first, second)`` of
+        mastra_notebook.analysis.agreement."""
+        given = scorer_labels(self.outcomes(), scorer)
+        return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+
+    def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
+        """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
+        by step and drawn as ``mn.compare`` draws them; when some passed ``scorer`` (the first with
+        pass/fail verdicts by default) and some failed, the first aligned step where every failing
+        repeat differs from every passing one (its tool, arguments or text), or "no step separates
+        them"."""
+        outcomes = self.outcomes()
+        if scorer is None:
+            judged = [
+                s.scorer for o in outcomes if o.item == item for s in o.result.scores if s.passed is not None
+            ]
+            scorer = judged[0] if judged else None
+        return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
+
+    def compare_variants(self, a: str, b: str) -> Any:
+        """Variants ``a`` and ``b`` paired input by input, a row per scorer: the inputs both scored,
+        the mean difference (a less b, each input its repeats' mean) with its 95% interval over
+        inputs, wins, losses and ties by input, and for pass/fail scorers McNemar's exact test
+        (``only_a``, ``only_b``: inputs passed by one variant only; ``mcnemar_p``)."""
+        outcomes = self.outcomes()
+        table = [paired(outcomes, a, b, name).as_row() for name in numbers.scorer_names(outcomes)]
+        return _pandas().DataFrame(table).set_index("scorer") if table else _pandas().DataFrame()
+
+    def by_input(self) -> Any:
+        """A row per input and variant: its ended runs, the distinct tool-call sequences its repeats
+        took, and per scorer its mean over the repeats and how many repeats passed."""
+        outcomes = self.outcomes()
+        table = input_rows(outcomes, self.items, list(self.variants))
+        return _pandas().DataFrame(table).set_index(["input_index", "variant"])
+
+    def rescore(self, scorers: Sequence[Any]) -> Experiment:
+        """A copy of this finished or loaded experiment, its ended runs scored again by ``scorers``
+        (Python scorers, run here: no server); each new score replaces the run's score of its name."""
+        outcomes = rescored_outcomes(self.outcomes(), self.items, scorers)
+        copy = Experiment(self.items, self.variants, repeats=self.repeats, name=self.name, agent=self.agent)
+        for cell, outcome in zip(self.cells, outcomes, strict=True):
+            copy.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(copy.cells),
+                                   saved=outcome, recording=cell.recording))  # fmt: skip
+        copy.agents = self.agents
+        return copy
 
     def runs(self, item: int, variant: str) -> list[RunResult]:
         """The results of input ``item`` with ``variant``, one per repeat."""

@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets
 
 from ..analysis import experiment as numbers
+from ..analysis.summary import summary_rows
 from ..core.cost import format_usd
 from ..core.status_words import status_word
 from ..render import views
@@ -39,13 +40,16 @@ def _figure(value: Any) -> str:
 def summary(experiment: Experiment) -> views.Table:
     """The summary per variant as a table: n, errors, each scorer's mean [95% interval] and pass
     rate, tokens, cost, latency p50/p95."""
-    table = numbers.summary_rows(experiment.outcomes(), list(experiment.variants))
+    table = summary_rows(experiment.outcomes(), list(experiment.variants), experiment.repeats)
     scorers = numbers.scorer_names(experiment.outcomes())
     head: list[views.Inline] = [
         "variant",
         "ended / runs",
         "errors",
-        *(f"{name} (95% CI{'' if numbers.intervals_available() else ' needs scipy'})" for name in scorers),
+        *(
+            f"{name} (95% CI over inputs{'' if numbers.intervals_available() else ' needs scipy'})"
+            for name in scorers
+        ),
         "tokens",
         "cost",
         "p50 / p95 s",

@@ -57,11 +57,12 @@ def test_experiment_grid_summary_and_differs(client_notebook: e2e.ClientNotebook
     expect(progress).to_contain_text("30 done", timeout=30_000)
     summary = grid.locator("table.mn-exp-summary")
     expect(summary.locator("tr")).to_have_count(4)  # a header and a row per variant
-    expect(summary).to_contain_text("exact (95% CI)")
+    expect(summary).to_contain_text("exact (95% CI over inputs)")
     expect(summary.locator("tr").nth(1)).to_contain_text("1 [1, 1] · 100% pass")  # plain keeps every word
     expect(summary.locator("tr").nth(3)).to_contain_text("1 [1, 1] · 100% pass")  # so does detailed
-    # uppercase keeps NASA and IBM: 4 of 10; t(0.975, 9) * s / sqrt(10) = 0.369
-    expect(summary.locator("tr").nth(2)).to_contain_text("0.4 [0.0306, 0.769] · 40% pass")
+    # uppercase keeps NASA and IBM: 4 of 10 runs; over the 5 inputs (1, 1, 0, 0, 0):
+    # t(0.975, 4) * sqrt(0.3) / sqrt(5) = 0.680
+    expect(summary.locator("tr").nth(2)).to_contain_text("0.4 [-0.28, 1.08] · 40% pass")
     expect(grid.locator(".mn-grid-run .mn-grid-answer").first).to_contain_text('You asked: "Question: Where')
     expect(grid.locator(".mn-grid-tile").nth(1)).to_contain_text("exact 1 ✓")
     for theme in e2e.shot_themes():

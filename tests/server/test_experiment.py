@@ -58,12 +58,13 @@ def test_five_inputs_three_variants_two_repeats(client: mn.MastraClient, tmp_pat
     summary = exp.summary()
     assert list(summary.index) == ["plain", "upper", "detailed"]
     assert summary.loc["plain", "exact_mean"] == 1.0
-    # upper: 4 of 10 runs keep their word (NASA, IBM; 2 repeats each): mean 0.4;
-    # s = sqrt((4 * 0.6² + 6 * 0.4²) / 9) = sqrt(2.4 / 9) = 0.5163978; half width
-    # t(0.975, 9) * s / sqrt(10) = 2.2621572 * 0.5163978 / 3.1622777 = 0.3694079
+    # upper: 4 of 10 runs keep their word (NASA, IBM; 2 repeats each): over the 5 inputs, means
+    # 1, 1, 0, 0, 0: mean 0.4; s = sqrt((2 * 0.6² + 3 * 0.4²) / 4) = sqrt(0.3) = 0.5477226; half width
+    # t(0.975, 4) * s / sqrt(5) = 2.7764451 * 0.5477226 / 2.2360680 = 0.6800874
     assert summary.loc["upper", "exact_mean"] == pytest.approx(0.4)
-    assert summary.loc["upper", "exact_ci_low"] == pytest.approx(0.0305921, abs=1e-6)
-    assert summary.loc["upper", "exact_ci_high"] == pytest.approx(0.7694079, abs=1e-6)
+    assert summary.loc["upper", "exact_ci_low"] == pytest.approx(-0.2800874, abs=1e-6)
+    assert summary.loc["upper", "exact_ci_high"] == pytest.approx(1.0800874, abs=1e-6)
+    assert summary.loc["upper", "exact_inputs"] == 5
     assert summary.loc["upper", "exact_pass_rate"] == pytest.approx(0.4)
     assert (summary["tokens"] > 0).all()
     assert (summary["latency_p95_s"] >= summary["latency_p50_s"]).all()

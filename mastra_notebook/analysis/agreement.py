@@ -1,0 +1,117 @@
+"""How far two raters agree (a scorer and a person's labels, two reviewers, a pairwise judge and
+pairwise labels): Cohen's kappa (statsmodels) for categories, Krippendorff's alpha (the
+``krippendorff`` package) for ordinal or interval scales, the confusion matrix, and the items they
+disagree on. Pure functions over labels keyed alike: no widget, no HTTP.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+NEEDS = "agreement needs statsmodels and krippendorff: pip install 'mastra-notebook[stats]'"
+
+
+def keyed(labels: Any) -> dict[Hashable, Any]:
+    """Labels as a dict: a mapping, a pandas Series (its index the keys), or pairs of key and label."""
+    if isinstance(labels, Mapping):
+        return dict(labels)
+    items = getattr(labels, "items", None)
+    if callable(items):  # a Series
+        return dict(items())
+    try:
+        return dict(labels)
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            "labels are a mapping (or a Series) from a run's key to its label, or (key, label) pairs"
+        ) from error
+
+
+@dataclass
+class Agreement:
+    """Two raters' labels on the keys both gave: ``n`` keys, ``kappa`` (Cohen's, nominal labels) or
+    ``alpha`` (Krippendorff's, for a scale: ``level``), ``confusion`` (a DataFrame, the first rater's
+    labels as rows), and ``disagreements``: each key with both labels."""
+
+    names: tuple[str, str]
+    level: Level
+    n: int
+    kappa: float
+    alpha: float
+    confusion: Any
+    disagreements: list[tuple[Hashable, Any, Any]] = field(default_factory=list)
+
+    def to_dataframe(self) -> Any:
+        """The disagreements: a row per key with both raters' labels."""
+        import pandas
+
+        return pandas.DataFrame(
+            [{"key": key, self.names[0]: a, self.names[1]: b} for key, a, b in self.disagreements],
+            columns=["key", *self.names],
+        )
+
+    def _repr_html_(self) -> str:
+        what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
+        return (
+            f"<p>{self.names[0]} and {self.names[1]} on {self.n} runs: {what}; "
+            f"{len(self.disagreements)} disagree.</p>{self.confusion.to_html()}"
+        )
+
+    def __repr__(self) -> str:
+        figure = f"kappa={self.kappa:.3f}" if self.level == "nominal" else f"alpha={self.alpha:.3f}"
+        raters = f"{self.names[0]} and {self.names[1]}"
+        return f"<Agreement of {raters}: n={self.n}, {figure}, {len(self.disagreements)} disagree>"
+
+
+def agreement(
+    first: Any, second: Any, *, names: tuple[str, str] = ("first", "second"), level: Level = "nominal"
+) -> Agreement:
+    """How far ``first`` and ``second`` (labels keyed alike: see :func:`keyed`) agree on the keys
+    both labelled. Nominal labels: Cohen's kappa (``statsmodels.stats.inter_rater.cohens_kappa``
+    on the square table of both raters' categories); ``level`` ordinal, interval or ratio:
+    Krippendorff's alpha (``krippendorff.alpha``, numeric labels), kappa NaN. A key one rater left
+    unlabelled (None) is left out."""
+    try:
+        import krippendorff
+        import pandas
+        from statsmodels.stats.inter_rater import cohens_kappa
+    except ImportError as error:
+        raise ImportError(NEEDS) from error
+    a, b = keyed(first), keyed(second)
+    keys = [key for key in a if key in b and a[key] is not None and b[key] is not None]
+    if not keys:
+        raise ValueError(f"{names[0]} and {names[1]} labelled no run in common")
+    left, right = [a[key] for key in keys], [b[key] for key in keys]
+    categories = sorted({*left, *right}, key=lambda value: (str(type(value)), value))
+    confusion = pandas.crosstab(
+        pandas.Categorical(left, categories=categories),
+        pandas.Categorical(right, categories=categories),
+        rownames=[names[0]],
+        colnames=[names[1]],
+        dropna=False,
+    )
+    kappa = alpha = math.nan
+    if level == "nominal":
+        kappa = 1.0 if len(categories) == 1 else float(cohens_kappa(confusion.to_numpy()).kappa)
+    else:
+        alpha = float(krippendorff.alpha(reliability_data=[left, right], level_of_measurement=level))
+    disagreements = [(key, a[key], b[key]) for key in keys if a[key] != b[key]]
+    return Agreement(names, level, len(keys), kappa, alpha, confusion, disagreements)
+
+
+def scorer_labels(outcomes: Any, scorer: str) -> dict[Hashable, Any]:
+    """A scorer's labels of the ended runs, keyed ``(input_index, variant, repeat)``: whether each
+    passed its threshold, or its score for a scorer without one (failed scores left out)."""
+    labels: dict[Hashable, Any] = {}
+    for outcome in outcomes:
+        if not outcome.ended:
+            continue
+        for score in outcome.result.scores:
+            if score.scorer == scorer and score.score is not None:
+                labels[outcome.item, outcome.variant, outcome.repeat] = (
+                    score.passed if score.passed is not None else score.score
+                )
+    return labels

@@ -1,0 +1,346 @@
+"""Issue 31, "Which is better, and can the judge be trusted?": pairwise verdicts (blinded, position
+bias), agreement (kappa and the confusion matrix), what repeats say (pass@k, pass^k, distinct
+sequences, where the repeats part), intervals over inputs and paired comparisons, hidden scorer
+failures and rescoring a loaded experiment. Runs are built from scripted chunk streams
+(``mn.collect``); every figure is checked against a hand computation written beside it."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mastra_notebook as mn
+from mastra_notebook.analysis.agreement import agreement, scorer_labels
+from mastra_notebook.analysis.experiment import Item, Outcome
+from mastra_notebook.analysis.intervals import INTERVAL_RULE, clustered_interval, mcnemar_p, paired
+from mastra_notebook.analysis.pairwise import Verdict, as_judge, judged_pairs, verdict_of
+from mastra_notebook.analysis.repeats import (
+    distinct_sequences,
+    fork,
+    pass_at_k,
+    pass_hat_k,
+    repeat_rows,
+    separating_row,
+)
+from mastra_notebook.analysis.summary import rescored_outcomes, summary_rows
+from mastra_notebook.core.score import Score
+from mastra_notebook.runs.experiment import Cell, Experiment, load_experiment
+
+from .compare_runs import LYON, PARIS, run
+
+T_975 = {4: 2.7764451, 11: 2.2009852}  # Student's t quantiles, from a printed table
+
+
+def result(*steps: Any, scores: list[Score] | None = None, model: str = "gpt-4o") -> mn.RunResult:
+    """A finished run of ``steps`` (compare_runs.run) by ``model``, with ``scores``."""
+    chunks = run(*steps)
+    for chunk in chunks:
+        if chunk["type"] == "step-finish":
+            chunk["payload"]["metadata"]["modelId"] = model
+    made = mn.collect(chunks)
+    return made.model_copy(update={"scores": scores or []})
+
+
+def score(name: str, value: float | None, threshold: float | None = None) -> Score:
+    passed = None if value is None or threshold is None else value >= threshold
+    return Score(scorer=name, score=value, passed=passed, threshold=threshold)
+
+
+def experiment_of(outcomes: list[Outcome], items: list[Item], repeats: int = 1) -> Experiment:
+    """An experiment holding ``outcomes`` as a loaded one would (no batch, no server)."""
+    variants = {o.variant: {} for o in outcomes}
+    exp = Experiment(items, variants, repeats=repeats)
+    for outcome in outcomes:
+        exp.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(exp.cells), saved=outcome))
+    return exp
+
+
+# ---- pairwise -------------------------------------------------------------------------------------
+
+# 10 inputs, 2 variants: the answers' lengths. "long" is longer on inputs 0-3 and 8 (5 inputs), "short"
+# on 4-6 (3), equal on 7 and 9 (2). A fair judge preferring the longer answer: 5 wins, 3 losses, 2
+# ties for "long"; win rate 5 / 8.
+LONG = ["x" * 9, "x" * 8, "x" * 7, "x" * 6, "x", "xx", "xxx", "x" * 4, "x" * 5, "x" * 3]
+SHORT = ["x", "x", "x", "x", "x" * 9, "x" * 9, "x" * 9, "x" * 4, "x" * 2, "x" * 3]
+
+
+def pairs_experiment() -> tuple[list[Outcome], list[Item]]:
+    items = [Item(f"question {i}") for i in range(10)]
+    outcomes = [Outcome(i, "long", 0, "finished", result(text)) for i, text in enumerate(LONG)]
+    outcomes += [Outcome(i, "short", 0, "finished", result(text)) for i, text in enumerate(SHORT)]
+    return outcomes, items
+
+
+def longer(input: Any, first: str, second: str, *, expected: Any = None) -> Verdict:
+    if len(first) == len(second):
+        return Verdict("tie", "as long")
+    return Verdict("first" if len(first) > len(second) else "second", f"{len(first)} vs {len(second)}")
+
+
+def test_a_judge_that_always_prefers_the_first_answer_gives_only_ties() -> None:
+    outcomes, items = pairs_experiment()
+    asked: list[tuple[str, str]] = []
+
+    def first_always(input: Any, first: str, second: str, *, expected: Any = None) -> str:
+        asked.append((first, second))
+        return "first"
+
+    judged = judged_pairs(outcomes, items, "long", "short", judge=first_always, seed=0)
+    assert (judged.wins, judged.losses, judged.ties) == (0, 0, 10)
+    assert judged.position_bias == 1.0
+    assert math.isnan(judged.win_rate)
+    assert len(asked) == 20  # each pair in both orders
+    assert sorted(asked[:2]) == sorted([(LONG[0], SHORT[0]), (SHORT[0], LONG[0])])
+
+
+def test_a_fair_judge_preferring_the_longer_answer_matches_a_hand_count() -> None:
+    outcomes, items = pairs_experiment()
+    judged = experiment_of(outcomes, items).pairwise("long", "short", judge=longer, seed=3)
+    assert (judged.wins, judged.losses, judged.ties) == (5, 3, 2)
+    assert judged.win_rate == 5 / 8
+    assert judged.position_bias == 0.5  # each decided pair chosen once in each order
+    # Wilson's interval by hand: p = 5/8, n = 8, z = 1.959964
+    z, n, p = 1.959964, 8, 5 / 8
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert judged.interval == (pytest.approx(centre - half, abs=1e-5), pytest.approx(centre + half, abs=1e-5))
+    frame = judged.to_dataframe()
+    assert list(frame["verdict"]) == ["long"] * 4 + ["short"] * 3 + ["tie", "long", "tie"]
+    assert frame.loc[0, "long_first_reason"] == "9 vs 1"
+    assert frame.loc[0, "short_first_reason"] == "1 vs 9"
+    assert judged.counts()["pairs"] == 10
+
+
+def test_a_judge_that_changes_its_mind_with_the_order_is_a_tie_and_verdicts_are_checked() -> None:
+    outcomes, items = pairs_experiment()
+    calls = iter(["first", "first", "second", "second"] * 10)
+    judged = judged_pairs(outcomes, items, "long", "short", judge=lambda *a, **k: next(calls))
+    assert judged.ties == 10
+    assert verdict_of({"choice": "Second", "reason": "why"}) == Verdict("second", "why")
+    with pytest.raises(ValueError, match="'first', 'second', 'tie'"):
+        verdict_of("the first one")
+    with pytest.raises(KeyError, match="no variant 'other'"):
+        judged_pairs(outcomes, items, "long", "other", judge=longer)
+    with pytest.raises(ValueError, match="no client to ask it through"):
+        as_judge("judge-agent")
+
+
+def test_a_pairwise_judge_against_pairwise_labels() -> None:
+    outcomes, items = pairs_experiment()
+    judged = judged_pairs(outcomes, items, "long", "short", judge=longer)
+    labels = {(i, 0): v for i, v in enumerate(["a", "a", "a", "a", "b", "b", "b", "tie", "a", "a"])}
+    agreed = agreement(judged.verdicts(), labels, names=("judge", "person"))
+    assert agreed.n == 10
+    assert agreed.disagreements == [((9, 0), "tie", "a")]
+
+
+# ---- agreement ------------------------------------------------------------------------------------
+
+
+def test_kappa_and_the_confusion_matrix_match_a_hand_computation() -> None:
+    scorer = [True, True, True, True, True, False, False, False, True, False]
+    person = [True, True, True, False, True, False, False, True, True, False]
+    # both True: 0 1 2 4 8 (5); scorer only: 3; person only: 7; both False: 5 6 9 (3)
+    # p_o = 8/10; each says True 6 times: p_e = .6 * .6 + .4 * .4 = .52; kappa = .28 / .48
+    outcomes = [Outcome(i, "v", 0, "finished", result("x", scores=[score("ok", float(s), 0.5)]))
+                for i, s in enumerate(scorer)]  # fmt: skip
+    exp = experiment_of(outcomes, [Item(i) for i in range(10)])
+    agreed = exp.agreement("ok", {(i, "v", 0): p for i, p in enumerate(person)})
+    assert agreed.kappa == pytest.approx(0.28 / 0.48)
+    assert agreed.confusion.to_numpy().tolist() == [[3, 1], [1, 5]]  # rows: the scorer's False, True
+    assert [key for key, _, _ in agreed.disagreements] == [(3, "v", 0), (7, "v", 0)]
+    assert list(agreed.to_dataframe()["key"]) == [(3, "v", 0), (7, "v", 0)]
+
+
+def test_two_reviewers_on_a_scale_krippendorffs_alpha() -> None:
+    same = agreement({1: 1, 2: 3, 3: 5}, {1: 1, 2: 3, 3: 5}, level="interval")
+    assert same.alpha == pytest.approx(1.0)
+    # interval alpha by hand, 2 raters, 3 units (1,2) (3,3) (5,4): values 1 2 3 3 5 4, mean 3;
+    # D_o = sum over units of 2 (a - b)^2 / (n - 1) / n = (2 + 0 + 2) / 5 / 6... as Krippendorff:
+    # D_o = (1/n) sum_u (1/(m_u - 1)) sum_pairs (a-b)^2 * 2 = (1/6) * (2*1 + 0 + 2*1) = 4/6
+    # D_e = (1/(n(n-1))) sum_all pairs (a-b)^2 * 2 over 6 values: sum_{i!=j} (v_i - v_j)^2 = 2*6*var_pop*6
+    values = [1, 2, 3, 3, 5, 4]
+    pairs = sum((x - y) ** 2 for x in values for y in values)
+    d_o, d_e = 4 / 6, pairs / (6 * 5)
+    scaled = agreement({1: 1, 2: 3, 3: 5}, {1: 2, 2: 3, 3: 4}, level="interval")
+    assert scaled.alpha == pytest.approx(1 - d_o / d_e)
+    assert math.isnan(scaled.kappa)
+
+
+def test_scorer_labels_are_pass_fail_or_scores() -> None:
+    outcomes = [
+        Outcome(0, "v", 0, "finished", result("x", scores=[score("ok", 1.0, 0.5), score("len", 0.3)])),
+        Outcome(1, "v", 0, "finished", result("x", scores=[score("ok", None, 0.5)])),
+        Outcome(2, "v", 0, "running", result("x", scores=[score("ok", 0.0, 0.5)])),
+    ]
+    assert scorer_labels(outcomes, "ok") == {(0, "v", 0): True}
+    assert scorer_labels(outcomes, "len") == {(0, "v", 0): 0.3}
+    with pytest.raises(ValueError, match="no run in common"):
+        agreement({1: "a"}, {2: "a"})
+
+
+# ---- repeats and forks ----------------------------------------------------------------------------
+
+
+def test_pass_at_k_and_pass_hat_k_by_hand() -> None:
+    # n = 5, c = 2, k = 3: pass@3 = 1 - C(3,3)/C(5,3) = 1 - 1/10; pass^3 = C(2,3)/C(5,3) = 0
+    assert pass_at_k(5, 2, 3) == pytest.approx(0.9)
+    assert pass_hat_k(5, 2, 3) == 0.0
+    assert pass_hat_k(3, 3, 3) == 1.0
+    assert pass_at_k(3, 0, 3) == 0.0
+    assert math.isnan(pass_at_k(2, 1, 3))
+
+
+def forks_outcomes() -> list[Outcome]:
+    """Three inputs, three repeats each. Input 0: Paris, Paris, then Lyon (fails). Input 1: the same
+    tool call each time, the third repeat's answer worded so it fails. Input 2: all pass."""
+
+    def scored(*steps: Any, ok: bool) -> mn.RunResult:
+        return result(*steps, scores=[score("exact", float(ok), 1.0)])
+
+    runs = {
+        0: [scored([PARIS], "It is Paris.", ok=True), scored([PARIS], "It is Paris.", ok=True),
+            scored([LYON], "It is Lyon.", ok=False)],
+        1: [scored([PARIS], "Paris, sunny.", ok=True), scored([PARIS], "Sunny in Paris.", ok=True),
+            scored([PARIS], "Sunny there.", ok=False)],
+        2: [scored([PARIS], "Paris.", ok=True) for _ in range(3)],
+    }  # fmt: skip
+    return [
+        Outcome(item, "v", repeat, "finished", r)
+        for item, listed in runs.items()
+        for repeat, r in enumerate(listed)
+    ]
+
+
+def test_repeats_pass_hat_three_distinct_sequences_and_the_separating_step() -> None:
+    outcomes = forks_outcomes()
+    figures = repeat_rows(outcomes, "v", "exact", 3)
+    # pass^3: inputs 0 and 1 have a failing repeat (0), input 2 none (1): 1/3; pass@3: each passed once
+    assert figures == {"pass@k": 1.0, "pass^k": pytest.approx(1 / 3), "disagree": pytest.approx(2 / 3)}
+    assert [distinct_sequences(outcomes, item, "v") for item in range(3)] == [2, 1, 1]
+
+    tools = fork(outcomes, 0, "v", "exact")
+    assert tools.passed == [True, True, False]
+    assert tools.separating == 0  # the first step: getWeather(Paris) for both passes, Lyon for the failure
+    assert tools.sentence() == (
+        'step 1 separates them: repeat 1 (passed): getWeather({"city":"Paris"}); '
+        'repeat 2 (passed): getWeather({"city":"Paris"}); repeat 3 (failed): getWeather({"city":"Lyon"})'
+    )
+    wording = fork(outcomes, 1, "v", "exact")
+    assert wording.separating is None
+    assert wording.sentence() == "no step separates them"
+    assert "no step separates them" in wording._repr_html_()
+    assert "repeat 3" in wording._repr_html_()  # drawn as mn.compare draws the repeats
+    same = fork(outcomes, 2, "v", "exact")
+    assert same.sentence().startswith("the repeats did not both pass and fail")
+
+
+def test_a_run_with_an_extra_step_is_separated_by_its_gap() -> None:
+    # two passing runs [a, answer], a failing one [a, b, answer]: the row of b has gaps for the passes
+    keys = [["a", "a", "a"], [None, None, "b"], ["t", "t", "t"]]  # a row per aligned step, a key per run
+    assert separating_row(keys, [True, True, False]) == 1
+    assert separating_row(keys, [True, None, True]) is None
+
+
+def test_the_experiment_says_forks_and_inputs() -> None:
+    exp = experiment_of(forks_outcomes(), [Item(f"q{i}") for i in range(3)], repeats=3)
+    assert exp.forks(0).separating == 0
+    table = exp.by_input()
+    assert list(table["sequences"]) == [2, 1, 1]
+    assert list(table["exact_passed"]) == [2, 2, 3]
+    summary = exp.summary()
+    assert summary.loc["v", "exact_pass^3"] == pytest.approx(1 / 3)
+    assert summary.loc["v", "exact_pass@3"] == 1.0
+    assert summary.loc["v", "exact_disagree"] == pytest.approx(2 / 3)
+    costs = [o.result.cost.total_usd for o in exp.outcomes()]
+    assert summary.loc["v", "exact_cost_per_pass_usd"] == pytest.approx(sum(costs) / 7)  # 7 of 9 passed
+
+
+# ---- intervals over inputs ------------------------------------------------------------------------
+
+
+def test_twelve_inputs_three_identical_repeats_interval_over_the_inputs() -> None:
+    values = [0.1, 0.4, 0.35, 0.8, 0.9, 0.2, 0.55, 0.6, 0.05, 1.0, 0.7, 0.3]
+    outcomes = [Outcome(i, "v", r, "finished", result("x", scores=[score("s", v)]))
+                for i, v in enumerate(values) for r in range(3)]  # fmt: skip
+    mean = sum(values) / 12
+    s = math.sqrt(sum((v - mean) ** 2 for v in values) / 11)
+    half = T_975[11] * s / math.sqrt(12)  # over 12 inputs, not 36 runs
+    got = clustered_interval(outcomes, "v", "s")
+    assert got == (pytest.approx(mean), pytest.approx(mean - half, abs=1e-6),
+                   pytest.approx(mean + half, abs=1e-6), 12)  # fmt: skip
+    exp = experiment_of(outcomes, [Item(i) for i in range(12)], repeats=3)
+    summary = exp.summary()
+    assert summary.loc["v", "s_ci_low"] == pytest.approx(mean - half, abs=1e-6)
+    assert summary.loc["v", "s_inputs"] == 12
+    assert summary.attrs["intervals"] == INTERVAL_RULE
+    assert "over inputs" in (Experiment.summary.__doc__ or "")
+
+
+def test_a_paired_comparison_of_two_variants_as_computed_by_hand() -> None:
+    a = [1.0, 1.0, 1.0, 0.0, 1.0]
+    b = [0.0, 1.0, 0.0, 0.0, 0.0]
+    outcomes = [
+        Outcome(i, "a", 0, "finished", result("x", scores=[score("ok", v, 1.0)])) for i, v in enumerate(a)
+    ]
+    outcomes += [
+        Outcome(i, "b", 0, "finished", result("x", scores=[score("ok", v, 1.0)])) for i, v in enumerate(b)
+    ]
+    diffs = [x - y for x, y in zip(a, b, strict=True)]  # 1 0 1 0 1: mean .6
+    half = T_975[4] * statistics.stdev(diffs) / math.sqrt(5)
+    got = paired(outcomes, "a", "b", "ok")
+    assert (got.inputs, got.mean_diff, got.wins, got.losses, got.ties) == (5, pytest.approx(0.6), 3, 0, 2)
+    assert (got.ci_low, got.ci_high) == (
+        pytest.approx(0.6 - half, abs=1e-6),
+        pytest.approx(0.6 + half, abs=1e-6),
+    )
+    # McNemar: inputs 0, 2, 4 pass with a only, none with b only; exact p = 2 * 0.5^3 = 0.25
+    assert (got.only_a, got.only_b, got.mcnemar_p) == (3, 0, pytest.approx(0.25))
+    assert mcnemar_p(0, 0) == 1.0
+    frame = experiment_of(outcomes, [Item(i) for i in range(5)]).compare_variants("a", "b")
+    assert frame.loc["ok", "mean_diff"] == pytest.approx(0.6)
+    assert frame.loc["ok", "mcnemar_p"] == pytest.approx(0.25)
+
+
+# ---- hidden failures, unknown cost, rescoring ------------------------------------------------------
+
+
+def test_a_scorer_that_raises_on_one_input_shows_one_failure_and_cost_stays_unknown() -> None:
+    def picky(result: mn.RunResult, *, input: Any = None) -> float:
+        if input == "q2":
+            raise ValueError("cannot score q2")
+        return 1.0
+
+    items = [Item(f"q{i}") for i in range(4)]
+    outcomes = [
+        Outcome(i, "v", 0, "finished", result("answer", model="a-model-nobody-prices")) for i in range(4)
+    ]
+    rows = summary_rows(rescored_outcomes(outcomes, items, [mn.scorer(picky, threshold=1)]), ["v"])
+    assert rows[0]["picky_failed"] == 1
+    assert rows[0]["picky_inputs"] == 3
+    assert math.isnan(rows[0]["cost_usd"])  # no run is priced: unknown, not $0.00
+    assert rows[0]["cost_runs"] == 0
+    assert rows[0]["picky_cost_per_pass_usd"] is None
+    assert rows[0]["latency_runs"] == 4
+    outcomes[0] = Outcome(0, "v", 0, "finished", result("answer"))  # one run priced (gpt-4o)
+    rows = summary_rows(rescored_outcomes(outcomes, items, [mn.scorer(picky, threshold=1)]), ["v"])
+    assert rows[0]["cost_usd"] == outcomes[0].result.cost.total_usd
+    assert rows[0]["cost_runs"] == 1  # the figure says which runs it covers
+    assert rows[0]["picky_cost_per_pass_usd"] is None  # a partial sum would understate it
+
+
+def test_rescoring_a_loaded_experiment_needs_no_server(tmp_path: Path) -> None:
+    items = [Item("capital of France?", "Paris"), Item("capital of Italy?", "Rome")]
+    outcomes = [Outcome(0, "v", 0, "finished", result("It is Paris.")),
+                Outcome(1, "v", 0, "finished", result("It is Milan."))]  # fmt: skip
+    experiment_of(outcomes, items).save(tmp_path / "saved")
+    loaded = load_experiment(tmp_path / "saved")
+    exact = mn.scorer(lambda r, *, expected=None: expected in r.text, name="exact", threshold=1)
+    again = loaded.rescore([exact])
+    assert [o.result.scores[0].passed for o in again.outcomes()] == [True, False]
+    assert loaded.outcomes()[0].result.scores == []  # the loaded experiment is left as it was
+    assert again.summary().loc["v", "exact_mean"] == 0.5
