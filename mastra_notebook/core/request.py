@@ -32,13 +32,10 @@ from .values import capped
 Api = Literal["anthropic.messages", "openai.chat", "openai.responses", "google.generative-ai"]
 
 # Why a step has no request (RunResult.steps[i].request_reason).
-NO_BODY_REASON = (
-    "The stream carried no request for this step (step-start's `request` was `{}`, or had no body). "
-    "Mastra's server redacts it by default: to keep it, serve the agent with "
-    "`new MastraServer({..., streamOptions: {redact: false}})`; or, with observability on the server "
-    "(`new Observability({configs: {default: {serviceName, exporters: [new MastraStorageExporter()]}}})`), "
-    "the run's trace holds it: fetching the trace fills it in. "
-    "A step whose model call failed before the provider answered carries none either."
+NO_BODY_REASON = (  # one short sentence per step: it names the call that fills the request
+    "Not carried: Mastra's server redacts a step's request from the stream by default. "
+    "`view.trace()` fills it in from the run's trace (observability on the server), and "
+    "`view.save()` after it keeps it; `streamOptions: {redact: false}` keeps it in the stream."
 )
 NO_STEP_START_REASON = (
     "No step-start began this step in the stream read (a continuation's step began in the stream "

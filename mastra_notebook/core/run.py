@@ -23,10 +23,11 @@ from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .score import SCORES_TYPE, Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
+from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
-_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE)  # the notebook's own lines in a recording (a label, scores)
+_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE, TRACE_LINE)  # the notebook's own lines in a recording
 _NO_TYPE = object()
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
@@ -67,6 +68,7 @@ class Run:
         self._cached: tuple[int, RunResult] | None = None
         self._overrides: dict[str, Any] = {}  # what the request overrode (describe)
         self._traced: list[ModelRequest] = []  # each step's request from the trace (fill_requests)
+        self.trace: Trace | None = None  # Mastra's trace of the run, once read (keep_trace)
 
     def start(self, at_ms: float | None = None, *, recorded: bool = False) -> None:
         """The run starts (once; later calls change nothing): its request is sent now (or at
@@ -149,6 +151,10 @@ class Run:
         scores = read_scores(chunk)
         if scores is not None:  # the run's scores, saved with its recording: they replace any so far
             self.scores(scores)
+            return True
+        trace = read_trace_line(chunk)
+        if trace is not None:  # the run's trace, saved with its recording
+            self.keep_trace(trace)
             return True
         return False
 
@@ -307,6 +313,13 @@ class Run:
         self._version += 1
         self._traced = list(requests)
         self.state.label_traced(self._traced)  # the steps' Request toggles open on them now
+
+    def keep_trace(self, trace: Trace) -> None:
+        """Mastra's trace of the run, read (``view.trace()``) or saved with its recording: the steps'
+        requests filled from it, its lane on the timeline, and ``trace`` kept for a replay to return."""
+        self.trace = trace
+        self.fill_requests(traced_requests(trace))
+        self.show_trace(lane(trace))
 
     # ---- reading --------------------------------------------------------------------------------
 

@@ -132,6 +132,7 @@ class RunState:
     usage_open: dict[str, int] = field(default_factory=lambda: values.ZERO_USAGE)  # steps since then
     awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
     resume_schemas: dict[str, Any] = field(default_factory=dict)  # step name -> schema (Run.expect_resume)
+    traced: list[ModelRequest] = field(default_factory=list)  # each step's request from the trace
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
@@ -306,6 +307,8 @@ class RunState:
         step.request = request
         step.request_read = read
         self.steps.append(step)
+        if read is None and len(self.steps) <= len(self.traced):  # a replay whose trace came first
+            self.label_traced(self.traced)
         self.open_step = step
         self.open_texts.clear()
         self.closed_texts.clear()
@@ -331,7 +334,9 @@ class RunState:
 
     def label_traced(self, traced: list[ModelRequest]) -> None:
         """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
-        it (``traced``, the steps' in order): its toggle opens on that request now."""
+        it (``traced``, the steps' in order): its toggle opens on that request now, and on those of
+        steps that start later (a replay that read its trace before its chunks)."""
+        self.traced = traced
         previous: ModelRequest | None = None
         for position, step in enumerate(self.steps):
             own = step.request_read[1] if step.request_read is not None else None

@@ -167,6 +167,26 @@ class Trace(Documented):
         printer.text(repr(self))
 
 
+TRACE_LINE = "mn-trace"  # a saved recording's line of the run's trace (the notebook's own chunk type)
+
+
+def trace_line(trace: Trace) -> dict[str, Any]:
+    """A saved recording's line of the run's trace, shaped as a Mastra chunk (other readers skip its
+    unknown type): a replay in a kernel with no server shows the steps' requests and the trace lane."""
+    return {"type": TRACE_LINE, "from": "USER", "payload": {"trace": trace.model_dump(mode="json")}}
+
+
+def read_trace_line(chunk: Any) -> Trace | None:
+    """The trace a recording's line holds, or None for any other chunk (or a payload not a trace)."""
+    if type(chunk) is not dict or chunk.get("type") != TRACE_LINE:
+        return None
+    payload = chunk.get("payload")
+    try:
+        return Trace.model_validate(payload.get("trace")) if isinstance(payload, dict) else None
+    except ValueError:
+        return None
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

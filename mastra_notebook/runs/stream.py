@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..core.chunks import coerce
 from ..core.cost import warm as warm_prices
 from ..core.feedback import NO_TRACE, Feedback
 from ..core.feedback import line as label_line
@@ -39,9 +40,11 @@ from ..core.recording import Recording, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import scored_lines
-from ..core.trace import Trace
+from ..core.trace import TRACE_LINE, Trace, TraceUnavailable, read_trace_line, trace_line, traced_requests
 from ..core.tree import Op
 from .loops import Work, private_loop, run_nested, running_loop, schedule
+
+_TRACE_BYTES = TRACE_LINE.encode()
 
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
 _OFF_THE_PAGE: ContextVar[bool] = ContextVar("mastra_notebook_open_when_shown", default=False)
@@ -255,9 +258,29 @@ class RunStream:
         self.run.start(recorded=True)  # recorded times placed alike; the renderers draw again
         self.fed = 0
         self.touched.clear()
+        self.read_recorded_requests()
         while self.fed < position:
             self.fold_next()
         self._ended.clear()
+
+    def read_recorded_requests(self) -> None:
+        """A recording saved with its run's trace (a line at its end): the steps' requests from it at
+        once, so a replay held before a step shows what the model was given there. Its lane follows
+        when the replay reaches the line, as the live view had it after the run."""
+        found = self.recorded_trace()
+        if found is not None:
+            self.run.fill_requests(traced_requests(found))
+
+    def recorded_trace(self) -> Trace | None:
+        """The trace saved with the recording (its last trace line), if any."""
+        for item in reversed(self.recording.items):
+            text = item.encode() if isinstance(item, str) else item
+            if isinstance(text, (bytes, bytearray)) and _TRACE_BYTES not in text:
+                continue  # not parsed: most lines are the stream's chunks
+            found = read_trace_line(coerce(item))
+            if found is not None:
+                return found
+        return None
 
     def save(self, path: str | Path) -> Path:
         """Save every chunk received so far as JSONL, with each chunk's arrival time, and the run's
@@ -440,7 +463,26 @@ class RunStream:
 
     def trace(self, timeout: float = 10) -> Trace:
         """Mastra's trace of this run, once it ended and the server stored it (``timeout`` s at most)."""
-        return self.controlled("read a trace of").trace(timeout)
+        if self.controls is None:  # a replay or a recording: the trace saved with it, if any
+            kept = self.run.trace or self.recorded_trace()
+            if kept is None:
+                raise TraceUnavailable(
+                    "this recording was saved without its trace: call view.trace() on the live run "
+                    "before view.save() to keep the trace (and each step's request) with it"
+                )
+            return kept
+        found = self.controlled("read a trace of").trace(timeout)
+        self.keep_trace(found)
+        return found
+
+    def keep_trace(self, trace: Trace) -> None:
+        """The run's trace, in its recording (a line of its own, untimed: ``save`` keeps it) and on the
+        run (its steps' requests, its lane)."""
+        self.recording.add(trace_line(trace), math.nan)
+        if self.fed == len(self.recording) - 1:
+            self.fold_next()
+        else:  # a replay held short of its end: the line is folded in when the replay reaches it
+            self.run.keep_trace(trace)
 
     def label(
         self, thumbs: str | None = None, score: float | None = None, comment: str | None = None

@@ -34,6 +34,7 @@ class ReplayView(StreamView):
     ) -> None:
         super().__init__(title=title, renderers=renderers)
         self.stream.recording = recording
+        self.stream.read_recorded_requests()  # saved with its trace: each step's request from the start
         self.speed = speed
         self._player: Work | None = None
         self.run.start(recorded=True)  # timed by the recording only: the same at any speed
