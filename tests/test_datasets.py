@@ -5,6 +5,7 @@ in the tables."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -94,22 +95,21 @@ class FakeMastra:
 
 
 def watched(fake: FakeMastra, **given: Any) -> tuple[DatasetExperiment, list[float]]:
-    """Experiment ``e1`` watched to its end here (no thread), its pauses taken on a fake clock."""
+    """Experiment ``e1`` watched to its end here (no task of its own), its pauses taken on a fake clock."""
     client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
     dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
     now = [0.0]
     pauses: list[float] = []
 
-    def pause(seconds: float) -> bool:
+    async def sleep(seconds: float) -> None:
         pauses.append(seconds)
         now[0] += seconds
-        return False
 
     clock: Callable[[], float] = lambda: now[0]  # noqa: E731 - the fake clock
     experiment = DatasetExperiment(
-        dataset, "e1", "pirate", "dynamic", ["answer-length"], clock=clock, pause=pause, **given
+        dataset, "e1", "pirate", "dynamic", ["answer-length"], clock=clock, sleep=sleep, **given
     )
-    experiment.poll()
+    asyncio.run(experiment.poll())
     return experiment, pauses
 
 
@@ -118,7 +118,7 @@ def test_an_experiment_is_read_with_a_growing_pause_until_its_scores_are_there()
     experiment, pauses = watched(fake)
     assert experiment.status == "completed"
     assert experiment.error is None
-    assert pauses == [0.25, 0.5, 1.0, MAX_PAUSE, MAX_PAUSE, 0.25, 0.5]  # the record's, then the scores'
+    assert pauses == [0.25, 0.5, 1.0, MAX_PAUSE, MAX_PAUSE, 0.1, 0.2]  # the record's, then the scores'
     [row] = experiment.rows()
     assert row["output"] == "Paris."
     assert row["score_answer-length"] == 0.5
@@ -152,3 +152,18 @@ def test_hostile_outputs_and_reasons_stay_inert_in_the_tables() -> None:
         (HOSTILE, "b"),
     )
     assert "<img" not in compared._repr_html_()
+
+
+def test_showing_a_dataset_makes_no_request() -> None:
+    """``items`` is what was read (``refresh()`` reads again): displaying a dataset draws only that."""
+    fake = FakeMastra()
+    wire = httpx.MockTransport(fake)
+    client = mn.MastraClient("http://mastra.test", wire=wire, retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    assert dataset.refresh().items == [DatasetItem("What is Paris?", "Paris", "i1", 1)]
+    sent = client.transport.sent
+    html = dataset._repr_html_()
+    assert "What is Paris?" in html
+    assert [item.input for item in dataset.items] == ["What is Paris?"]
+    repr(dataset)
+    assert client.transport.sent == sent  # drawn from what was read: nothing was asked

@@ -4,10 +4,11 @@
 
 An experiment runs every item of a dataset through an agent on the Mastra server, with the server's
 own concurrency: the path for sets too big for one kernel. Mastra answers ``pending`` at once; the
-notebook polls its record (a growing pause, for a bounded time) in a thread of its own, so the cell
-returns and the display updates in place: progress first, then each item's output with its scores.
-Result rows carry no scores: they are read from ``GET /api/scores/run/<experimentId>`` (one row per
-item and scorer, the item's id as ``entityId``). A wrong scorer id or agent id fails an experiment at
+notebook polls its record (``waiting.poll``) in a task on the event loop (the kernel's, or the
+package's own in a script), so the cell returns and the display updates in place: progress first,
+then each item's output with its scores. Result rows carry no scores: they are read from
+``GET /api/scores/run/<experimentId>`` (``scores.run_scores``; one row per item and scorer, the
+item's id as ``entityId``). A wrong scorer id or agent id fails an experiment at
 once with 0/0 counts and its reason only in the server's log, so both are checked before starting.
 Every request goes through the client's Transport.
 """
@@ -15,10 +16,11 @@ Every request goes through the client's Transport.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -27,15 +29,16 @@ from ..analysis.experiment import items_of
 from ..core.score import Score
 from ..render import views
 from ..render.views import DASH, Inline
+from ..runs.loops import Work, run_nested, schedule
 from .bodies import checked
 from .catalogue import Catalogue, excerpt
-from .scores import KnownScorers, mastra_score
-from .transport import Transport
+from .scores import KnownScorers, mastra_score, run_scores, scores_path
+from .transport import Transport, blocking
+from .waiting import Clock, Sleep, paginate, poll
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
-PER_PAGE = 100  # rows a page (Mastra's default is 10)
 FIRST_PAUSE = 0.25  # seconds before the first re-read of an experiment; doubles up to MAX_PAUSE
 MAX_PAUSE = 2.0
 EXPERIMENT_TIMEOUT = 1800.0  # seconds an experiment is watched at most
@@ -92,20 +95,6 @@ def as_item(row: Mapping[str, Any]) -> DatasetItem:
         str(row["id"]) if row.get("id") is not None else None,
         version if isinstance(version, int) else None,
     )
-
-
-def all_pages(transport: Transport, path: str, key: str, **params: Any) -> list[Any]:
-    """Every row of a paged listing (``{key: [...], pagination: {hasMore}}``), page after page."""
-    rows: list[Any] = []
-    page = 0
-    while True:
-        listed = transport.call("GET", path, params={**params, "page": page, "perPage": PER_PAGE})
-        found = listed.get(key) if isinstance(listed, Mapping) else None
-        rows.extend(found if isinstance(found, list) else ())
-        more = listed.get("pagination", {}).get("hasMore") if isinstance(listed, Mapping) else False
-        if not more or not found:
-            return rows
-        page += 1
 
 
 # ---- the tables' pieces (data drawn by the one renderer, as the catalogue's: render/views.py) ----
@@ -226,7 +215,7 @@ def _when(value: Any) -> str:
 
 def list_datasets(transport: Transport) -> Datasets:
     """Every dataset of the server (all pages)."""
-    rows = all_pages(transport, "/api/datasets", "datasets")
+    rows = blocking(paginate(transport, "/api/datasets", "datasets"))
     return Datasets(
         {str(r["id"]): r for r in rows if isinstance(r, Mapping) and "id" in r}, transport.base_url
     )
@@ -239,7 +228,7 @@ def create_dataset(
     bodies = item_bodies(items)
     body = {"name": name, **({"description": description} if description else {})}
     record = transport.call("POST", "/api/datasets", json=body)
-    dataset = Dataset(transport, known, record)
+    dataset = Dataset(transport, known, record, [])
     if bodies:
         dataset.add(bodies)
     return dataset
@@ -250,10 +239,10 @@ def open_dataset(transport: Transport, known: KnownScorers, name_or_id: str) -> 
     are when none is, or when two share that name."""
     listed = list_datasets(transport)
     if name_or_id in listed:
-        return Dataset(transport, known, listed[name_or_id])
+        return Dataset(transport, known, listed[name_or_id]).refresh()
     named = [entry for entry in listed.values() if entry.get("name") == name_or_id]
     if len(named) == 1:
-        return Dataset(transport, known, named[0])
+        return Dataset(transport, known, named[0]).refresh()
     if named:
         ids = ", ".join(str(entry["id"]) for entry in named)
         raise LookupError(f"{len(named)} datasets are named {name_or_id!r} (ids {ids}): open one by its id")
@@ -263,9 +252,19 @@ def open_dataset(transport: Transport, known: KnownScorers, name_or_id: str) -> 
 
 class Dataset:
     """A dataset on the Mastra server (``client.dataset(name_or_id)``): ``items``, ``add(items)``,
-    ``experiment(agent=..., scorers=[...])``, ``experiments()``, ``compare(a, b)``."""
+    ``refresh()``, ``experiment(agent=..., scorers=[...])``, ``experiments()``, ``compare(a, b)``.
 
-    def __init__(self, transport: Transport, known: KnownScorers, record: Mapping[str, Any]) -> None:
+    ``items`` are as read when it was opened (and as ``add`` made them); ``refresh()`` reads them
+    again. Showing a dataset draws what was read: no request."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        known: KnownScorers,
+        record: Mapping[str, Any],
+        items: list[DatasetItem] | None = None,
+    ) -> None:
+        self.items: list[DatasetItem] = list(items or [])
         self.transport = transport
         self.known_scorers = known
         self.record = dict(record)
@@ -276,14 +275,18 @@ class Dataset:
     def __repr__(self) -> str:
         return f"<Dataset {self.name!r} ({self.id}) at {self.transport.base_url}>"
 
-    @property
-    def items(self) -> list[DatasetItem]:
+    async def read_items(self) -> list[DatasetItem]:
         """The dataset's items as the server has them now, in the order they were added; each has
         ``input`` and ``expected`` (what ``agent.experiment(dataset.items)`` reads)."""
-        rows = all_pages(self.transport, f"{self.path}/items", "items")
+        rows = await paginate(self.transport, f"{self.path}/items", "items")
         rows.reverse()  # newest first there; then oldest first, those of one time in reverse too
         rows.sort(key=lambda row: str(row.get("createdAt", "")) if isinstance(row, Mapping) else "")
         return [as_item(row) for row in rows if isinstance(row, Mapping)]
+
+    def refresh(self) -> Dataset:
+        """Read the items again (``items`` is what was read last); the dataset."""
+        self.items = blocking(self.read_items())
+        return self
 
     def add(self, items: Any) -> list[DatasetItem]:
         """Add ``items`` (a DataFrame with ``input`` and ``expected`` columns, or a list of inputs,
@@ -293,7 +296,9 @@ class Dataset:
             return []
         added = self.transport.call("POST", f"{self.path}/items/batch", json={"items": bodies})
         rows = added.get("items") if isinstance(added, Mapping) else None
-        return [as_item(row) for row in rows or () if isinstance(row, Mapping)]
+        made = [as_item(row) for row in rows or () if isinstance(row, Mapping)]
+        self.items.extend(made)
+        return made
 
     def to_dataframe(self) -> Any:
         """One row per item: id, input, expected, version."""
@@ -346,7 +351,7 @@ class Dataset:
 
     def experiments(self) -> Experiments:
         """The dataset's experiments by id, newest first, shown as a table."""
-        rows = all_pages(self.transport, f"{self.path}/experiments", "experiments")
+        rows = blocking(paginate(self.transport, f"{self.path}/experiments", "experiments"))
         return Experiments({str(r["id"]): r for r in rows if isinstance(r, Mapping) and "id" in r}, self.name)
 
     def compare(self, a: DatasetExperiment | str, b: DatasetExperiment | str) -> Comparison:
@@ -359,7 +364,7 @@ class Dataset:
         names = {str(r["id"]): r.get("name") for r in self.experiments().values() if isinstance(r, Mapping)}
         body = {"experimentIdA": ids[0], "experimentIdB": ids[1]}
         compared = self.transport.call("POST", f"{self.path}/compare", json=body)
-        order = {item.id: n for n, item in enumerate(self.items)}
+        order = {item.id: n for n, item in enumerate(self.refresh().items)}
         if isinstance(compared, Mapping) and isinstance(compared.get("items"), list):
             compared = {
                 **compared,
@@ -371,7 +376,7 @@ class Dataset:
         return Comparison(compared if isinstance(compared, Mapping) else {}, (ids[0], ids[1]), labels)
 
     def _repr_html_(self) -> str:
-        items = self.items
+        items = self.items  # as read: drawing makes no request
         rows = [
             [_label(i.input), _label(i.expected) if i.expected is not None else _muted(DASH)] for i in items
         ]
@@ -405,8 +410,8 @@ class Experiments(Catalogue):
 
 
 class DatasetExperiment:
-    """Mastra's experiment of a dataset on an agent (``dataset.experiment(...)``), watched from a
-    thread until it ends. ``status``, ``progress``; ``wait()`` or ``await exp``; then ``results``
+    """Mastra's experiment of a dataset on an agent (``dataset.experiment(...)``), watched by a task on
+    the event loop until it ends. ``status``, ``progress``; ``wait()`` or ``await exp``; then ``results``
     (the server's rows), ``scores`` (by item id), ``to_dataframe()``, and ``error`` when it failed.
     Shown in a notebook, it updates in place."""
 
@@ -420,8 +425,8 @@ class DatasetExperiment:
         *,
         timeout: float = EXPERIMENT_TIMEOUT,
         scores_timeout: float = SCORES_TIMEOUT,
-        clock: Callable[[], float] = time.monotonic,
-        pause: Callable[[float], bool] | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.dataset = dataset
         self.id = experiment_id
@@ -432,11 +437,9 @@ class DatasetExperiment:
         self.results: list[dict[str, Any]] = []
         self.scores: dict[str, list[Score]] = {}  # by item id
         self.error: str | None = None
-        self.timeout, self.scores_timeout, self.clock = timeout, scores_timeout, clock
-        self._stop = threading.Event()
-        # waits ``seconds`` between reads, True when told to stop watching (injected by tests)
-        self.pause = pause or self._stop.wait
-        self._ended = threading.Event()
+        self.timeout, self.scores_timeout, self.clock, self.sleep = timeout, scores_timeout, clock, sleep
+        self._task: Work | None = None
+        self._ended = False
         self._handles: list[Any] = []
         self._shown = ""
         self._lock = threading.Lock()
@@ -454,7 +457,7 @@ class DatasetExperiment:
     @property
     def ended(self) -> bool:
         """Whether the notebook is done with it: ended on the server and its results and scores read."""
-        return self._ended.is_set()
+        return self._ended
 
     @property
     def progress(self) -> tuple[int, int, int]:
@@ -474,72 +477,69 @@ class DatasetExperiment:
             self.record.update(record)
 
     def start(self) -> None:
-        """Watch from a daemon thread (the cell returns; the display updates)."""
-        threading.Thread(target=self._watch, name=f"mastra-experiment-{self.id[:8]}", daemon=True).start()
+        """Watch from a task on the event loop (the cell returns; the display updates)."""
+        self._task = schedule(self._watch())
 
-    def _watch(self) -> None:
+    async def _watch(self) -> None:
         try:
-            self.poll()
+            await self.poll()
+        except asyncio.CancelledError:  # stop()
+            self.error = "the notebook stopped watching; the server goes on"
         except Exception as error:  # a broken connection, an answer not understood: said, not raised
             self.error = f"the notebook stopped watching: {error}"
         finally:
-            self._ended.set()
+            self._ended = True
             self.refresh()
 
-    def poll(self) -> None:
-        """Read the record until it ended (a growing pause, ``timeout`` at most), then the results and
-        every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most)."""
-        deadline, pause = self.clock() + self.timeout, FIRST_PAUSE
-        while True:
-            self.take(self.dataset.transport.call("GET", self.path))
+    async def poll(self) -> None:
+        """Read the record until it ended (``waiting.poll``, ``timeout`` at most), then the results
+        and every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most)."""
+        transport = self.dataset.transport
+
+        async def read() -> str:
+            self.take(await transport.send("GET", self.path))
             self.refresh()
-            if self.status in ENDED:
-                break
-            if self.clock() + pause > deadline:
-                self.error = (
-                    f"still {self.status} after {self.timeout:g} s: the notebook stopped watching; "
-                    f"the server goes on (GET {self.path})"
-                )
-                return
-            if self.pause(pause):
-                self.error = "the notebook stopped watching; the server goes on"
-                return
-            pause = min(pause * 2, MAX_PAUSE)
-        self.results = [
-            dict(r)
-            for r in all_pages(self.dataset.transport, f"{self.path}/results", "results")
-            if isinstance(r, Mapping)
-        ]
-        order = {item.id: n for n, item in enumerate(self.dataset.items)}  # the dataset's order
+            return self.status
+
+        polled = await poll(
+            read, lambda status: status in ENDED, timeout=self.timeout, first=FIRST_PAUSE,
+            longest=MAX_PAUSE, clock=self.clock, sleep=self.sleep,
+        )  # fmt: skip
+        if not polled.done:
+            self.error = (
+                f"still {self.status} after {self.timeout:g} s: the notebook stopped watching; "
+                f"the server goes on (GET {self.path})"
+            )
+            return
+        rows = await paginate(transport, f"{self.path}/results", "results")
+        self.results = [dict(r) for r in rows if isinstance(r, Mapping)]
+        order = {item.id: n for n, item in enumerate(await self.dataset.read_items())}  # its order
         self.results.sort(key=lambda row: order.get(str(row.get("itemId")), len(order)))
         if self.status == "failed":
             self.error = self.failure()
-        self.read_scores()
+        await self.read_scores()
 
-    def read_scores(self) -> None:
-        """Mastra's scores of the experiment, by item id (``GET /api/scores/run/<experimentId>``),
-        polled until each scorer has scored each succeeded item or ``scores_timeout``."""
+    async def read_scores(self) -> None:
+        """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until each
+        scorer has scored each succeeded item or ``scores_timeout``."""
         succeeded, _, _ = self.progress
         wanted = succeeded * len(self.scorers)
         if not wanted:
             return
-        path = f"/api/scores/run/{quote(self.id, safe='')}"
-        deadline, pause = self.clock() + self.scores_timeout, FIRST_PAUSE
-        while True:
-            rows = [r for r in all_pages(self.dataset.transport, path, "scores") if isinstance(r, Mapping)]
-            if len(rows) >= wanted or self.clock() + pause > deadline or self.pause(pause):
-                break
-            pause = min(pause * 2, MAX_PAUSE)
+        found = await run_scores(
+            self.dataset.transport, self.id, self.scorers, lambda found: len(found) >= wanted,
+            timeout=self.scores_timeout, key=lambda row: (str(row.get("entityId")), str(row["scorerId"])),
+            clock=self.clock, sleep=self.sleep,
+        )  # fmt: skip
         by_item: dict[str, dict[str, Mapping[str, Any]]] = {}
-        for row in rows:
-            if row.get("scorerId") in self.scorers:
-                by_item.setdefault(str(row.get("entityId")), {})[str(row["scorerId"])] = row
+        for (item, scorer), row in found.items():
+            by_item.setdefault(item, {})[scorer] = row
         self.scores = {
-            item: [mastra_score(found[s]) for s in self.scorers if s in found]
-            for item, found in by_item.items()
+            item: [mastra_score(rows[s]) for s in self.scorers if s in rows] for item, rows in by_item.items()
         }
-        if len(rows) < wanted:
-            note = f"{len(rows)} of {wanted} scores came within {self.scores_timeout:g} s (GET {path})"
+        if len(found) < wanted:
+            where = scores_path(self.id)
+            note = f"{len(found)} of {wanted} scores came within {self.scores_timeout:g} s (GET {where})"
             self.error = f"{self.error}; {note}" if self.error else note
 
     def failure(self) -> str:
@@ -560,19 +560,30 @@ class DatasetExperiment:
 
     def stop(self) -> None:
         """Stop watching (the experiment goes on on the server)."""
-        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
 
     def wait(self, timeout: float | None = None) -> DatasetExperiment:
         """Block until it ended and its results and scores are read (TimeoutError after ``timeout``
         seconds); returns itself."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while not self._ended.wait(0.1):  # short waits: an interrupt is seen at once
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"experiment {self.name!r} did not end within {timeout} s ({self.status})")
+        task = self._task
+        try:
+            if isinstance(task, concurrent.futures.Future):  # a script: the package's loop runs it
+                task.result(timeout)
+            elif task is not None and not task.done():  # a cell: nested in the kernel's loop
+                run_nested(task, timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"experiment {self.name!r} did not end within {timeout} s ({self.status})"
+            ) from None
         return self
 
     def __await__(self) -> Generator[Any, None, DatasetExperiment]:
-        yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
+        task = self._task
+        if isinstance(task, concurrent.futures.Future):
+            yield from asyncio.wrap_future(task).__await__()
+        elif task is not None:
+            yield from asyncio.shield(task).__await__()
         return self
 
     # ---- reading ----

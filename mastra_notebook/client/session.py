@@ -34,7 +34,7 @@ from .feedback import MastraFeedback
 from .scores import Scoring
 from .tools import ToolSession
 from .trace import fetch_trace, new_trace_id, traced_body
-from .transport import NO_RETRY, MastraError, Transport
+from .transport import NO_RETRY, MastraError, Transport, blocking
 
 Kind = Literal["agent", "network", "workflow", "observed"]
 CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
@@ -167,7 +167,7 @@ class RunSession:
             with contextlib.suppress(TimeoutError):  # still running: the trace says it is incomplete
                 self.stream.wait(timeout)
         left = max(deadline - time.monotonic(), 0.0)
-        found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
+        found = blocking(fetch_trace(self.transport, self.trace_id, left, requests=self.requests))
         self.stream.run.fill_requests(step_requests(found))
         return found
 
