@@ -3,12 +3,13 @@
 ``dataset.compare(a, b)``.
 
 An experiment runs every item of a dataset through an agent on the Mastra server, with the server's
-own concurrency: the path for sets too big for one kernel. Mastra answers ``pending`` at once; the
-notebook polls its record (``waiting.poll``) in a task on the event loop (the kernel's, or the
-package's own in a script), so the cell returns and the display updates in place: progress first,
-then each item's output with its scores. Result rows carry no scores: they are read from
-``GET /api/scores/run/<experimentId>`` (``scores.run_scores``; one row per item and scorer, the
-item's id as ``entityId``). A wrong scorer id or agent id fails an experiment at
+own concurrency: the path for sets too big for one kernel. It comes back as the notebook's own
+:class:`~mastra_notebook.runs.experiment.Experiment` (one result type, one row schema, whoever ran
+it), a cell per item. Mastra answers ``pending`` at once; a :class:`MastraExperiment` polls its
+record (``waiting.poll``) in a task on the event loop (the kernel's, or the package's own in a
+script), so the cell returns, then fills the cells from the results. Result rows carry no scores:
+they are read from ``GET /api/scores/run/<experimentId>`` (``scores.run_scores``; one row per item
+and scorer, the item's id as ``entityId``). A wrong scorer id or agent id fails an experiment at
 once with 0/0 counts and its reason only in the server's log, so both are checked before starting.
 Every request goes through the client's Transport.
 """
@@ -18,17 +19,18 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import math
-import threading
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..analysis.experiment import items_of
+from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome, items_of
+from ..core.result import ErrorInfo, RunResult, Usage
 from ..core.score import Score
 from ..render import views
 from ..render.views import DASH, Inline
+from ..runs.experiment import Experiment
 from ..runs.loops import Work, run_nested, schedule
 from .bodies import checked
 from .catalogue import Catalogue, excerpt
@@ -52,15 +54,8 @@ _TEXT = 220  # characters of an input, output or expected answer in a cell
 # ---- items ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DatasetItem:
-    """One item of a Mastra dataset: ``input`` and ``expected`` (Mastra's ``groundTruth``), the
-    shape ``agent.experiment(dataset.items)`` takes too."""
-
-    input: Any
-    expected: Any = None
-    id: str | None = None
-    version: int | None = None
+DatasetItem = Item  # one item type: an experiment's input (a dataset's has its id and version)
+DatasetExperiment = Experiment  # the old name: a dataset's experiment is an Experiment like any other
 
 
 def _missing(value: Any) -> bool:
@@ -115,22 +110,6 @@ def _json(value: Any) -> str:
 
 def _muted(body: Inline) -> Inline:
     return views.muted(body)
-
-
-def _value(score: float | None) -> str:
-    return DASH if score is None else f"{score:.3g}"
-
-
-def _score_cell(score: Score | None) -> Inline:
-    """A score's value, its reason on hover."""
-    if score is None:
-        return _muted(DASH)
-    return views.span("mn-score", _value(score.score), title=score.reason or None)
-
-
-def _mean(values: Iterable[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return sum(known) / len(known) if known else None
 
 
 def _output_text(output: Any) -> Any:
@@ -316,7 +295,7 @@ class Dataset:
         name: str | None = None,
         max_concurrency: int | None = None,
         timeout: float = EXPERIMENT_TIMEOUT,
-    ) -> DatasetExperiment:
+    ) -> Experiment:
         """Start Mastra's experiment: every item through ``agent`` (an id or ``client.agent(id)``) on
         the server, scored by Mastra's ``scorers`` (ids: ``client.scorers()``), with
         ``request_context`` (what dynamic instructions and models read: how prompts or models are
@@ -342,11 +321,24 @@ class Dataset:
         if max_concurrency is not None:
             body["maxConcurrency"] = max_concurrency
         started = self.transport.call("POST", f"{self.path}/experiments", json=body)
-        experiment = DatasetExperiment(
-            self, str(started["experimentId"]), name, agent_id, ids, timeout=timeout
-        )
-        experiment.take(started)
-        experiment.start()
+        return self.watched(str(started["experimentId"]), name, agent_id, ids, started, timeout=timeout)
+
+    def watched(
+        self,
+        experiment_id: str,
+        name: str | None,
+        agent_id: str,
+        scorers: list[str],
+        started: Any = None,
+        *,
+        timeout: float = EXPERIMENT_TIMEOUT,
+    ) -> Experiment:
+        """Mastra's experiment ``experiment_id`` as an :class:`~mastra_notebook.runs.experiment.Experiment`
+        (a cell per item, filled as Mastra's results come), watched from a task on the event loop."""
+        experiment = Experiment(self.refresh().items, name=name, agent=agent_id)
+        watch = MastraExperiment(self, experiment, experiment_id, agent_id, scorers, timeout=timeout)
+        watch.take(started)
+        watch.start()
         return experiment
 
     def experiments(self) -> Experiments:
@@ -354,26 +346,29 @@ class Dataset:
         rows = blocking(paginate(self.transport, f"{self.path}/experiments", "experiments"))
         return Experiments({str(r["id"]): r for r in rows if isinstance(r, Mapping) and "id" in r}, self.name)
 
-    def compare(self, a: DatasetExperiment | str, b: DatasetExperiment | str) -> Comparison:
-        """Mastra's comparison of two experiments of this dataset (``POST .../compare``): per item,
-        both outputs and both experiments' scores, shown as a table; ``to_dataframe()``."""
-        ids = [x.id if isinstance(x, DatasetExperiment) else str(x) for x in (a, b)]
-        for x in (a, b):
-            if isinstance(x, DatasetExperiment):
-                x.wait()  # compared once both ended: a running one has no outputs yet
-        names = {str(r["id"]): r.get("name") for r in self.experiments().values() if isinstance(r, Mapping)}
-        body = {"experimentIdA": ids[0], "experimentIdB": ids[1]}
-        compared = self.transport.call("POST", f"{self.path}/compare", json=body)
-        order = {item.id: n for n, item in enumerate(self.refresh().items)}
-        if isinstance(compared, Mapping) and isinstance(compared.get("items"), list):
-            compared = {
-                **compared,
-                "items": sorted(compared["items"], key=lambda i: order.get(i.get("itemId"), len(order))),
-            }
-        labels = (names.get(ids[0]) or "A", names.get(ids[1]) or "B")
+    def compare(self, a: Experiment | str, b: Experiment | str) -> Comparisons:
+        """Two experiments of this dataset (or their ids), compared as ``exp.compare(a, b)`` does:
+        for each item where they differ, their runs side by side (``mn.compare``)."""
+        sides = [x if isinstance(x, Experiment) else self.reopened(str(x)) for x in (a, b)]
+        for side in sides:
+            side.wait()  # compared once both ended: a running one has no outputs yet
+        labels = [side.name or f"experiment {n}" for n, side in enumerate(sides, 1)]
         if labels[0] == labels[1]:
-            labels = (f"{labels[0]} (A)", f"{labels[1]} (B)")
-        return Comparison(compared if isinstance(compared, Mapping) else {}, (ids[0], ids[1]), labels)
+            labels = [f"{labels[0]} (A)", f"{labels[1]} (B)"]
+        both = Experiment(self.items, dict.fromkeys(labels))
+        by_id = {item.id: n for n, item in enumerate(self.items)}
+        for label, side in zip(labels, sides, strict=True):
+            for cell in side.cells:
+                place = by_id.get(side.items[cell.item].id, cell.item)
+                both.add_cell(place, label, cell.repeat, replace(cell.outcome(), item=place, variant=label))
+        return both.compare(labels[0], labels[1])
+
+    def reopened(self, experiment_id: str) -> Experiment:
+        """An experiment of this dataset already run (or running) on the server, by its id."""
+        record = self.transport.call("GET", f"{self.path}/experiments/{quote(experiment_id, safe='')}")
+        record = record if isinstance(record, Mapping) else {}
+        scorers = [str(s) for s in record.get("scorerIds") or ()]
+        return self.watched(experiment_id, record.get("name"), str(record.get("targetId")), scorers, record)
 
     def _repr_html_(self) -> str:
         items = self.items  # as read: drawing makes no request
@@ -409,17 +404,17 @@ class Experiments(Catalogue):
 # ---- one experiment, watched ------------------------------------------------------------------------
 
 
-class DatasetExperiment:
-    """Mastra's experiment of a dataset on an agent (``dataset.experiment(...)``), watched by a task on
-    the event loop until it ends. ``status``, ``progress``; ``wait()`` or ``await exp``; then ``results``
-    (the server's rows), ``scores`` (by item id), ``to_dataframe()``, and ``error`` when it failed.
-    Shown in a notebook, it updates in place."""
+class MastraExperiment:
+    """Mastra's experiment of a dataset on an agent, run on the server and watched by a task on the
+    event loop: it fills an :class:`Experiment`'s cells (a run result per item: its output text,
+    scores, status, error and trace id) once the server's results and scores are read. ``status``,
+    ``progress`` and ``error`` say how it stands (``exp.remote``)."""
 
     def __init__(
         self,
         dataset: Dataset,
+        experiment: Experiment,
         experiment_id: str,
-        name: str | None,
         agent_id: str,
         scorers: list[str],
         *,
@@ -428,25 +423,23 @@ class DatasetExperiment:
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        self.dataset = dataset
+        self.dataset, self.experiment = dataset, experiment
         self.id = experiment_id
-        self.name = name or f"experiment {experiment_id[:8]}"
         self.agent = agent_id
         self.scorers = scorers
         self.record: dict[str, Any] = {}
-        self.results: list[dict[str, Any]] = []
-        self.scores: dict[str, list[Score]] = {}  # by item id
         self.error: str | None = None
         self.timeout, self.scores_timeout, self.clock, self.sleep = timeout, scores_timeout, clock, sleep
         self._task: Work | None = None
         self._ended = False
-        self._handles: list[Any] = []
-        self._shown = ""
-        self._lock = threading.Lock()
         self.path = f"{dataset.path}/experiments/{quote(experiment_id, safe='')}"
+        experiment.remote = self
+        if experiment.name is None:
+            experiment.name = f"experiment {experiment_id[:8]}"
+        self.cells = [experiment.add_cell(n, BASELINE) for n in range(len(experiment.items))]
 
     def __repr__(self) -> str:
-        return f"<DatasetExperiment {self.name!r} ({self.id}) {self.status}>"
+        return f"<MastraExperiment {self.experiment.name!r} ({self.id}) {self.status}>"
 
     @property
     def status(self) -> str:
@@ -455,7 +448,7 @@ class DatasetExperiment:
         return str(self.record.get("status") or "pending")
 
     @property
-    def ended(self) -> bool:
+    def done(self) -> bool:
         """Whether the notebook is done with it: ended on the server and its results and scores read."""
         return self._ended
 
@@ -469,15 +462,13 @@ class DatasetExperiment:
             int(r.get("totalItems") or 0),
         )
 
-    # ---- watching ----
-
     def take(self, record: Any) -> None:
         """The server's record of the experiment (as its start or ``GET .../:eid`` answered)."""
         if isinstance(record, Mapping):
             self.record.update(record)
 
     def start(self) -> None:
-        """Watch from a task on the event loop (the cell returns; the display updates)."""
+        """Watch from a task on the event loop (the cell returns; the grid updates)."""
         self._task = schedule(self._watch())
 
     async def _watch(self) -> None:
@@ -489,16 +480,15 @@ class DatasetExperiment:
             self.error = f"the notebook stopped watching: {error}"
         finally:
             self._ended = True
-            self.refresh()
 
     async def poll(self) -> None:
         """Read the record until it ended (``waiting.poll``, ``timeout`` at most), then the results
-        and every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most)."""
+        and every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most),
+        and fill the experiment's cells."""
         transport = self.dataset.transport
 
         async def read() -> str:
             self.take(await transport.send("GET", self.path))
-            self.refresh()
             return self.status
 
         polled = await poll(
@@ -512,20 +502,24 @@ class DatasetExperiment:
             )
             return
         rows = await paginate(transport, f"{self.path}/results", "results")
-        self.results = [dict(r) for r in rows if isinstance(r, Mapping)]
-        order = {item.id: n for n, item in enumerate(await self.dataset.read_items())}  # its order
-        self.results.sort(key=lambda row: order.get(str(row.get("itemId")), len(order)))
+        results = [dict(r) for r in rows if isinstance(r, Mapping)]
         if self.status == "failed":
-            self.error = self.failure()
-        await self.read_scores()
+            self.error = self.failure(results)
+        scores = await self.read_scores()
+        places = {item.id: n for n, item in enumerate(self.experiment.items)}
+        for row in results:
+            place = places.get(str(row.get("itemId")))
+            if place is not None:
+                result = run_result(row, self.agent, scores.get(str(row.get("itemId")), []))
+                self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
 
-    async def read_scores(self) -> None:
+    async def read_scores(self) -> dict[str, list[Score]]:
         """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until each
         scorer has scored each succeeded item or ``scores_timeout``."""
         succeeded, _, _ = self.progress
         wanted = succeeded * len(self.scorers)
         if not wanted:
-            return
+            return {}
         found = await run_scores(
             self.dataset.transport, self.id, self.scorers, lambda found: len(found) >= wanted,
             timeout=self.scores_timeout, key=lambda row: (str(row.get("entityId")), str(row["scorerId"])),
@@ -534,19 +528,19 @@ class DatasetExperiment:
         by_item: dict[str, dict[str, Mapping[str, Any]]] = {}
         for (item, scorer), row in found.items():
             by_item.setdefault(item, {})[scorer] = row
-        self.scores = {
-            item: [mastra_score(rows[s]) for s in self.scorers if s in rows] for item, rows in by_item.items()
-        }
         if len(found) < wanted:
             where = scores_path(self.id)
             note = f"{len(found)} of {wanted} scores came within {self.scores_timeout:g} s (GET {where})"
             self.error = f"{self.error}; {note}" if self.error else note
+        return {
+            item: [mastra_score(rows[s]) for s in self.scorers if s in rows] for item, rows in by_item.items()
+        }
 
-    def failure(self) -> str:
+    def failure(self, results: list[dict[str, Any]]) -> str:
         """Why it failed, as far as Mastra's API says: its counts and its items' errors; the rest is
         only in the server's log."""
         succeeded, failed, total = self.progress
-        errors = [e for e in (_error_text(r) for r in self.results) if e]
+        errors = [e for e in (_error_text(r) for r in results) if e]
         if errors:
             first = excerpt(errors[0], 300)
             return f"{failed} of {total} items failed ({succeeded} succeeded); the first said: {first}"
@@ -563,7 +557,7 @@ class DatasetExperiment:
         if self._task is not None:
             self._task.cancel()
 
-    def wait(self, timeout: float | None = None) -> DatasetExperiment:
+    def wait(self, timeout: float | None = None) -> MastraExperiment:
         """Block until it ended and its results and scores are read (TimeoutError after ``timeout``
         seconds); returns itself."""
         task = self._task
@@ -573,12 +567,13 @@ class DatasetExperiment:
             elif task is not None and not task.done():  # a cell: nested in the kernel's loop
                 run_nested(task, timeout)
         except TimeoutError:
+            name = self.experiment.name
             raise TimeoutError(
-                f"experiment {self.name!r} did not end within {timeout} s ({self.status})"
+                f"experiment {name!r} did not end within {timeout} s ({self.status})"
             ) from None
         return self
 
-    def __await__(self) -> Generator[Any, None, DatasetExperiment]:
+    def __await__(self) -> Generator[Any, None, MastraExperiment]:
         task = self._task
         if isinstance(task, concurrent.futures.Future):
             yield from asyncio.wrap_future(task).__await__()
@@ -586,201 +581,26 @@ class DatasetExperiment:
             yield from asyncio.shield(task).__await__()
         return self
 
-    # ---- reading ----
 
-    def rows(self) -> list[dict[str, Any]]:
-        """One flat dict per item: item_id, input, expected, output, error, tokens, trace_id and a
-        ``score_<scorer>`` column per scorer (what ``to_dataframe`` holds)."""
-        out = []
-        for r in self.results:
-            item = str(r.get("itemId"))
-            output = r.get("output")
-            usage = output.get("usage") if isinstance(output, Mapping) else None
-            usage = usage if isinstance(usage, Mapping) else {}
-            facts: dict[str, Any] = {
-                "item_id": item,
-                "input": r.get("input"),
-                "expected": r.get("groundTruth"),
-                "output": _output_text(output),
-                "error": _error_text(r),
-                "input_tokens": usage.get("inputTokens"),
-                "output_tokens": usage.get("outputTokens"),
-                "trace_id": r.get("traceId"),
-            }
-            found = {s.scorer: s for s in self.scores.get(item, ())}
-            for scorer in self.scorers:
-                facts[f"score_{scorer}"] = found[scorer].score if scorer in found else None
-            out.append(facts)
-        return out
-
-    def to_dataframe(self) -> Any:
-        """One row per item (see :meth:`rows`), as far as the experiment got."""
-        return _frame(self.rows())
-
-    def _state(self) -> list[Inline]:
-        """The head: name and status, agent, dataset and scorers, progress, means, why it failed."""
-        succeeded, failed, total = self.progress
-        done = succeeded + failed
-        status = self.status if self.ended or self.status in ENDED else f"{self.status}…"
-        reading: list[Inline] = (
-            [] if self.ended or self.status not in ENDED else [" ", _muted("reading results and scores…")]
-        )
-        scorers: Inline = views.joined([views.code(s) for s in self.scorers], ", ") or _muted("no scorers")
-        about: list[Inline] = [
-            "agent ",
-            views.code(self.agent),
-            " · dataset ",
-            views.label(self.dataset.name),
-        ]
-        about += [" · scorers ", scorers, " · id ", views.code(self.id)]
-        head: list[Inline] = [
-            views.block(
-                ["experiment ", views.label(self.name), " ", views.badge(status, self.status), *reading],
-                "mn-caption",
-            ),
-            views.block(_muted(about)),
-            views.block(
-                [
-                    views.progress(done, total),
-                    f" {done} of {total} items" + (f" ({failed} failed)" if failed else ""),
-                ]
-            ),
-        ]
-        if self.scores:
-            rows = self.rows()
-            means: list[Inline] = [
-                [views.code(s), " ", views.strong(_value(_mean(row[f"score_{s}"] for row in rows)))]
-                for s in self.scorers
-            ]
-            head.append(views.block(["mean: ", *views.joined(means, " · ")], "mn-means"))
-        if self.error:
-            head.append(views.block(_label(self.error, 600), "mn-experiment-error"))
-        return head
-
-    def _results(self) -> Inline:
-        if not self.results:
-            return ""
-        facts = self.rows()
-        errors = any(row["error"] for row in facts)  # an error column only when an item failed
-        heads = ("input", "expected", "output", *self.scorers, *(("error",) if errors else ()))
-        rows = []
-        for r, row in zip(self.results, facts, strict=True):
-            found = {s.scorer: s for s in self.scores.get(str(r.get("itemId")), ())}
-            cells = [
-                _label(row["input"]),
-                _label(row["expected"]) if row["expected"] is not None else _muted(DASH),
-                _label(row["output"]) if row["output"] is not None else _muted(DASH),
-                *(_score_cell(found.get(s)) for s in self.scorers),
-            ]
-            if errors:
-                cells.append(_label(row["error"], 160) if row["error"] else _muted(DASH))
-            rows.append(cells)
-        return _table(rows, heads, "results")
-
-    def html(self) -> str:
-        """What the notebook shows: progress, then the results with their scores (and why it failed)."""
-        return views.draw([*self._state(), self._results()], "mn-dataset-experiment")
-
-    def _repr_html_(self) -> str:
-        return self.html()
-
-    def _ipython_display_(self) -> None:
-        """Shown once, updated in place from the watching thread until it ends (a saved notebook keeps
-        the last table)."""
-        from IPython.display import HTML, display
-
-        with self._lock:
-            self._shown = self.html()
-            handle = display(HTML(self._shown), display_id=True)  # type: ignore[no-untyped-call]
-            self._handles.append(handle)
-
-    def refresh(self) -> None:
-        """Redraw every display of it, when what it shows changed."""
-        with self._lock:
-            if not self._handles:
-                return
-            shown = self.html()
-            if shown == self._shown:
-                return
-            self._shown = shown
-            from IPython.display import HTML
-
-            for handle in self._handles:
-                handle.update(HTML(shown))  # type: ignore[no-untyped-call]
-
-
-# ---- two experiments compared ------------------------------------------------------------------------
-
-
-class Comparison:
-    """Mastra's comparison of two experiments (``dataset.compare(a, b)``): per item, both outputs and
-    both sides' scores, with B minus A; ``items`` is the server's answer, ``to_dataframe()`` one row each."""
-
-    def __init__(self, compared: Mapping[str, Any], ids: tuple[str, str], labels: tuple[str, str]) -> None:
-        items = compared.get("items")
-        self.items: list[Mapping[str, Any]] = [i for i in items or () if isinstance(i, Mapping)]
-        self.ids, self.labels = ids, labels
-        scorers: dict[str, None] = {}
-        for item in self.items:
-            for side in self._sides(item):
-                scorers.update(dict.fromkeys(map(str, side.get("scores") or {})))
-        self.scorers = list(scorers)
-
-    def __repr__(self) -> str:
-        return f"<Comparison {self.labels[0]!r} vs {self.labels[1]!r}: {len(self.items)} items>"
-
-    def _sides(self, item: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
-        results = item.get("results")
-        results = results if isinstance(results, Mapping) else {}
-        a, b = (results.get(i) for i in self.ids)
-        return (a if isinstance(a, Mapping) else {}), (b if isinstance(b, Mapping) else {})
-
-    @staticmethod
-    def _score(side: Mapping[str, Any], scorer: str) -> float | None:
-        value = (side.get("scores") or {}).get(scorer)
-        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    def rows(self) -> list[dict[str, Any]]:
-        """One flat dict per item: item_id, input, expected, output_a, output_b, and per scorer
-        ``score_<id>_a``, ``score_<id>_b``, ``delta_<id>`` (B minus A)."""
-        out = []
-        for item in self.items:
-            a, b = self._sides(item)
-            facts: dict[str, Any] = {
-                "item_id": item.get("itemId"),
-                "input": item.get("input"),
-                "expected": item.get("groundTruth"),
-                "output_a": _output_text(a.get("output")),
-                "output_b": _output_text(b.get("output")),
-            }
-            for s in self.scorers:
-                sa, sb = self._score(a, s), self._score(b, s)
-                facts[f"score_{s}_a"], facts[f"score_{s}_b"] = sa, sb
-                facts[f"delta_{s}"] = None if sa is None or sb is None else sb - sa
-            out.append(facts)
-        return out
-
-    def to_dataframe(self) -> Any:
-        """One row per item (see :meth:`rows`)."""
-        return _frame(self.rows())
-
-    def _repr_html_(self) -> str:
-        heads = ("input", "expected", f"A: {self.labels[0]}", f"B: {self.labels[1]}", *self.scorers)
-        rows = []
-        for facts in self.rows():
-            cells = [
-                _label(facts["input"], 120),
-                _label(facts["expected"], 120) if facts["expected"] is not None else _muted(DASH),
-                _label(facts["output_a"], 160),
-                _label(facts["output_b"], 160),
-            ]
-            for s in self.scorers:
-                sa, sb, delta = facts[f"score_{s}_a"], facts[f"score_{s}_b"], facts[f"delta_{s}"]
-                pair = views.span("mn-score-pair", f"{_value(sa)} → {_value(sb)}")
-                moved: list[Inline] = (
-                    [] if not delta else [" ", views.strong(f"{'▲' if delta > 0 else '▼'} {delta:+.3g}")]
-                )
-                cells.append(views.span("mn-nowrap", [pair, *moved]))
-            rows.append(cells)
-        caption: Inline = [views.label(self.labels[0]), " (A) vs ", views.label(self.labels[1]), " (B)"]
-        return views.draw(_table(rows, heads, "items", caption), "mn-dataset-comparison")
+def run_result(row: Mapping[str, Any], agent_id: str, scores: list[Score]) -> RunResult:
+    """One of Mastra's experiment results as a run result: its output text, usage, status, error,
+    trace id and scores (what a notebook-run experiment's cell holds)."""
+    output = row.get("output")
+    usage = output.get("usage") if isinstance(output, Mapping) else None
+    usage = usage if isinstance(usage, Mapping) else {}
+    error = _error_text(row)
+    text = _output_text(output)
+    tokens = {
+        k: int(usage.get(m) or 0)
+        for k, m in (("input_tokens", "inputTokens"), ("output_tokens", "outputTokens"))
+    }
+    trace = row.get("traceId")
+    return RunResult(
+        agent_id=agent_id,
+        status="error" if error else "finished",
+        text=text if isinstance(text, str) else ("" if text is None else _json(text)),
+        usage=Usage(**tokens, total_tokens=sum(tokens.values())),
+        error=ErrorInfo(message=error) if error else None,
+        trace_id=trace if isinstance(trace, str) else None,
+        scores=scores,
+    )
