@@ -15,8 +15,8 @@ What a call gives back, live
     :class:`StreamView` (``agent.stream``, ``workflow.stream``, ``mn.view``), :class:`RunStream`
     (the same with no widget: ``agent.stream(..., view=False)``, ``mn.stream``), :class:`ReplayView`
     (``mn.replay``), :class:`Gallery` (``agent.stream_many``), :class:`Experiment`
-    (``agent.experiment``, ``dataset.experiment``, ``mn.load_experiment``), :class:`Chat` (``agent.chat``) whose
-    ``history`` holds a :class:`TurnResult` per turn (with its :class:`TurnMemory`),
+    (``agent.experiment``, ``dataset.experiment``, ``mn.load_experiment``), :class:`Chat`
+    (``agent.chat``) whose ``history`` holds a :class:`TurnResult` per turn (with its :class:`TurnMemory`),
     :class:`Conversation` (``agent.thread(id)``), :class:`Comparison` (``mn.compare``),
     :class:`Recording` (``view.recording``), and the server's objects: :class:`Agent`,
     :class:`Workflow`, :class:`WorkflowRun` and :class:`Dataset`.
