@@ -14,14 +14,8 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.datasets import (
-    MAX_PAUSE,
-    Dataset,
-    DatasetItem,
-    MastraExperiment,
-    item_bodies,
-    run_result,
-)
+from mastra_notebook.client.datasets import Dataset, DatasetItem, item_bodies
+from mastra_notebook.client.experiments import MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.client.scores import KnownScorers
 from mastra_notebook.runs.experiment import Experiment
 
@@ -109,8 +103,9 @@ def watched(fake: FakeMastra, **given: Any) -> tuple[MastraExperiment, list[floa
     clock: Callable[[], float] = lambda: now[0]  # noqa: E731 - the fake clock
     experiment = Experiment(dataset.refresh().items, name="pirate", agent="dynamic")
     watch = MastraExperiment(
-        dataset, experiment, "e1", "dynamic", ["answer-length"], clock=clock, sleep=sleep, **given
-    )
+        client.transport, dataset.path, experiment, "e1", agent_id="dynamic", scorers=["answer-length"],
+        clock=clock, sleep=sleep, **given,
+    )  # fmt: skip
     asyncio.run(watch.poll())
     return watch, pauses
 

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.datasets import Dataset, MastraExperiment
+from mastra_notebook.client.datasets import Dataset
+from mastra_notebook.client.experiments import MastraExperiment
 
 pytestmark = pytest.mark.server
 
