@@ -24,6 +24,7 @@ from mastra_notebook.client.session import RunSession
 from mastra_notebook.client.transport import MastraError, Retry, Transport, retry_after
 
 from .conftest import RecordingComm, fixture_path
+from .fake_clock import run_on_fake_clock
 from .helpers import wait_until
 
 PACKAGE = Path(mn.__file__).parent
@@ -356,4 +357,4 @@ def test_a_blocking_call_from_inside_a_running_loop() -> None:
     async def cell() -> Any:
         return transport.call("GET", "/api/agents")
 
-    assert asyncio.run(cell()) == {"path": "/api/agents"}
+    assert run_on_fake_clock(cell()) == {"path": "/api/agents"}

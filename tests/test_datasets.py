@@ -5,7 +5,6 @@ in the tables."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,8 @@ from mastra_notebook.client.datasets import Dataset, DatasetItem, item_bodies
 from mastra_notebook.client.experiments import MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.client.scores import KnownScorers
 from mastra_notebook.runs.experiment import Experiment
+
+from .fake_clock import run_on_fake_clock
 
 HOSTILE = '<img src=x onerror="alert(1)"></bdi>\u202e'
 
@@ -106,7 +107,7 @@ def watched(fake: FakeMastra, **given: Any) -> tuple[MastraExperiment, list[floa
         client.transport, dataset.path, experiment, "e1", agent_id="dynamic", scorers=["answer-length"],
         clock=clock, sleep=sleep, **given,
     )  # fmt: skip
-    asyncio.run(watch.poll())
+    run_on_fake_clock(watch.poll())
     return watch, pauses
 
 
