@@ -15,12 +15,11 @@ What a call gives back, live
     :class:`StreamView` (``agent.stream``, ``workflow.stream``, ``mn.view``), :class:`RunStream`
     (the same with no widget: ``agent.stream(..., view=False)``, ``mn.stream``), :class:`ReplayView`
     (``mn.replay``), :class:`Gallery` (``agent.stream_many``), :class:`Experiment`
-    (``agent.experiment``, ``mn.load_experiment``), :class:`Chat` (``agent.chat``) whose
-    ``history`` holds a :class:`TurnResult` per turn (with its :class:`TurnMemory`),
+    (``agent.experiment``, ``dataset.experiment``, ``mn.load_experiment``), :class:`Chat`
+    (``agent.chat``) whose ``history`` holds a :class:`TurnResult` per turn (with its :class:`TurnMemory`),
     :class:`Conversation` (``agent.thread(id)``), :class:`Comparison` (``mn.compare``),
     :class:`Recording` (``view.recording``), and the server's objects: :class:`Agent`,
-    :class:`Workflow`, :class:`WorkflowRun`, :class:`Dataset` and :class:`DatasetExperiment`
-    (``dataset.experiment``).
+    :class:`Workflow`, :class:`WorkflowRun` and :class:`Dataset`.
 
 The data types load with the package; the live ones (widgets, HTTP) on first use.
 """
@@ -38,7 +37,7 @@ from .core.timing import StepTiming, Timing
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     from .analysis.compare import Comparison
     from .client.chat import Chat, TurnResult
-    from .client.datasets import Dataset, DatasetExperiment
+    from .client.datasets import Dataset
     from .client.mastra import Agent, Workflow, WorkflowRun
     from .client.memory import TurnMemory
     from .core.recording import Recording
@@ -55,7 +54,7 @@ LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HT
     "Chat": "client.chat",
     "TurnResult": "client.chat",
     "Dataset": "client.datasets",
-    "DatasetExperiment": "client.datasets",
+    "DatasetExperiment": "client.datasets",  # the old name of a dataset's experiment: an Experiment
     "Agent": "client.mastra",
     "Workflow": "client.mastra",
     "WorkflowRun": "client.mastra",
@@ -93,7 +92,6 @@ __all__ = [
     "Conversation",
     "Cost",
     "Dataset",
-    "DatasetExperiment",
     "Decision",
     "ErrorInfo",
     "Experiment",

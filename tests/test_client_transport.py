@@ -21,9 +21,10 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.session import RunSession
-from mastra_notebook.client.transport import MastraError
+from mastra_notebook.client.transport import MastraError, Retry, Transport, retry_after
 
 from .conftest import RecordingComm, fixture_path
+from .fake_clock import run_on_fake_clock
 from .helpers import wait_until
 
 PACKAGE = Path(mn.__file__).parent
@@ -317,3 +318,43 @@ def test_no_view_subclass_adds_http() -> None:
             if inspect.isclass(c) and issubclass(c, mn.StreamView) and c is not mn.StreamView
         ]
     assert subclasses == []
+
+
+def test_a_retry_after_lengthens_the_wait_within_the_bound() -> None:
+    """A 503's ``Retry-After`` is waited (not the shorter backoff), never beyond ``max_backoff_ms``;
+    the same retry loop serves ``call`` and ``send``."""
+    answers = iter([
+        httpx.Response(503, headers={"Retry-After": "2"}),
+        httpx.Response(503, headers={"Retry-After": "60"}),
+        httpx.Response(200, json={"ok": True}),
+    ])  # fmt: skip
+    wire = httpx.MockTransport(lambda request: next(answers))
+    transport = Transport("http://mastra.test", wire=wire, retry=Retry(3, 100, 5000))
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    transport.sleep = sleep
+    assert transport.call("GET", "/api/agents") == {"ok": True}
+    assert waited == [2.0, 5.0]
+    assert transport.sent == 3
+
+
+def test_retry_after_as_a_date() -> None:
+    response = httpx.Response(503, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"})
+    assert retry_after(response, now=1445412470.0) == 10.0
+    assert retry_after(httpx.Response(503)) is None
+    assert retry_after(httpx.Response(503, headers={"Retry-After": "soon"})) is None
+
+
+def test_a_blocking_call_from_inside_a_running_loop() -> None:
+    """``call`` from a coroutine (a cell's code on the kernel's loop) answers without blocking that loop
+    forever: the request runs on the package's own loop."""
+    wire = httpx.MockTransport(lambda request: httpx.Response(200, json={"path": request.url.path}))
+    transport = Transport("http://mastra.test", wire=wire)
+
+    async def cell() -> Any:
+        return transport.call("GET", "/api/agents")
+
+    assert run_on_fake_clock(cell()) == {"path": "/api/agents"}

@@ -1,5 +1,5 @@
 """Datasets and server-run experiments without a server: items read from lists, mappings, duck-typed
-objects and DataFrames; an experiment watched with a growing, bounded pause (injected clock and
+objects and DataFrames; Mastra's experiment watched with a growing, bounded pause (injected clock and
 pause) until its scores are there; a watch that runs out of time says so; hostile outputs stay inert
 in the tables."""
 
@@ -13,15 +13,12 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.datasets import (
-    MAX_PAUSE,
-    Comparison,
-    Dataset,
-    DatasetExperiment,
-    DatasetItem,
-    item_bodies,
-)
+from mastra_notebook.client.datasets import Dataset, DatasetItem, item_bodies
+from mastra_notebook.client.experiments import MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.client.scores import KnownScorers
+from mastra_notebook.runs.experiment import Experiment
+
+from .fake_clock import run_on_fake_clock
 
 HOSTILE = '<img src=x onerror="alert(1)"></bdi>\u202e'
 
@@ -93,62 +90,92 @@ class FakeMastra:
         return {"id": "i1", "input": "What is Paris?", "groundTruth": "Paris", "datasetVersion": 1}
 
 
-def watched(fake: FakeMastra, **given: Any) -> tuple[DatasetExperiment, list[float]]:
-    """Experiment ``e1`` watched to its end here (no thread), its pauses taken on a fake clock."""
+def watched(fake: FakeMastra, **given: Any) -> tuple[MastraExperiment, list[float]]:
+    """Experiment ``e1`` watched to its end here (no task of its own), its pauses taken on a fake clock."""
     client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
     dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
     now = [0.0]
     pauses: list[float] = []
 
-    def pause(seconds: float) -> bool:
+    async def sleep(seconds: float) -> None:
         pauses.append(seconds)
         now[0] += seconds
-        return False
 
     clock: Callable[[], float] = lambda: now[0]  # noqa: E731 - the fake clock
-    experiment = DatasetExperiment(
-        dataset, "e1", "pirate", "dynamic", ["answer-length"], clock=clock, pause=pause, **given
-    )
-    experiment.poll()
-    return experiment, pauses
+    experiment = Experiment(dataset.refresh().items, name="pirate", agent="dynamic")
+    watch = MastraExperiment(
+        client.transport, dataset.path, experiment, "e1", agent_id="dynamic", scorers=["answer-length"],
+        clock=clock, sleep=sleep, **given,
+    )  # fmt: skip
+    run_on_fake_clock(watch.poll())
+    return watch, pauses
 
 
 def test_an_experiment_is_read_with_a_growing_pause_until_its_scores_are_there() -> None:
     fake = FakeMastra(polls_to_end=6, scores_late=2)
-    experiment, pauses = watched(fake)
-    assert experiment.status == "completed"
-    assert experiment.error is None
-    assert pauses == [0.25, 0.5, 1.0, MAX_PAUSE, MAX_PAUSE, 0.25, 0.5]  # the record's, then the scores'
-    [row] = experiment.rows()
-    assert row["output"] == "Paris."
+    watch, pauses = watched(fake)
+    assert watch.status == "completed"
+    assert watch.error is None
+    assert pauses == [0.25, 0.5, 1.0, MAX_PAUSE, MAX_PAUSE, 0.1, 0.2]  # the record's, then the scores'
+    [row] = watch.experiment.to_dataframe().to_dict("records")
+    assert row["text"] == "Paris."
+    assert row["status"] == "finished"
     assert row["score_answer-length"] == 0.5
-    assert experiment.scores["i1"][0].reason == HOSTILE
+    [cell] = watch.experiment.cells
+    assert cell.result.scores[0].reason == HOSTILE
 
 
 def test_a_watch_that_runs_out_of_time_says_so_and_where_to_look() -> None:
-    experiment, pauses = watched(FakeMastra(polls_to_end=10_000), timeout=10)
+    watch, pauses = watched(FakeMastra(polls_to_end=10_000), timeout=10)
     assert sum(pauses) <= 10
-    assert experiment.status == "running"
-    assert experiment.error is not None
-    assert "still running after 10 s" in experiment.error
-    assert "GET /api/datasets/d1/experiments/e1" in experiment.error
+    assert watch.status == "running"
+    assert watch.error is not None
+    assert "still running after 10 s" in watch.error
+    assert "GET /api/datasets/d1/experiments/e1" in watch.error
+    assert [cell.status for cell in watch.experiment.cells] == ["queued"]
 
 
 def test_scores_that_never_come_are_counted_not_waited_for_forever() -> None:
-    experiment, _ = watched(FakeMastra(polls_to_end=1, scores_late=10_000), scores_timeout=3)
-    assert experiment.status == "completed"
-    assert experiment.error == "0 of 1 scores came within 3 s (GET /api/scores/run/e1)"
-    assert experiment.rows()[0]["score_answer-length"] is None
+    watch, _ = watched(FakeMastra(polls_to_end=1, scores_late=10_000), scores_timeout=3)
+    assert watch.status == "completed"
+    assert watch.error == "0 of 1 scores came within 3 s (GET /api/scores/run/e1)"
 
 
-def test_hostile_outputs_and_reasons_stay_inert_in_the_tables() -> None:
-    experiment, _ = watched(FakeMastra(polls_to_end=1, output=HOSTILE))
-    shown = experiment.html()
+def test_a_server_result_fills_the_cell_a_notebook_run_would() -> None:
+    """Output text, usage, status, error and trace id: the same RunResult fields a run streamed here has."""
+    row = {
+        "itemId": "i1",
+        "output": {"text": "Ahoy", "usage": {"inputTokens": 3, "outputTokens": 4}},
+        "traceId": "t" * 32,
+    }
+    result = run_result(row, "dynamic", [])
+    assert (result.text, result.status, result.trace_id) == ("Ahoy", "finished", "t" * 32)
+    assert (result.usage.input_tokens, result.usage.output_tokens, result.usage.total_tokens) == (3, 4, 7)
+    failed = run_result({"itemId": "i2", "error": {"message": "boom"}}, "dynamic", [])
+    assert failed.status == "error"
+    assert failed.error is not None
+    assert failed.error.message == "boom"
+
+
+def test_showing_a_dataset_makes_no_request() -> None:
+    """``items`` is what was read (``refresh()`` reads again): displaying a dataset draws only that."""
+    fake = FakeMastra()
+    wire = httpx.MockTransport(fake)
+    client = mn.MastraClient("http://mastra.test", wire=wire, retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    assert dataset.refresh().items == [DatasetItem("What is Paris?", "Paris", "i1", 1)]
+    sent = client.transport.sent
+    html = dataset._repr_html_()
+    assert "What is Paris?" in html
+    assert [item.input for item in dataset.items] == ["What is Paris?"]
+    repr(dataset)
+    assert client.transport.sent == sent  # drawn from what was read: nothing was asked
+
+
+def test_hostile_items_stay_inert_in_the_dataset_table() -> None:
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(FakeMastra()), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": HOSTILE})
+    dataset.items = [DatasetItem(HOSTILE, HOSTILE, "i1")]
+    shown = dataset._repr_html_()
     assert "<img" not in shown
-    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;/bdi&gt;" in shown
-    compared = Comparison(
-        {"items": [{"itemId": "i1", "input": HOSTILE, "results": {"a": {"output": {"text": HOSTILE}}}}]},
-        ("a", "b"),
-        (HOSTILE, "b"),
-    )
-    assert "<img" not in compared._repr_html_()
+    assert "&lt;img src=x onerror=" in shown

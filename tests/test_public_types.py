@@ -92,14 +92,15 @@ def test_a_top_level_users_can_hold_in_their_head() -> None:
 
 def test_the_objects_calls_give_back_are_in_results() -> None:
     from mastra_notebook.client.chat import Chat
-    from mastra_notebook.client.datasets import Dataset, DatasetExperiment
+    from mastra_notebook.client.datasets import Dataset
     from mastra_notebook.client.mastra import Agent
     from mastra_notebook.runs.experiment import Experiment
     from mastra_notebook.widget.gallery import Gallery
     from mastra_notebook.widget.streamview import StreamView
 
-    for cls in (Agent, Chat, Dataset, DatasetExperiment, Experiment, Gallery, StreamView):
+    for cls in (Agent, Chat, Dataset, Experiment, Gallery, StreamView):
         assert getattr(mn.results, cls.__name__) is cls
+    assert mn.results.DatasetExperiment is Experiment  # the old name still imports: one experiment type
     for name in mn.results.__all__:
         assert getattr(mn.results, name).__name__ == name
         assert name in (mn.results.__doc__ or ""), f"mn.results' docstring does not say {name}"

@@ -16,6 +16,8 @@ from mastra_notebook.client.trace import TraceUnavailable, fetch_trace, new_trac
 from mastra_notebook.client.transport import Transport
 from mastra_notebook.core.trace import Trace, read_trace, settled, traced_requests, with_trace
 
+from .fake_clock import run_on_fake_clock
+
 TRACE = json.loads((Path(__file__).parent / "fixtures" / "traces" / "weather_memory.json").read_text())
 TRACE_ID = TRACE["traceId"]
 
@@ -30,7 +32,7 @@ class FakeTime:
     def clock(self) -> float:
         return self.now
 
-    def sleep(self, seconds: float) -> None:
+    async def sleep(self, seconds: float) -> None:
         self.pauses.append(seconds)
         self.now += seconds
 
@@ -182,7 +184,7 @@ def test_a_resumed_run_s_first_step_is_the_one_that_waited() -> None:
 def test_the_trace_is_polled_with_a_growing_pause_until_its_root_ended() -> None:
     transport, asked = server((404, {"error": "not found"}), (200, unfinished(TRACE)), (200, TRACE))
     time = FakeTime()
-    trace = fetch_trace(transport, TRACE_ID, 10, clock=time.clock, sleep=time.sleep)
+    trace = run_on_fake_clock(fetch_trace(transport, TRACE_ID, 10, clock=time.clock, sleep=time.sleep))
     assert isinstance(trace, Trace)
     assert trace.complete
     assert asked == [f"/api/observability/traces/{TRACE_ID}"] * 3
@@ -192,7 +194,7 @@ def test_the_trace_is_polled_with_a_growing_pause_until_its_root_ended() -> None
 def test_a_trace_still_incomplete_at_the_timeout_is_returned_and_says_so() -> None:
     transport, asked = server((200, unfinished(TRACE)))
     time = FakeTime()
-    trace = fetch_trace(transport, TRACE_ID, 3, clock=time.clock, sleep=time.sleep)
+    trace = run_on_fake_clock(fetch_trace(transport, TRACE_ID, 3, clock=time.clock, sleep=time.sleep))
     assert not trace.complete
     assert "still being traced after 3 s" in (trace.message or "")
     assert "view.trace(timeout=...)" in (trace.message or "")
@@ -206,7 +208,9 @@ def test_a_trace_still_incomplete_at_the_timeout_is_returned_and_says_so() -> No
 def test_a_trace_waits_for_every_request_of_the_run() -> None:
     transport, _ = server((200, TRACE))
     time = FakeTime()
-    trace = fetch_trace(transport, TRACE_ID, 2, requests=2, clock=time.clock, sleep=time.sleep)
+    trace = run_on_fake_clock(
+        fetch_trace(transport, TRACE_ID, 2, requests=2, clock=time.clock, sleep=time.sleep)
+    )
     assert not trace.complete  # one root stored: the second request's is not there yet
 
 
@@ -214,7 +218,7 @@ def test_no_trace_at_the_timeout_says_what_to_turn_on() -> None:
     transport, _ = server((404, {"error": f"Trace with ID '{TRACE_ID}' not found"}))
     time = FakeTime()
     with pytest.raises(TraceUnavailable) as raised:
-        fetch_trace(transport, TRACE_ID, 5, clock=time.clock, sleep=time.sleep)
+        run_on_fake_clock(fetch_trace(transport, TRACE_ID, 5, clock=time.clock, sleep=time.sleep))
     message = str(raised.value)
     assert f"no trace {TRACE_ID} after 5 s" in message
     assert "new Observability(" in message
@@ -226,7 +230,7 @@ def test_a_server_that_cannot_keep_traces_says_so_at_once() -> None:
     transport, asked = server((501, {"error": "Observability storage domain is not available"}))
     time = FakeTime()
     with pytest.raises(TraceUnavailable) as raised:
-        fetch_trace(transport, TRACE_ID, 5, clock=time.clock, sleep=time.sleep)
+        run_on_fake_clock(fetch_trace(transport, TRACE_ID, 5, clock=time.clock, sleep=time.sleep))
     assert "(Observability storage domain is not available): to keep traces" in str(raised.value)
     assert "new Observability(" in str(raised.value)
     assert len(asked) == 1

@@ -35,6 +35,7 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "finish_reason": result.finish_reason,
         "error": result.error.message if result.error else None,
         "run_id": result.run_id,
+        "trace_id": result.trace_id,  # Mastra's trace of it, when the run named one
         **feedback_columns(result),
     }
     for score in result.scores:  # Mastra's (by scorer id) and Python scorers' (by name)

@@ -27,10 +27,13 @@ BASELINE = "baseline"  # the one variant of an experiment given none
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One input of an experiment: what is asked, and the answer expected (None when not given)."""
+    """One input of an experiment: what is asked, and the answer expected (None when not given);
+    an item of a Mastra dataset has its ``id`` and dataset ``version`` there too."""
 
     input: Any
     expected: Any = None
+    id: str | None = None
+    version: int | None = None
 
 
 def items_of(inputs: Any) -> list[Item]:
@@ -298,7 +301,11 @@ def save(folder: str | Path, saved: Saved) -> Path:
         "format": FORMAT,
         "name": saved.name,
         "agent": saved.agent,
-        "inputs": [{"input": described(i.input), "expected": described(i.expected)} for i in saved.items],
+        "inputs": [
+            {"input": described(i.input), "expected": described(i.expected)}
+            | ({"id": i.id, "version": i.version} if i.id is not None else {})
+            for i in saved.items
+        ],
         "variants": described(saved.variants),
         "repeats": saved.repeats,
         "runs": runs,
@@ -324,7 +331,9 @@ def load(folder: str | Path) -> Saved:
     return Saved(
         name=document.get("name"),
         agent=document.get("agent"),
-        items=[Item(i["input"], i.get("expected")) for i in document["inputs"]],
+        items=[
+            Item(i["input"], i.get("expected"), i.get("id"), i.get("version")) for i in document["inputs"]
+        ],
         variants=document["variants"],
         repeats=document["repeats"],
         outcomes=outcomes,

@@ -16,8 +16,8 @@ from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
 
 
-class Agent(Protocol):
-    """What an experiment runs on (a client's Agent; named here by its shape: mastra.py imports this
+class Runs(Protocol):
+    """What an experiment runs on: a client's Agent, named here by its shape (mastra.py imports this
     module)."""
 
     id: str
@@ -49,7 +49,7 @@ def prompt_for(template: Any, given: Any) -> Any:
 
 
 def variant_runs(
-    agent: Agent,
+    agent: Runs,
     variants: Mapping[str, Mapping[str, Any]] | None,
     scorers: Iterable[Any],
     *,

@@ -5,8 +5,9 @@ replaces the agent's own). A wrong id gives no score and no error on the server,
 checked first against ``GET /api/scores/scorers`` (read once per client): an unknown one ends the run
 before anything is posted, with the ids there are. Mastra scores a run after its stream ends: its
 scores are read from ``GET /api/scores/run/:runId``, polled with a growing pause until each scorer
-has reported, for a bounded time. Python scorers run in the kernel, off the loop, on the final
-result. Every request goes through the client's Transport.
+has reported, for a bounded time (``run_scores``: the one reader of a run's scores, every
+page). Python scorers run in the kernel, off the loop, on the final result. Every request goes
+through the client's Transport.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from ..core.recording import Recording
 from ..core.run import Run
 from ..core.score import Score, Scorer, as_scorer
 from .transport import MastraError, Transport
+from .waiting import Clock, Sleep, paginate, poll
 
 SCORES_TIMEOUT = 30.0  # seconds to wait for Mastra's scores after the stream (an LLM judge is slow)
 FIRST_PAUSE = 0.1  # code scorers report in about 0.1 s
 MAX_PAUSE = 2.0
-PER_PAGE = 100  # Mastra's default page is 10 rows
 
 
 class KnownScorers:
@@ -202,33 +203,59 @@ class Scoring:
             run.scoring(False)
 
     async def _mastra_scores(self, run: Run, run_id: str | None) -> list[Score]:
-        """Mastra's scores of a finished run (of ``run_id``, its last request's, else its own):
-        ``GET /api/scores/run/:runId`` until every scorer asked for has reported, or ``timeout``
-        (then a warning names those that did not)."""
+        """Mastra's scores of a finished run (of ``run_id``, its last request's, else its own), read
+        until every scorer asked for has reported, or ``timeout`` (then a warning names those that
+        did not)."""
         run_id = run_id or run.result.run_id
         if not self.mastra or run.status != "finished" or run_id is None:
             return []  # Mastra scores only a run that finished
-        path = f"/api/scores/run/{quote(run_id, safe='')}"
-        deadline, pause = self.clock() + self.timeout, FIRST_PAUSE
-        found: dict[str, Mapping[str, Any]] = {}
-        while True:
-            try:
-                listed = await self.transport.send("GET", path, params={"perPage": PER_PAGE})
-            except MastraError as error:
-                run.note("warning", f"could not read Mastra's scores of this run: {error.problem}")
-                break
-            found = rows_by_scorer(listed, self.mastra)
-            if len(found) == len(self.mastra) or self.clock() + pause > deadline:
-                break
-            await self.sleep(pause)
-            pause = min(pause * 2, MAX_PAUSE)
+        try:
+            found = await run_scores(
+                self.transport, run_id, self.mastra, lambda found: len(found) == len(self.mastra),
+                timeout=self.timeout, clock=self.clock, sleep=self.sleep,
+            )  # fmt: skip
+        except MastraError as error:
+            run.note("warning", f"could not read Mastra's scores of this run: {error.problem}")
+            found = {}
         missing = [scorer_id for scorer_id in self.mastra if scorer_id not in found]
         if missing:
+            path = scores_path(run_id)
             run.note(
                 "warning",
                 f"Mastra's scorer {', '.join(missing)} did not report within {self.timeout:g} s (GET {path})",
             )
         return [mastra_score(found[scorer_id]) for scorer_id in self.mastra if scorer_id in found]
+
+
+def scores_path(run_id: str) -> str:
+    """Where Mastra lists the scores of a run (or of an experiment: its items are its entities)."""
+    return f"/api/scores/run/{quote(run_id, safe='')}"
+
+
+async def run_scores(
+    transport: Transport,
+    run_id: str,
+    ids: list[str],
+    enough: Callable[[dict[Any, Mapping[str, Any]]], bool],
+    *,
+    timeout: float,
+    key: Callable[[Mapping[str, Any]], Any] = lambda row: row["scorerId"],
+    clock: Clock = time.monotonic,
+    sleep: Sleep = asyncio.sleep,
+) -> dict[Any, Mapping[str, Any]]:
+    """The one reader of a run's scores: every page of ``GET /api/scores/run/:runId``, read again
+    (``waiting.poll``) until ``enough`` of what was found or ``timeout``; the latest row of each of
+    ``ids``' scorers by ``key`` (the scorer's id; an experiment's ``(item, scorer)``)."""
+    path = scores_path(run_id)
+
+    async def read() -> dict[Any, Mapping[str, Any]]:
+        return latest_rows(await paginate(transport, path, "scores"), ids, key)
+
+    return (
+        await poll(
+            read, enough, timeout=timeout, first=FIRST_PAUSE, longest=MAX_PAUSE, clock=clock, sleep=sleep
+        )
+    ).value
 
 
 def last_run_id(recording: Recording) -> str | None:
@@ -241,15 +268,16 @@ def last_run_id(recording: Recording) -> str | None:
     return None
 
 
-def rows_by_scorer(listed: Any, ids: list[str]) -> dict[str, Mapping[str, Any]]:
-    """The latest score row of each of ``ids`` in what ``GET /api/scores/run/:runId`` answered."""
-    rows = listed.get("scores") if isinstance(listed, Mapping) else None
-    found: dict[str, Mapping[str, Any]] = {}
-    for row in rows if isinstance(rows, list) else ():
+def latest_rows(
+    rows: list[Any], ids: list[str], key: Callable[[Mapping[str, Any]], Any]
+) -> dict[Any, Mapping[str, Any]]:
+    """The latest of Mastra's score ``rows`` of each of ``ids``' scorers, by ``key``."""
+    found: dict[Any, Mapping[str, Any]] = {}
+    for row in rows:
         if isinstance(row, Mapping) and row.get("scorerId") in ids:
-            kept = found.get(row["scorerId"])
+            kept = found.get(key(row))
             if kept is None or str(row.get("createdAt", "")) >= str(kept.get("createdAt", "")):
-                found[row["scorerId"]] = row
+                found[key(row)] = row
     return found
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
-from ..core.trace import Trace, traced_requests
+from ..core.trace import Trace
 from ..runs.loops import Work, schedule
 from ..runs.stream import Breather, RunStream
 from . import catalogue
@@ -34,7 +34,7 @@ from .feedback import MastraFeedback
 from .scores import Scoring
 from .tools import ToolSession
 from .trace import fetch_trace, new_trace_id, traced_body
-from .transport import NO_RETRY, MastraError, Transport
+from .transport import NO_RETRY, MastraError, Transport, blocking
 
 Kind = Literal["agent", "network", "workflow", "observed"]
 CANCEL_TIMEOUT = 5.0  # a workflow cancel is one small POST: Stop must not wait long on it
@@ -167,9 +167,7 @@ class RunSession:
             with contextlib.suppress(TimeoutError):  # still running: the trace says it is incomplete
                 self.stream.wait(timeout)
         left = max(deadline - time.monotonic(), 0.0)
-        found = fetch_trace(self.transport, self.trace_id, left, requests=self.requests)
-        self.stream.run.fill_requests(traced_requests(found))
-        return found
+        return blocking(fetch_trace(self.transport, self.trace_id, left, requests=self.requests))
 
     def stopping(self) -> None:
         """Stop, before the run settles: client tools still working say they were stopped, and a

@@ -380,7 +380,7 @@ class ToolSession:
     def _needs_approval(self, call: ToolCall) -> bool:
         return self.approve_all or self.tools[call.tool_name].require_approval
 
-    async def _outcome(self, result: RunResult, call: ToolCall) -> Outcome:
+    async def _outcome(self, result: RunResult, call: ToolCall) -> ToolOutcome:
         """The chunk that ends one client call (its result, its error, or its denial) and what the
         function returned."""
         client_tool = self.tools[call.tool_name]
@@ -390,7 +390,7 @@ class ToolSession:
                 "approved": False,
                 "reason": self.reasons.get(call.tool_call_id),
             }
-            return Outcome(_chunk("tool-output-denied", result, call, ran=False, approval=approval))
+            return ToolOutcome(_chunk("tool-output-denied", result, call, ran=False, approval=approval))
         try:
             value = await client_tool.call(client_tool.validate(call.args), self.timeout)
             sent = await asyncio.to_thread(_for_model, value, client_tool.to_model)
@@ -398,15 +398,15 @@ class ToolSession:
             limit = client_tool.timeout if client_tool.timeout is not None else self.timeout
             message = error_text(error, call.tool_name, limit)
             error_info = {"name": type(error).__name__, "message": message}
-            return Outcome(_chunk("tool-error", result, call, error=error_info))
+            return ToolOutcome(_chunk("tool-error", result, call, error=error_info))
         shown = await asyncio.to_thread(display_of, value, "value") if is_rich(value) else None
         drawn: dict[str, Any] = {DISPLAY_KEY: shown} if shown is not None else {}
         chunk = _chunk("tool-result", result, call, result=sent, isError=False, **drawn)
-        return Outcome(chunk, value, ran=True)
+        return ToolOutcome(chunk, value, ran=True)
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class ToolOutcome:
     """How one client call ended: the chunk that says it, and what the function returned
     (``ran``: it returned; ``call.value`` keeps it)."""
 

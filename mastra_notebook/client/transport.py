@@ -7,25 +7,43 @@ Only this module imports httpx (a test walks the package to keep it so).
 As ``@mastra/client-js`` does, a request is tried again (``retries`` times, waiting ``backoff_ms``, then
 twice as long each time up to ``max_backoff_ms``) when the connection fails or the server answers
 502, 503 or 504, and only then: once the answer's head has arrived nothing is sent again, so a retry
-never starts a second run, and a stream that breaks after its first chunk keeps what came.
+never starts a second run, and a stream that breaks after its first chunk keeps what came. A
+``Retry-After`` the server sends with its 503 lengthens the wait (never beyond ``max_backoff_ms``).
+
+One core, on the event loop (``send``, ``records``); ``call`` is the same request for a blocking
+caller, run on the package's background loop (``runs/loops.py``). The retry loop is tenacity's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import email.utils
 import functools
 import ssl
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+    Mapping,
+)
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import orjson
+import tenacity
 
 from ..core.framing import aiter_records
+from ..runs.loops import private_loop, run_nested, running_loop
+
+T = TypeVar("T")
 
 Timeout = httpx.Timeout  # what ``timeout=`` takes besides seconds (users need not import httpx)
 Wire = httpx.MockTransport  # an injected wire under both clients (tests count the requests on it)
@@ -70,6 +88,58 @@ class Retry:
 NO_RETRY = Retry(0, 0, 0)
 
 
+def _unavailable(response: httpx.Response) -> bool:
+    return response.status_code in RETRY_STATUSES
+
+
+def retry_after(response: httpx.Response, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait (a number, or an HTTP date), else None."""
+    given = response.headers.get("retry-after", "").strip()
+    if not given:
+        return None
+    try:
+        return max(0.0, float(given))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(given)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _wait(retry: Retry, state: tenacity.RetryCallState) -> float:
+    """The wait before the next attempt: the backoff, or the server's ``Retry-After`` when longer,
+    ``max_backoff_ms`` at most."""
+    delays = retry.delays()
+    if state.attempt_number > len(delays):  # tenacity asks before it stops: no more attempts
+        return 0.0
+    delay = delays[state.attempt_number - 1]
+    outcome = state.outcome
+    if outcome is not None and not outcome.failed:
+        asked = retry_after(outcome.result())
+        if asked is not None:
+            delay = min(max(delay, asked), retry.max_backoff_ms / 1000)
+    return delay
+
+
+def blocking(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end for a blocking caller: on the package's background loop (a cell's
+    own loop stays as it is), or nested when called on that loop's own thread. Interrupted, the
+    work is cancelled."""
+    loop = private_loop()
+    if running_loop() is loop:
+        task = asyncio.ensure_future(work)
+        run_nested(task, None)
+        return task.result()
+    future = asyncio.run_coroutine_threadsafe(work, loop)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        future.cancel()
+        raise
+
+
 @dataclass
 class Attempts:
     """How many times a request was sent, and why the earlier ones were given up (for messages)."""
@@ -99,7 +169,7 @@ class MastraError(RuntimeError):
         super().__init__(f"{method} {path}{answered}: {problem}")
 
 
-def _reason(outcome: httpx.Response | Exception) -> str:
+def _reason(outcome: httpx.Response | BaseException | None) -> str:
     if isinstance(outcome, httpx.Response):
         return f"HTTP {outcome.status_code}"
     return type(outcome).__name__
@@ -189,7 +259,7 @@ def authorization(
 class Transport:
     """Every request of one :class:`~mastra_notebook.client.mastra.MastraClient` to its server.
 
-    ``call`` sends one JSON request (synchronously), ``send`` the same on an event loop, ``records``
+    ``send`` sends one JSON request on the event loop, ``call`` the same for a blocking caller, ``records``
     streams an answer's records; each raises :class:`MastraError`, redirects are not followed (a
     POST body would not be resent), an error's body is read ``ERROR_BODY_LIMIT`` bytes at most, and
     the token, the URL's password and header values never appear in a message. ``sent`` counts the
@@ -213,6 +283,7 @@ class Transport:
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self.retry = retry or Retry()
         self.sent = 0
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # the waits between attempts
         self._wire = wire
         secrets = [value for value in self.headers.values() if len(value) >= 6]
         if isinstance(self.auth, BearerToken):
@@ -236,20 +307,9 @@ class Transport:
     def call(
         self, method: str, path: str, *, params: Mapping[str, Any] | None = None, json: Any = None
     ) -> Any:
-        """One JSON request, retried; the answer's JSON (None for an empty body). Raises MastraError."""
-        attempts = Attempts()
-        # a client per call, as per stream: nothing is left open between a notebook's cells
-        with (
-            self._failures(method, path, attempts),
-            httpx.Client(**self._options(self.timeout), transport=self._wire) as http,
-        ):
-            request = http.build_request(method, path, params=params, json=json)
-            response = self._send_sync(http, request, attempts)
-            try:
-                self._check(method, path, response, attempts, self._read_sync(response))
-                return self._json(method, path, response.read())
-            finally:
-                response.close()
+        """``send`` for a blocking caller (a cell, a script): the answer's JSON (None for an empty
+        body). Raises MastraError."""
+        return blocking(self.send(method, path, params=params, json=json))
 
     async def send(
         self,
@@ -261,8 +321,8 @@ class Transport:
         timeout: float | None = None,
         retry: Retry | None = None,
     ) -> Any:
-        """``call`` on the running event loop (a workflow cancel, a hint read beside a stream), with
-        its own ``timeout`` (seconds) and ``retry`` if given."""
+        """One JSON request, retried, on the running event loop; the answer's JSON (None for an empty
+        body), with its own ``timeout`` (seconds) and ``retry`` if given. Raises MastraError."""
         async with self._answer(
             method, path, params=params, json=json, timeout=timeout, retry=retry, attempts=Attempts()
         ) as response:
@@ -303,86 +363,58 @@ class Transport:
         retry: Retry | None = None,
         attempts: Attempts,
     ) -> AsyncIterator[httpx.Response]:
-        """A successful answer, its head read; its body still to read (a new async client: each
-        stream runs on the loop it was started from)."""
+        """A successful answer, its head read; its body still to read (a client per request, on the
+        loop it runs on: nothing is left open between a notebook's cells)."""
         limit = self.timeout if timeout is None else httpx.Timeout(timeout)
         with self._failures(method, path, attempts):
             async with httpx.AsyncClient(**self._options(limit), transport=self._wire) as http:
                 request = http.build_request(method, path, params=params, json=json)
-                response = await self._send_async(http, request, attempts, retry or self.retry)
+                response = await self._send(http, request, attempts, retry or self.retry)
                 try:
-                    self._check(method, path, response, attempts, await self._read_async(response))
+                    self._check(method, path, response, attempts, await self._read_error(response))
                     yield response
                 finally:
                     await response.aclose()
 
-    def _again(self, outcome: httpx.Response | Exception, attempts: Attempts, retry: Retry) -> float | None:
-        """The wait before trying again, or None: ``outcome`` is the answer (or the error to raise)."""
-        self.sent += 1
-        attempts.count += 1
-        failed = isinstance(outcome, RETRY_ERRORS) or (
-            isinstance(outcome, httpx.Response) and outcome.status_code in RETRY_STATUSES
-        )
-        delays = retry.delays()
-        if not failed or attempts.count > len(delays):
-            return None
-        attempts.reasons.append(_reason(outcome))
-        return delays[attempts.count - 1]
-
-    async def _send_async(
+    async def _send(
         self, http: httpx.AsyncClient, request: httpx.Request, attempts: Attempts, retry: Retry
     ) -> httpx.Response:
-        while True:
-            outcome: httpx.Response | Exception
-            try:
-                outcome = await http.send(request, stream=True)
-            except RETRY_ERRORS as error:
-                outcome = error
-            wait = self._again(outcome, attempts, retry)
-            if wait is None:
-                break
-            if isinstance(outcome, httpx.Response):
-                await outcome.aclose()
-            await asyncio.sleep(wait)
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        """The answer's head, tried again (tenacity) while the connection fails before an answer or
+        the server answers 502, 503 or 504; the last outcome (an answer, or its error raised)."""
 
-    def _send_sync(self, http: httpx.Client, request: httpx.Request, attempts: Attempts) -> httpx.Response:
-        while True:
-            outcome: httpx.Response | Exception
-            try:
-                outcome = http.send(request, stream=True)
-            except RETRY_ERRORS as error:
-                outcome = error
-            wait = self._again(outcome, attempts, self.retry)
-            if wait is None:
-                break
-            if isinstance(outcome, httpx.Response):
-                outcome.close()
-            time.sleep(wait)
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
+        async def attempt() -> httpx.Response:
+            self.sent += 1
+            attempts.count += 1
+            return await http.send(request, stream=True)
+
+        async def given_up(state: tenacity.RetryCallState) -> None:
+            outcome = state.outcome
+            assert outcome is not None
+            if outcome.failed:
+                attempts.reasons.append(_reason(outcome.exception()))
+            else:
+                attempts.reasons.append(_reason(outcome.result()))
+                await outcome.result().aclose()
+
+        retrying = tenacity.AsyncRetrying(
+            retry=tenacity.retry_if_exception_type(RETRY_ERRORS) | tenacity.retry_if_result(_unavailable),
+            stop=tenacity.stop_after_attempt(retry.retries + 1),
+            wait=functools.partial(_wait, retry),
+            before_sleep=given_up,
+            sleep=self.sleep,
+            retry_error_callback=lambda state: state.outcome.result() if state.outcome else None,
+            reraise=True,
+        )
+        response: httpx.Response = await retrying(attempt)
+        return response
 
     @staticmethod
-    async def _read_async(response: httpx.Response) -> bytes:
+    async def _read_error(response: httpx.Response) -> bytes:
         """An error's body, bounded; nothing of a success (its body is the caller's to read)."""
         body = bytearray()
         if response.is_success:
             return b""
         async for piece in response.aiter_bytes():
-            body += piece
-            if len(body) >= ERROR_BODY_LIMIT:
-                break
-        return bytes(body[:ERROR_BODY_LIMIT])
-
-    @staticmethod
-    def _read_sync(response: httpx.Response) -> bytes:
-        body = bytearray()
-        if response.is_success:
-            return b""
-        for piece in response.iter_bytes():
             body += piece
             if len(body) >= ERROR_BODY_LIMIT:
                 break

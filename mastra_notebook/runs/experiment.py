@@ -86,6 +86,24 @@ def _shown() -> tuple[Callable[[Experiment, int], Shown], Callable[[Experiment],
     return _SHOWN[0]
 
 
+class Remote(Protocol):
+    """An experiment run elsewhere (Mastra's, on its server) and watched from here: it fills the
+    experiment's cells (``Experiment.settle``) as its results come."""
+
+    @property
+    def done(self) -> bool:
+        """Whether it ended (and its results and scores were read)."""
+
+    def wait(self, timeout: float | None = None) -> Any:
+        """Block until done."""
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        """Until done."""
+
+    def stop(self) -> None:
+        """Stop watching (what runs elsewhere goes on)."""
+
+
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
 StartRun = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
 
@@ -179,6 +197,7 @@ class Experiment:
         self.agent = agent
         self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job)
         self.cells: list[Cell] = []
+        self.remote: Remote | None = None  # Mastra's experiment, run on its server, watched
         self._by_job: dict[int, Cell] = {}
         self._grid: Shown | None = None
         self._page_tiles = page_tiles
@@ -205,6 +224,19 @@ class Experiment:
         cell.job = self.batch.submit(started, prompt=item.input)
         self._by_job[cell.job.index] = cell
 
+    def add_cell(self, item: int, variant: str, repeat: int = 0, saved: Outcome | None = None) -> Cell:
+        """A run not run by this experiment's batch: a saved one (``saved``), or one run elsewhere
+        that ``settle`` fills once it ended."""
+        cell = Cell(item, variant, repeat, len(self.cells), saved=saved)
+        self.cells.append(cell)
+        return cell
+
+    def settle(self, cell: Cell, outcome: Outcome) -> None:
+        """A run made elsewhere ended: its result (its grid tile is redrawn)."""
+        cell.saved = outcome
+        if self._grid is not None:
+            self._grid.changed(cell, "ended")
+
     def _on_job(self, job: Job[Any], event: Event) -> None:
         """A run was queued, started, paused or ended (on the loop the runs live on)."""
         cell = self._by_job.get(job.index)
@@ -227,25 +259,32 @@ class Experiment:
 
     @property
     def done(self) -> bool:
-        """No run is queued or streaming."""
-        return self.batch.idle
+        """No run is queued or streaming (and a remote experiment was read to its end)."""
+        return self.batch.idle and (self.remote is None or self.remote.done)
 
     def wait(self, timeout: float | None = None) -> Experiment:
         """Block until every run ended (interrupting stops the queued runs); the experiment."""
         self.batch.wait(timeout)
+        if self.remote is not None:
+            self.remote.wait(timeout)
         if self._grid is not None:
             self._grid.settled()
         return self
 
     def __await__(self) -> Generator[Any, None, Experiment]:
         yield from self.batch.__await__()
+        if self.remote is not None:
+            yield from self.remote.__await__()
         if self._grid is not None:
             self._grid.settled()
         return self
 
     def stop(self) -> None:
-        """Stop every run: the queued ones never start, the streaming ones stop."""
+        """Stop every run: the queued ones never start, the streaming ones stop (a remote experiment
+        is no longer watched; it goes on on its server)."""
         self.batch.stop()
+        if self.remote is not None:
+            self.remote.stop()
 
     # ---- the numbers ----------------------------------------------------------------------------
 
@@ -427,9 +466,7 @@ def load_experiment(folder: str | Path) -> Experiment:
         saved.items, saved.variants, repeats=saved.repeats, name=saved.name, agent=saved.agent
     )
     for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
-        number = len(experiment.cells)
-        cell = Cell(outcome.item, outcome.variant, outcome.repeat, number, saved=outcome, recording=recording)
-        experiment.cells.append(cell)
+        experiment.add_cell(outcome.item, outcome.variant, outcome.repeat, outcome).recording = recording
     return experiment
 
 

@@ -1,20 +1,20 @@
 """Mastra's datasets and experiments from the notebook, against the bundled Mastra server: a dataset
 made from a DataFrame and added to, an experiment run on the server whose results and scores equal
-Mastra's own rows, two experiments compared, an unknown scorer or agent refused with the list before
+Mastra's own rows, one Experiment type and row schema whoever ran it, two experiments compared, an unknown scorer or agent refused with the list before
 anything starts, and an experiment Mastra failed saying where its reason is."""
 
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.datasets import Dataset, DatasetExperiment
-
-from ..helpers import parse
+from mastra_notebook.client.datasets import Dataset
+from mastra_notebook.client.experiments import MastraExperiment
 
 pytestmark = pytest.mark.server
 
@@ -66,42 +66,56 @@ def test_an_experiment_runs_on_the_server_its_scores_show_and_two_compare(client
         request_context={"style": "pirate"},
         name="pirate",
     )
+    assert isinstance(pirate, mn.Experiment)  # one experiment result, whoever ran it
     assert pirate.wait(120) is pirate
-    assert pirate.status == "completed", pirate.error
-    assert pirate.error is None
-    assert pirate.progress == (3, 0, 3)
+    watch = pirate.remote
+    assert isinstance(watch, MastraExperiment)
+    assert watch.status == "completed", watch.error
+    assert watch.error is None
+    assert watch.progress == (3, 0, 3)
 
     frame = pirate.to_dataframe()
     assert list(frame["input"]) == [item.input for item in dataset.items]  # the dataset's order
-    assert all(text.startswith("Arr!") for text in frame["output"])
-    own = server_scores(client, pirate.id)
+    assert all(text.startswith("Arr!") for text in frame["text"])
+    assert set(frame["status"]) == {"finished"}
+    assert all(isinstance(trace, str) and len(trace) == 32 for trace in frame["trace_id"])
+    own = server_scores(client, watch.id)
     assert len(own) == 6  # 3 items x 2 scorers
-    for row in pirate.rows():
+    for item, row in zip(dataset.items, frame.to_dict("records"), strict=True):
         for scorer in ("answer-length", "judge-answers-question"):
-            assert row[f"score_{scorer}"] == own[(row["item_id"], scorer)]
-    shown = pirate.html()
-    assert 'data-status="completed"' in shown
-    assert "What is Berlin?" in shown
-    assert "0.65" in shown  # answer-length of a 13-word pirate answer
-    assert "The answer takes up what, paris." in shown  # a score's reason, on hover
+            assert row[f"score_{scorer}"] == own[(item.id, scorer)]
+    assert "answer-length_mean" in pirate.summary().columns
 
     upper = dataset.experiment(
         "dynamic", scorers=["answer-length"], request_context={"style": "uppercase"}, name="upper"
     )
     compared = dataset.compare(pirate, upper)
-    assert upper.ended
+    assert upper.done
     assert compared.labels == ("pirate", "upper")
-    rows = compared.rows()
-    assert [row["input"] for row in rows] == list(frame["input"])
-    for row in rows:
-        assert row["output_a"].startswith("Arr!")
-        assert row["output_b"] == row["output_b"].upper()
-        assert row["score_answer-length_a"] == 0.65
-        assert row["delta_answer-length"] == pytest.approx(row["score_answer-length_b"] - 0.65)
-    html = compared._repr_html_()
-    assert "A: pirate" in html
-    assert "B: upper" in html
-    assert "▼" in html  # uppercase answers are shorter
+    assert sorted(compared) == [0, 1, 2]  # every answer differs (its length's score, too)
+    for comparison in compared.values():
+        a, b = comparison.results
+        assert a.text.startswith("Arr!")
+        assert b.text == b.text.upper()
+
+
+def test_the_same_experiment_from_a_list_and_as_a_dataset_gives_the_same_columns(
+    client: mn.MastraClient, tmp_path: Path
+) -> None:
+    """``agent.experiment(list)`` run in the notebook and ``dataset.experiment`` run by Mastra are one
+    type with one row schema; a saved one reopens equal."""
+    dataset = made(client)
+    here = client.agent("dynamic").experiment(dataset.items, scorers=["answer-length"]).wait(120)
+    there = dataset.experiment("dynamic", scorers=["answer-length"], name="there").wait(120)
+    assert type(here) is type(there)
+    ours, theirs = mn.to_dataframe(here), mn.to_dataframe(there)
+    assert list(ours.columns) == list(theirs.columns)
+    assert list(ours["input"]) == list(theirs["input"])
+    assert list(here.summary().columns) == list(there.summary().columns)
+    reopened = mn.load_experiment(there.save(tmp_path / "there"))
+    assert reopened.items == there.items
+    assert [c.result for c in reopened.cells] == [c.result for c in there.cells]
+    pd.testing.assert_frame_equal(reopened.to_dataframe(), there.to_dataframe())
 
 
 def test_an_unknown_scorer_or_agent_is_refused_with_the_list_before_anything_runs(
@@ -122,26 +136,28 @@ def test_an_experiment_mastra_failed_says_where_its_reason_is(client: mn.MastraC
     # what a client that did not check would start: Mastra fails it at once, 0/0, reason in its log only
     body = {"targetType": "agent", "targetId": "dynamic", "scorerIds": ["nope"], "name": "unchecked"}
     started = client.transport.call("POST", f"{dataset.path}/experiments", json=body)
-    failed = DatasetExperiment(dataset, started["experimentId"], "unchecked", "dynamic", ["nope"])
-    failed.take(started)
-    failed.start()
-    failed.wait(60)
-    assert failed.status == "failed"
-    assert failed.error is not None
-    assert "never began" in failed.error
-    assert f"'Experiment {failed.id} failed: ...'" in failed.error
-    assert failed.to_dataframe().empty
-    assert "mn-experiment-error" in failed.html()
+    failed = dataset.watched(started["experimentId"], "unchecked", "dynamic", ["nope"], started).wait(60)
+    watch = failed.remote
+    assert isinstance(watch, MastraExperiment)
+    assert watch.status == "failed"
+    assert watch.error is not None
+    assert "never began" in watch.error
+    assert f"'Experiment {watch.id} failed: ...'" in watch.error
+    assert {cell.status for cell in failed.cells} == {"queued"}  # no item ran
 
 
 def test_items_that_fail_show_their_errors(client: mn.MastraClient) -> None:
     dataset = made(client)
     failed = dataset.experiment("errorAgent", scorers=["answer-length"], name="errors").wait(60)
-    assert failed.status == "failed"
-    assert failed.progress == (0, 3, 3)
+    watch = failed.remote
+    assert isinstance(watch, MastraExperiment)
+    assert watch.status == "failed"
+    assert watch.progress == (0, 3, 3)
     assert (
-        failed.error
+        watch.error
         == "3 of 3 items failed (0 succeeded); the first said: Mock upstream connection reset (ECONNRESET)"
     )
-    assert set(failed.to_dataframe()["error"]) == {"Mock upstream connection reset (ECONNRESET)"}
-    assert parse(failed.html()).rows[0][-1] == "error"  # an error column, as items failed
+    frame = failed.to_dataframe()
+    assert set(frame["status"]) == {"error"}
+    assert set(frame["error"]) == {"Mock upstream connection reset (ECONNRESET)"}
+    assert failed.summary().loc["baseline", "errors"] == 3

@@ -52,7 +52,7 @@ SHOWN = {
         "--- plain\n+++ uppercase",  # one step-by-step comparison's text diff
         "sent_to_mastra=True",  # the human label reached Mastra's feedback route
         "True",  # the saved experiment reopens with the same summary
-        "<Comparison 'plain words' vs 'uppercase': 5 items>",  # two dataset experiments on the server
+        "<Comparisons of 'plain words' and 'uppercase' on inputs [0, 1, 2, 3, 4]>",  # two on the server
     ],
     "tool-iteration.ipynb": [
         "finished notebook [{'city': 'Mexico City', 'rainy_days': 133}",  # v1 ran in the kernel

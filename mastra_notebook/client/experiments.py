@@ -1,0 +1,257 @@
+"""Mastra's experiments (``/api/datasets/:id/experiments``), run on the server and watched from the
+notebook: a :class:`MastraExperiment` polls one (``waiting.poll``, in a task on the event loop) and
+fills an :class:`~mastra_notebook.runs.experiment.Experiment`'s cells with run results, one per item,
+as ``agent.experiment``'s are: the output's text, usage, status, error, trace id and Mastra's scores
+(``scores.run_scores``). It draws nothing: the experiment's grid shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import time
+from collections.abc import Generator, Mapping
+from typing import Any
+from urllib.parse import quote
+
+from ..analysis.experiment import BASELINE, Outcome
+from ..core.result import ErrorInfo, RunResult, Usage
+from ..core.score import Score
+from ..runs.experiment import Experiment
+from ..runs.loops import Work, run_nested, schedule
+from .catalogue import excerpt
+from .scores import mastra_score, run_scores, scores_path
+from .transport import Transport
+from .waiting import Clock, Sleep, paginate, poll
+
+FIRST_PAUSE = 0.25  # seconds before the first re-read of an experiment; doubles up to MAX_PAUSE
+MAX_PAUSE = 2.0
+EXPERIMENT_TIMEOUT = 1800.0  # seconds an experiment is watched at most
+SCORES_TIMEOUT = 30.0  # seconds to wait, after it completed, for every item's scores
+ENDED = ("completed", "failed")
+
+
+def _json(value: Any) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def output_text(output: Any) -> Any:
+    """What an item's run answered: its text (``output.text``), else the output as given."""
+    return output.get("text") if isinstance(output, Mapping) and "text" in output else output
+
+
+def error_text(row: Mapping[str, Any]) -> str | None:
+    """An item's error, from its row or its output (a message, or the error object's message)."""
+    output = row.get("output")
+    for found in (row.get("error"), output.get("error") if isinstance(output, Mapping) else None):
+        said = (found.get("message") or _json(found)) if isinstance(found, Mapping) else found
+        if said:
+            return str(said)
+    return None
+
+
+# ---- one experiment, watched ------------------------------------------------------------------------
+
+
+class MastraExperiment:
+    """Mastra's experiment of a dataset on an agent, run on the server and watched by a task on the
+    event loop: it fills an :class:`Experiment`'s cells (a run result per item: its output text,
+    scores, status, error and trace id) once the server's results and scores are read. ``status``,
+    ``progress`` and ``error`` say how it stands (``exp.remote``)."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        dataset_path: str,
+        experiment: Experiment,
+        experiment_id: str,
+        *,
+        agent_id: str,
+        scorers: list[str],
+        timeout: float = EXPERIMENT_TIMEOUT,
+        scores_timeout: float = SCORES_TIMEOUT,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.transport, self.experiment = transport, experiment
+        self.id = experiment_id
+        self.agent = agent_id
+        self.scorers = scorers
+        self.record: dict[str, Any] = {}
+        self.error: str | None = None
+        self.timeout, self.scores_timeout, self.clock, self.sleep = timeout, scores_timeout, clock, sleep
+        self._task: Work | None = None
+        self._ended = False
+        self.path = f"{dataset_path}/experiments/{quote(experiment_id, safe='')}"
+        experiment.remote = self
+        if experiment.name is None:
+            experiment.name = f"experiment {experiment_id[:8]}"
+        self.cells = [experiment.add_cell(n, BASELINE) for n in range(len(experiment.items))]
+
+    def __repr__(self) -> str:
+        return f"<MastraExperiment {self.experiment.name!r} ({self.id}) {self.status}>"
+
+    @property
+    def status(self) -> str:
+        """Mastra's status: ``pending``, ``running``, ``completed`` or ``failed`` (``error`` says when
+        the notebook stopped watching before it ended)."""
+        return str(self.record.get("status") or "pending")
+
+    @property
+    def done(self) -> bool:
+        """Whether the notebook is done with it: ended on the server and its results and scores read."""
+        return self._ended
+
+    @property
+    def progress(self) -> tuple[int, int, int]:
+        """``(succeeded, failed, total)`` items as the server counts them."""
+        r = self.record
+        return (
+            int(r.get("succeededCount") or 0),
+            int(r.get("failedCount") or 0),
+            int(r.get("totalItems") or 0),
+        )
+
+    def take(self, record: Any) -> None:
+        """The server's record of the experiment (as its start or ``GET .../:eid`` answered)."""
+        if isinstance(record, Mapping):
+            self.record.update(record)
+
+    def start(self) -> None:
+        """Watch from a task on the event loop (the cell returns; the grid updates)."""
+        self._task = schedule(self._watch())
+
+    async def _watch(self) -> None:
+        try:
+            await self.poll()
+        except asyncio.CancelledError:  # stop()
+            self.error = "the notebook stopped watching; the server goes on"
+        except Exception as error:  # a broken connection, an answer not understood: said, not raised
+            self.error = f"the notebook stopped watching: {error}"
+        finally:
+            self._ended = True
+
+    async def poll(self) -> None:
+        """Read the record until it ended (``waiting.poll``, ``timeout`` at most), then the results
+        and every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most),
+        and fill the experiment's cells."""
+        transport = self.transport
+
+        async def read() -> str:
+            self.take(await transport.send("GET", self.path))
+            return self.status
+
+        polled = await poll(
+            read, lambda status: status in ENDED, timeout=self.timeout, first=FIRST_PAUSE,
+            longest=MAX_PAUSE, clock=self.clock, sleep=self.sleep,
+        )  # fmt: skip
+        if not polled.done:
+            self.error = (
+                f"still {self.status} after {self.timeout:g} s: the notebook stopped watching; "
+                f"the server goes on (GET {self.path})"
+            )
+            return
+        rows = await paginate(transport, f"{self.path}/results", "results")
+        results = [dict(r) for r in rows if isinstance(r, Mapping)]
+        if self.status == "failed":
+            self.error = self.failure(results)
+        scores = await self.read_scores()
+        places = {item.id: n for n, item in enumerate(self.experiment.items)}
+        for row in results:
+            place = places.get(str(row.get("itemId")))
+            if place is not None:
+                result = run_result(row, self.agent, scores.get(str(row.get("itemId")), []))
+                self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
+
+    async def read_scores(self) -> dict[str, list[Score]]:
+        """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until each
+        scorer has scored each succeeded item or ``scores_timeout``."""
+        succeeded, _, _ = self.progress
+        wanted = succeeded * len(self.scorers)
+        if not wanted:
+            return {}
+        found = await run_scores(
+            self.transport, self.id, self.scorers, lambda found: len(found) >= wanted,
+            timeout=self.scores_timeout, key=lambda row: (str(row.get("entityId")), str(row["scorerId"])),
+            clock=self.clock, sleep=self.sleep,
+        )  # fmt: skip
+        by_item: dict[str, dict[str, Mapping[str, Any]]] = {}
+        for (item, scorer), row in found.items():
+            by_item.setdefault(item, {})[scorer] = row
+        if len(found) < wanted:
+            where = scores_path(self.id)
+            note = f"{len(found)} of {wanted} scores came within {self.scores_timeout:g} s (GET {where})"
+            self.error = f"{self.error}; {note}" if self.error else note
+        return {
+            item: [mastra_score(rows[s]) for s in self.scorers if s in rows] for item, rows in by_item.items()
+        }
+
+    def failure(self, results: list[dict[str, Any]]) -> str:
+        """Why it failed, as far as Mastra's API says: its counts and its items' errors; the rest is
+        only in the server's log."""
+        succeeded, failed, total = self.progress
+        errors = [e for e in (error_text(r) for r in results) if e]
+        if errors:
+            first = excerpt(errors[0], 300)
+            return f"{failed} of {total} items failed ({succeeded} succeeded); the first said: {first}"
+        began = (
+            "never began" if not self.record.get("startedAt") else f"{succeeded} of {total} items succeeded"
+        )
+        return (
+            f"Mastra failed the experiment ({began}, {failed} failed) and gives no reason over HTTP: "
+            f"the server's log has it, on a line 'Experiment {self.id} failed: ...'"
+        )
+
+    def stop(self) -> None:
+        """Stop watching (the experiment goes on on the server)."""
+        if self._task is not None:
+            self._task.cancel()
+
+    def wait(self, timeout: float | None = None) -> MastraExperiment:
+        """Block until it ended and its results and scores are read (TimeoutError after ``timeout``
+        seconds); returns itself."""
+        task = self._task
+        try:
+            if isinstance(task, concurrent.futures.Future):  # a script: the package's loop runs it
+                task.result(timeout)
+            elif task is not None and not task.done():  # a cell: nested in the kernel's loop
+                run_nested(task, timeout)
+        except TimeoutError:
+            name = self.experiment.name
+            raise TimeoutError(
+                f"experiment {name!r} did not end within {timeout} s ({self.status})"
+            ) from None
+        return self
+
+    def __await__(self) -> Generator[Any, None, MastraExperiment]:
+        task = self._task
+        if isinstance(task, concurrent.futures.Future):
+            yield from asyncio.wrap_future(task).__await__()
+        elif task is not None:
+            yield from asyncio.shield(task).__await__()
+        return self
+
+
+def run_result(row: Mapping[str, Any], agent_id: str, scores: list[Score]) -> RunResult:
+    """One of Mastra's experiment results as a run result: its output text, usage, status, error,
+    trace id and scores (what a notebook-run experiment's cell holds)."""
+    output = row.get("output")
+    usage = output.get("usage") if isinstance(output, Mapping) else None
+    usage = usage if isinstance(usage, Mapping) else {}
+    error = error_text(row)
+    text = output_text(output)
+    tokens = {
+        k: int(usage.get(m) or 0)
+        for k, m in (("input_tokens", "inputTokens"), ("output_tokens", "outputTokens"))
+    }
+    trace = row.get("traceId")
+    return RunResult(
+        agent_id=agent_id,
+        status="error" if error else "finished",
+        text=text if isinstance(text, str) else ("" if text is None else _json(text)),
+        usage=Usage(**tokens, total_tokens=sum(tokens.values())),
+        error=ErrorInfo(message=error) if error else None,
+        trace_id=trace if isinstance(trace, str) else None,
+        scores=scores,
+    )
