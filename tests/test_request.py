@@ -268,7 +268,7 @@ def test_a_redacted_stream_gives_no_request_and_says_what_to_turn_on() -> None:
         assert step.request is None
         assert step.request_reason == NO_BODY_REASON
     assert "streamOptions: {redact: false}" in NO_BODY_REASON
-    assert "`view.trace()` fills it in" in NO_BODY_REASON  # the call that fills it, named
+    assert "`trace()` on the run's view fills it in" in NO_BODY_REASON  # the call that fills it, named
 
 
 def test_a_continuation_without_its_step_start_says_so() -> None:

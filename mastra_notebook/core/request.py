@@ -34,8 +34,8 @@ Api = Literal["anthropic.messages", "openai.chat", "openai.responses", "google.g
 # Why a step has no request (RunResult.steps[i].request_reason).
 NO_BODY_REASON = (  # one short sentence per step: it names the call that fills the request
     "Not carried: Mastra's server redacts a step's request from the stream by default. "
-    "`view.trace()` fills it in from the run's trace (observability on the server), and "
-    "`view.save()` after it keeps it; `streamOptions: {redact: false}` keeps it in the stream."
+    "`trace()` on the run's view fills it in from the run's trace (observability on the server), "
+    "and `save()` after it keeps it; `streamOptions: {redact: false}` keeps it in the stream."
 )
 NO_STEP_START_REASON = (
     "No step-start began this step in the stream read (a continuation's step began in the stream "
