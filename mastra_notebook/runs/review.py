@@ -1,0 +1,209 @@
+"""A review queue (``exp.review(rubric=...)``): one item at a time (a run, or two side by side for a
+pairwise review), moved through with next, previous and skip, each label kept as it is made (the
+experiment's labels' file, written atomically) and sent to Mastra's feedback with the run's trace id
+where the run has one. No widget: the package wires its view in (:func:`reviewed_with`;
+widget/review.py draws it); the rubric, labels and order are analysis/review.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from ..analysis.experiment import Item
+from ..analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, resume_at
+from ..core.feedback import Feedback
+from ..core.feedback import make as make_feedback
+from ..core.result import RunResult
+from .stream import LabelSender, sent
+
+__all__ = ["Review", "reviewed_with"]
+
+PAIRWISE_KEPT = "a pairwise choice has no Mastra feedback record, so it is kept here"
+
+
+class Runs(Protocol):
+    """What a review reads of its experiment: a run's result, where its labels go, and how a label
+    is kept on the run (its ``result.feedback``)."""
+
+    def result_of(self, item: int, variant: str, repeat: int) -> RunResult:
+        """The run's result."""
+
+    def sender_of(self, item: int, variant: str, repeat: int) -> LabelSender | None:
+        """Where the run's labels are sent (Mastra's feedback with its trace id), or None."""
+
+    def keep_feedback(self, item: int, variant: str, repeat: int, feedback: Feedback) -> None:
+        """The run's label as its result keeps it (its tile shows it)."""
+
+
+_VIEWS: list[Callable[[Review], Any]] = []
+
+
+def reviewed_with(view: Callable[[Review], Any]) -> None:
+    """How a review is shown: its view, made when first shown (the package wires the widget layer's in)."""
+    _VIEWS[:] = [view]
+
+
+class Review:
+    """``exp.review(rubric=..., pairwise=None, order="disagreements first", reviewer=None)``: a queue
+    of the experiment's ended runs (or pairs), one shown at a time; ``label(...)`` labels the item
+    shown and moves on, ``skip()``, ``next()``, ``previous()``, ``go(n)``; ``progress`` ("12 of
+    60"); ``labels`` (the labels made, as records). Shown, a keyboard-first view: n/p or the arrows,
+    digits score, a/b/t choose, s skips, u/d thumbs, c the comment (Escape leaves it)."""
+
+    def __init__(
+        self,
+        runs: Runs,
+        items: Sequence[Item],
+        queue: Sequence[Place],
+        book: Book,
+        *,
+        rubric: Rubric,
+        reviewer: str | None = None,
+    ) -> None:
+        self.runs = runs
+        self.items = list(items)
+        self.queue = list(queue)
+        self.book = book
+        self.rubric = rubric
+        self.reviewer = reviewer
+        self.pairwise = bool(self.queue) and len(self.queue[0].variants) == 2
+        self.position = resume_at(self.queue, book)
+        self.listeners: list[Callable[[], None]] = []
+        self._view: Any = None
+
+    # ---- where ----------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.queue)
+
+    @property
+    def place(self) -> Place | None:
+        """The item shown (None past the end)."""
+        return self.queue[self.position] if self.position < len(self.queue) else None
+
+    @property
+    def progress(self) -> str:
+        """Where the queue is: "12 of 60" (the item shown), or "done: 60 of 60 labelled"."""
+        if self.place is None:
+            return f"done: {self.labelled} of {len(self.queue)} labelled"
+        return f"{self.position + 1} of {len(self.queue)}"
+
+    @property
+    def labelled(self) -> int:
+        """How many of the queue's items have a label (a skip included)."""
+        return sum(self.book.get(place) is not None for place in self.queue)
+
+    @property
+    def labels(self) -> list[Label]:
+        """The labels of this queue's items, in queue order."""
+        return [label for place in self.queue if (label := self.book.get(place)) is not None]
+
+    def go(self, position: int) -> None:
+        """Show the queue's item ``position`` (0 the first; the end shows "done")."""
+        self.position = max(0, min(position, len(self.queue)))
+        self._changed()
+
+    def next(self) -> None:
+        """Show the next item."""
+        self.go(self.position + 1)
+
+    def previous(self) -> None:
+        """Show the previous item."""
+        self.go(self.position - 1)
+
+    # ---- labelling ------------------------------------------------------------------------------
+
+    def label(
+        self,
+        *,
+        thumbs: str | None = None,
+        score: int | None = None,
+        category: str | None = None,
+        comment: str | None = None,
+        choice: str | None = None,
+    ) -> Label:
+        """Label the item shown (the rubric checks the values: ValueError says what is wrong), keep
+        it (written at once into the experiment's folder when it has one), send it to Mastra's
+        feedback with the run's trace id where it has one, and show the next item."""
+        place = self._shown()
+        values = self.rubric.values(thumbs=thumbs, score=score, category=category, comment=comment,
+                                    choice=choice, pairwise=self.pairwise)  # fmt: skip
+        if values.empty:
+            raise ValueError("a label gives something the rubric asks for (or skip() the item)")
+        made = self.book.add(self._made(place, values=values))  # kept before it is sent
+        made = self.book.add(self._sent(made))
+        self.next()
+        return made
+
+    def skip(self) -> Label:
+        """Pass over the item shown (a label that says so: resuming goes past it) and show the next."""
+        place = self._shown()
+        made = self.book.add(self._made(place, skipped=True).model_copy(
+            update={"sent_to_mastra": False, "reason": "skipped"}))  # fmt: skip
+        self.next()
+        return made
+
+    def _shown(self) -> Place:
+        if self.place is None:
+            raise IndexError(f"the queue is done ({self.progress}): go(n) shows an item again")
+        return self.place
+
+    def _made(self, place: Place, **fields: Any) -> Label:
+        traces = [self.runs.result_of(place.item, v, place.repeat).trace_id for v in place.variants]
+        return Label(item=place.item, variants=place.variants, repeat=place.repeat, reviewer=self.reviewer,
+                     trace_ids=tuple(t for t in traces if t), **fields)  # fmt: skip
+
+    def _sent(self, label: Label) -> Label:
+        """``label`` sent to Mastra's feedback (a single run's thumbs, score and comment, with its
+        trace id), kept on the run, and as it stands then."""
+        if self.pairwise:
+            return label.model_copy(update={"sent_to_mastra": False, "reason": PAIRWISE_KEPT})
+        (variant,) = label.variants
+        values = label.values
+        feedback = make_feedback(values.thumbs, values.score, values.comment, at=label.at)
+        if feedback.empty:  # only a category: nothing Mastra's feedback records
+            feedback = feedback.model_copy(update={"sent_to_mastra": False, "reason": "only a category"})
+        else:
+            feedback = sent(self.runs.sender_of(label.item, variant, label.repeat), feedback)
+        self.runs.keep_feedback(label.item, variant, label.repeat, feedback)
+        return label.model_copy(update={"sent_to_mastra": feedback.sent_to_mastra, "reason": feedback.reason})
+
+    def note(self) -> str:
+        """One sentence on where the labels go: Mastra's feedback, or kept here only and why."""
+        where = (
+            f"Labels are written to {self.book.folder / REVIEW_FILE} as they are made"
+            if self.book.folder is not None
+            else "Labels stay in this kernel until exp.save(folder) writes them (and each one after)"
+        )
+        if self.pairwise:
+            return f"{where}; {PAIRWISE_KEPT}."
+        shown = self.place or (self.queue[0] if self.queue else None)
+        if shown is None or self.runs.sender_of(shown.item, shown.variants[0], shown.repeat) is None:
+            return f"{where}, not sent to Mastra: these runs name no Mastra trace (no MastraClient ran them)."
+        return f"{where}, and sent to Mastra's feedback with each run's trace id."
+
+    # ---- shown ----------------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    @property
+    def view(self) -> Any:
+        """The review's view (made when first shown: widget/review.py's)."""
+        if self._view is None:
+            if not _VIEWS:
+                raise RuntimeError("no widget layer is wired in to show a review (import mastra_notebook)")
+            self._view = _VIEWS[0](self)
+        return self._view
+
+    def _ipython_display_(self) -> None:
+        self.view.display()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython
+        return self.view.bundle(**kwargs)
+
+    def __repr__(self) -> str:
+        kind = "pairwise review" if self.pairwise else "review"
+        return f"<{kind.capitalize()} of {len(self.queue)} items: {self.progress}, {self.labelled} labelled>"
