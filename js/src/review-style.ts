@@ -53,16 +53,13 @@ export const REVIEW_CSS = `
 .mn-review-runs.mn-review-pair {
   grid-template-columns: 1fr 1fr;
 }
-.mn-review-run {
-  min-width: 0;
-}
-.mn-review-run-name {
-  font-weight: 600;
-  margin-bottom: 2px;
-}
 .mn-review-run-view {
+  min-width: 0;
   max-height: 420px;
   overflow: auto;
+}
+.mn-review-thumb svg {
+  vertical-align: -2px;
 }
 .mn-review-row {
   display: flex;

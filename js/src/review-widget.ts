@@ -7,9 +7,10 @@
  */
 import { type ReviewMessage, type ReviewRun, mountReview, readReview } from "./views/review";
 import { REVIEW_CSS } from "./review-style";
+import { adoptStyles } from "./styles";
 import { mountStatic } from "./widget";
 
-export { adoptStyles } from "./styles";
+export { adoptStyles };
 
 /** The part of the anywidget model the review uses. */
 export interface ReviewModel {
@@ -17,18 +18,6 @@ export interface ReviewModel {
   on(event: "change:state", callback: () => void): void;
   off(event: "change:state", callback: () => void): void;
   send(msg: ReviewMessage): void;
-}
-
-const STYLE_ID = "mn-review-style";
-
-function adoptReviewStyle(el: HTMLElement): void {
-  const root = el.getRootNode();
-  const host = root instanceof ShadowRoot ? root : document.head;
-  if (host.querySelector(`#${STYLE_ID}`)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = REVIEW_CSS;
-  host.append(style);
 }
 
 /** A run drawn by the run view, from its ops (folded: nothing opened). */
@@ -42,7 +31,7 @@ export function drawRun(host: HTMLElement, run: ReviewRun): () => void {
 }
 
 export function renderReview({ model, el }: { model: ReviewModel; el: HTMLElement }): () => void {
-  adoptReviewStyle(el);
+  adoptStyles(el, REVIEW_CSS, "mn-review-style");
   const review = mountReview(el, (msg) => model.send(msg), drawRun);
   const draw = () => review.show(readReview(model.get("state")));
   draw();

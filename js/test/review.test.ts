@@ -60,6 +60,9 @@ describe("the review queue", () => {
     expect(el.querySelector(".mn-review-note")?.textContent).toContain("not sent to Mastra");
     expect(el.querySelector(".mn-review-run-view")?.textContent).toBe("run view of concise");
     expect([...el.querySelectorAll(".mn-review-score")].map((b) => b.textContent)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(el.querySelector(".mn-review-keys")?.textContent).toBe(
+      "keys: n/p next/previous · 1–5 score · Shift+1–2 category · u/d thumbs · s skip · c comment (Escape leaves it)",
+    );
   });
 
   it("takes a score by digit, thumbs by u/d, a category by Shift+digit, and labels on n", () => {
@@ -125,7 +128,8 @@ describe("the review queue", () => {
     });
     const { sent, key, el } = mounted(pair);
     expect(el.querySelector(".mn-review-runs.mn-review-pair")).not.toBeNull();
-    expect([...el.querySelectorAll(".mn-review-run-name")].map((n) => n.textContent)).toEqual(["a · concise", "b · verbose"]);
+    const views = [...el.querySelectorAll<HTMLElement>(".mn-review-run-view")];
+    expect(views.map((view) => view.dataset.name)).toEqual(["a · concise", "b · verbose"]);
     key("b");
     key("t");
     key("Enter");

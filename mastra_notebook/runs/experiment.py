@@ -176,6 +176,9 @@ class Experiment:
       ``agreement(scorer, labels)``: kappa or alpha against a person's labels;
     - ``by_input()``, ``forks(input)``: what the repeats did and where they part;
       ``rescore(scorers)``: scored again in the kernel, no server;
+    - ``review(rubric=mn.Rubric(...))``: a person labels the runs (or pairs) one at a time, by
+      keyboard; ``review_labels()`` for ``agreement``; ``to_dataset(name)``: the reviewed inputs
+      as a Mastra dataset, the label as ground truth;
     - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
     """
 
@@ -435,8 +438,9 @@ class Experiment:
         """A review queue of the ended runs, one at a time (``pairwise``: two variants' runs side by
         side, a/b/tie; a ``Pairwise`` from ``exp.pairwise`` names them), by ``rubric``
         (``mn.Rubric(thumbs=True, scale=(1, 5), categories=[...], comment=True)``; thumbs and a
-        comment by default), in ``order``: ``"disagreements first"`` (the inputs whose repeats
-        disagree, or where a pairwise judge and a scorer do, come first) or ``"input"``. It resumes
+        comment by default, a pair's choice and a comment), in ``order``: ``"disagreements
+        first"`` (the inputs whose repeats disagree, or where a pairwise judge and a scorer do,
+        come first) or ``"input"``. It resumes
         at the first item with no label. Each label is written into the experiment's folder as it
         is made (once saved or loaded: ``save(folder)``) and sent to Mastra's feedback with the
         run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``."""
@@ -452,7 +456,7 @@ class Experiment:
         outcomes = self.outcomes()
         judged = [*self.judged, *([pairwise] if isinstance(pairwise, Pairwise) else [])]
         queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
-        chosen = rubric if rubric is not None else Rubric(thumbs=True)
+        chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
         return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)
 
     def review_labels(self, field: str | None = None, *, pairwise: bool = False) -> dict[Any, Any]:

@@ -13,6 +13,7 @@
  * Every string from the kernel goes in as text (dom.ts `h`), never as HTML.
  */
 import { h, isolated } from "../dom";
+import { thumbIcon } from "../render/feedback";
 
 export interface ReviewRubric {
   thumbs: boolean;
@@ -102,10 +103,17 @@ export function readReview(value: unknown): ReviewState {
 /** Draws a run into `host` (the run view, folded); returns what ends it. */
 export type RunDrawer = (host: HTMLElement, run: ReviewRun) => () => void;
 
-function button(cls: string, text: string, title: string, on: boolean, data: Record<string, string>): HTMLButtonElement {
+function button(
+  cls: string,
+  content: string | (string | Element)[],
+  title: string,
+  on: boolean,
+  data: Record<string, string>,
+): HTMLButtonElement {
   const attrs: Record<string, string | boolean> = { type: "button", title, "aria-pressed": on ? "true" : "false" };
   for (const [name, value] of Object.entries(data)) attrs[`data-${name}`] = value;
-  return h("button", `mn-review-button ${cls}${on ? " mn-review-on" : ""}`, [text], attrs);
+  const children = typeof content === "string" ? [content] : content;
+  return h("button", `mn-review-button ${cls}${on ? " mn-review-on" : ""}`, children, attrs);
 }
 
 /** The rubric's controls for `draft` (a click is the same as its key). */
@@ -126,8 +134,10 @@ function drawControls(state: ReviewState, draft: ReviewValues): HTMLElement {
     rows.push(
       h("div", "mn-review-row", [
         h("span", "mn-review-what", ["thumbs"]),
-        button("mn-review-thumb", "👍 up", "thumbs up (key u)", draft.thumbs === "up", { thumbs: "up" }),
-        button("mn-review-thumb", "👎 down", "thumbs down (key d)", draft.thumbs === "down", { thumbs: "down" }),
+        button("mn-review-thumb", [thumbIcon("up"), " up"], "thumbs up (key u)", draft.thumbs === "up", { thumbs: "up" }),
+        button("mn-review-thumb", [thumbIcon("down"), " down"], "thumbs down (key d)", draft.thumbs === "down", {
+          thumbs: "down",
+        }),
       ]),
     );
   }
@@ -190,12 +200,23 @@ export function drawReview(state: ReviewState, draft: ReviewValues = state.given
       button("mn-review-go", "next →", "label and next (n, → or Enter)", false, { go: "next" }),
     ]),
   );
-  parts.push(
-    h("div", "mn-review-keys", [
-      "keys: n/p next/previous · digits score · Shift+digit category · u/d thumbs · a/b/t choice · s skip · c comment",
-    ]),
-  );
+  parts.push(h("div", "mn-review-keys", [`keys: ${keyHints(state).join(" · ")}`]));
   return h("div", "mn-review", parts, { tabindex: "0", "data-lm-suppress-shortcuts": "true" });
+}
+
+/** The keys this item takes, as the line under it says them. */
+function keyHints(state: ReviewState): string[] {
+  const { rubric } = state;
+  const count = rubric.categories.length;
+  return [
+    "n/p next/previous",
+    rubric.scale ? `${rubric.scale[0]}–${rubric.scale[1]} score` : "",
+    count ? `Shift+1${count > 1 ? `–${count}` : ""} category` : "",
+    rubric.thumbs ? "u/d thumbs" : "",
+    state.pairwise ? "a/b/t choice" : "",
+    "s skip",
+    rubric.comment ? "c comment (Escape leaves it)" : "",
+  ].filter(Boolean);
 }
 
 function given(values: ReviewValues): boolean {
@@ -240,10 +261,8 @@ export function mountReview(el: HTMLElement, send: (msg: ReviewMessage) => void,
     } else if (place) {
       endRuns();
       for (const run of state.runs) {
-        const column = h("div", "mn-review-run", [h("div", "mn-review-run-name", [run.name])]);
-        const host = h("div", "mn-review-run-view", []);
-        column.append(host);
-        place.append(column);
+        const host = h("div", "mn-review-run-view", [], { "data-name": run.name }); // the view's title names it
+        place.append(host);
         ends.push(drawRun(host, run));
       }
     }
