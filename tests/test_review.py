@@ -5,6 +5,7 @@ read back by ``load_experiment`` (the queue resumes at the first unlabelled item
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from html import unescape
@@ -20,6 +21,7 @@ from mastra_notebook.analysis.review import REVIEW_FILE, Book, Label, Place, Rub
 from mastra_notebook.core.feedback import Feedback
 from mastra_notebook.runs.experiment import load_experiment
 
+from .fake_clock import on_fake_clock
 from .test_judged import experiment_of, result, score
 
 
@@ -181,6 +183,8 @@ def test_the_labels_feed_agreement_with_a_scorer() -> None:
     assert found.n == 4
     assert [key for key, *_ in found.disagreements] == [(0, "b", 0)]
     assert found.kappa == pytest.approx((0.75 - 0.5) / (1 - 0.5))
+    assert exp.agreement("exact", review).kappa == found.kappa  # the review itself, as its labels
+    assert exp.rescore([]).review_labels() == exp.review_labels()  # a rescored copy keeps them
 
 
 def test_pairwise_labels_read_as_verdicts_for_agreement() -> None:
@@ -236,6 +240,43 @@ def test_labels_go_to_mastra_s_feedback_with_each_run_s_trace_id(tmp_path: Path)
     assert (sent.thumbs, sent.score, sent.comment) == ("up", 5.0, "right")
     assert exp.result_of(0, "a", 0).feedback is not None  # on the run: its tile shows it
     assert load_experiment(tmp_path).book.get(Place(0, ("a",), 0)).sent_to_mastra is True  # type: ignore[union-attr]
+
+
+@on_fake_clock
+async def test_the_view_s_labels_are_sent_without_blocking_and_kept_once_answered(tmp_path: Path) -> None:
+    outcomes, items = two_variants(inputs=2)
+    traced = [Outcome(o.item, o.variant, o.repeat, o.status,
+                      o.result.model_copy(update={"trace_id": f"trace-{o.item}-{o.variant}"})) for o in outcomes]  # fmt: skip
+    experiment_of(traced, items).save(tmp_path)
+    client = Client()
+    exp = load_experiment(tmp_path, client=client)
+    review = exp.review(rubric=Rubric(thumbs=True, scale=(1, 5)), order="input")
+    changes: list[str] = []
+    review.listeners.append(lambda: changes.append(review.progress))
+    made = review.label(score=3, wait=False)
+    assert made.sent_to_mastra is None
+    assert review.progress == "2 of 4"
+    assert client.senders["trace-0-a"].sent == []  # not sent yet: the loop has not run
+    await asyncio.gather(*review.sending)
+    assert [label.score for label in client.senders["trace-0-a"].sent] == [3.0]
+    kept = load_experiment(tmp_path).book.get(Place(0, ("a",), 0))
+    assert kept is not None
+    assert kept.sent_to_mastra is True
+    assert changes == ["2 of 4", "2 of 4"]  # moved on, then the answer
+    unanswered = review.label(score=2, wait=False)  # the kernel stops before Mastra answers it
+    again = load_experiment(tmp_path, client=client)
+    assert again.book.get(unanswered.place).sent_to_mastra is None  # type: ignore[union-attr]
+    reopened = again.review(rubric=Rubric(thumbs=True, scale=(1, 5)), order="input")  # sends it again
+    assert reopened.progress == "3 of 4"
+    await asyncio.gather(*reopened.sending)
+    assert again.book.get(unanswered.place).sent_to_mastra is True  # type: ignore[union-attr]
+    review.go(0)
+    review.label(score=4, wait=False)  # labelled again while the first answer is on its way
+    first = review.sending[-1]
+    review.go(0)
+    review.label(score=5)
+    await first
+    assert review.book.get(Place(0, ("a",), 0)).values.score == 5  # type: ignore[union-attr]
 
 
 def test_without_a_trace_the_queue_says_labels_stay_here() -> None:

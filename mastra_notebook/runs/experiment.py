@@ -362,13 +362,15 @@ class Experiment:
 
     def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
         """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
-        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score; a review's
+        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score; a review, or
         ``exp.review_labels()``, thumbs up read as a pass): Cohen's
         kappa, or Krippendorff's alpha for a ``level`` of ``ordinal``/``interval``; the confusion
         matrix; the runs where they disagree. Two reviewers, or a pairwise judge against pairwise
         labels (``pairwise(...).verdicts()``): ``agreement(first, second)`` of
         mastra_notebook.analysis.agreement."""
         given = scorer_labels(self.outcomes(), scorer)
+        if isinstance(labels, Review):  # exp.agreement("exact", review): the review's labels
+            labels = labels.book.given(pairwise=labels.pairwise)
         return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
 
     def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
@@ -409,7 +411,7 @@ class Experiment:
         for cell, outcome in zip(self.cells, outcomes, strict=True):
             copy.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(copy.cells),
                                    saved=outcome, recording=cell.recording))  # fmt: skip
-        copy.agents, copy.client = self.agents, self.client
+        copy.agents, copy.client, copy.book = self.agents, self.client, self.book  # the same runs' labels
         return copy
 
     def runs(self, item: int, variant: str) -> list[RunResult]:

@@ -15,6 +15,7 @@ from ..analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, resume_at
 from ..core.feedback import Feedback
 from ..core.feedback import make as make_feedback
 from ..core.result import RunResult
+from .loops import Work, schedule
 from .stream import LabelSender, sent
 
 __all__ = ["Review", "reviewed_with"]
@@ -70,7 +71,9 @@ class Review:
         self.pairwise = bool(self.queue) and len(self.queue[0].variants) == 2
         self.position = resume_at(self.queue, book)
         self.listeners: list[Callable[[], None]] = []
+        self.sending: list[Work] = []  # labels being sent without blocking (kept: a task is not collected)
         self._view: Any = None
+        self._send_unanswered()
 
     # ---- where ----------------------------------------------------------------------------------
 
@@ -122,17 +125,24 @@ class Review:
         category: str | None = None,
         comment: str | None = None,
         choice: str | None = None,
+        wait: bool = True,
     ) -> Label:
         """Label the item shown (the rubric checks the values: ValueError says what is wrong), keep
         it (written at once into the experiment's folder when it has one), send it to Mastra's
-        feedback with the run's trace id where it has one, and show the next item."""
+        feedback with the run's trace id where it has one, and show the next item. ``wait=False``
+        (the view's keys): sent in the background, the label kept as "sending" until it is."""
         place = self._shown()
         values = self.rubric.values(thumbs=thumbs, score=score, category=category, comment=comment,
                                     choice=choice, pairwise=self.pairwise)  # fmt: skip
         if values.empty:
             raise ValueError("a label gives something the rubric asks for (or skip() the item)")
         made = self.book.add(self._made(place, values=values))  # kept before it is sent
-        made = self.book.add(self._sent(made))
+        sender = self._sender(made)
+        if wait or sender is None or self._feedback(made).empty:
+            made = self.book.add(self._sent(made, sender))
+        else:
+            self.sending = [work for work in self.sending if not work.done()]
+            self.sending.append(schedule(self._send_later(made, sender)))
         self.next()
         return made
 
@@ -154,19 +164,51 @@ class Review:
         return Label(item=place.item, variants=place.variants, repeat=place.repeat, reviewer=self.reviewer,
                      trace_ids=tuple(t for t in traces if t), **fields)  # fmt: skip
 
-    def _sent(self, label: Label) -> Label:
+    def _send_unanswered(self) -> None:
+        """Send again the labels kept before Mastra answered them (``sent_to_mastra`` None: the last
+        kernel stopped meanwhile), in the background."""
+        for place in self.queue:
+            label = self.book.get(place)
+            if label is None or label.skipped or label.sent_to_mastra is not None:
+                continue
+            sender = self._sender(label)
+            if sender is None or self._feedback(label).empty:
+                self.book.add(self._sent(label, sender))
+            else:
+                self.sending.append(schedule(self._send_later(label, sender)))
+
+    def _sender(self, label: Label) -> LabelSender | None:
+        """Where ``label`` goes: its run's feedback (None: a pair's, or a run with no trace)."""
+        if self.pairwise:
+            return None
+        return self.runs.sender_of(label.item, label.variants[0], label.repeat)
+
+    def _feedback(self, label: Label) -> Feedback:
+        """``label`` as a run's label: its thumbs, score and comment (core/feedback.py)."""
+        values = label.values
+        return make_feedback(values.thumbs, values.score, values.comment, at=label.at)
+
+    def _sent(self, label: Label, sender: LabelSender | None) -> Label:
         """``label`` sent to Mastra's feedback (a single run's thumbs, score and comment, with its
-        trace id), kept on the run, and as it stands then."""
+        trace id) and kept on the run; as it stands then."""
         if self.pairwise:
             return label.model_copy(update={"sent_to_mastra": False, "reason": PAIRWISE_KEPT})
-        (variant,) = label.variants
-        values = label.values
-        feedback = make_feedback(values.thumbs, values.score, values.comment, at=label.at)
+        feedback = self._feedback(label)
         if feedback.empty:  # only a category: nothing Mastra's feedback records
             feedback = feedback.model_copy(update={"sent_to_mastra": False, "reason": "only a category"})
         else:
-            feedback = sent(self.runs.sender_of(label.item, variant, label.repeat), feedback)
-        self.runs.keep_feedback(label.item, variant, label.repeat, feedback)
+            feedback = sent(sender, feedback)
+        return self._kept(label, feedback)
+
+    async def _send_later(self, label: Label, sender: LabelSender) -> None:
+        answered = self._kept(label, await sender.asend(self._feedback(label)))
+        current = self.book.get(label.place)
+        if current is not None and current.at == label.at:  # not labelled again meanwhile
+            self.book.add(answered)
+            self._changed()
+
+    def _kept(self, label: Label, feedback: Feedback) -> Label:
+        self.runs.keep_feedback(label.item, label.variants[0], label.repeat, feedback)
         return label.model_copy(update={"sent_to_mastra": feedback.sent_to_mastra, "reason": feedback.reason})
 
     def note(self) -> str:

@@ -140,7 +140,7 @@ class ReviewView:
             self.review.skip()
         elif isinstance(label, dict):
             given = {name: label.get(name) for name in Values.model_fields}
-            self.review.label(**given)
+            self.review.label(**given, wait=False)  # sent in the background: the next item at once
 
     def bundle(self, **_kwargs: Any) -> dict[str, Any]:
         """The widget's MIME bundle with the item as HTML beside it (a saved notebook's)."""
