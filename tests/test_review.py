@@ -19,7 +19,7 @@ import mastra_notebook as mn
 from mastra_notebook.analysis.experiment import Item, Outcome
 from mastra_notebook.analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, ordered, places
 from mastra_notebook.core.feedback import Feedback
-from mastra_notebook.runs.experiment import load_experiment
+from mastra_notebook.runs.experiment import Experiment, load_experiment
 
 from .fake_clock import on_fake_clock
 from .test_judged import experiment_of, result, score
@@ -224,13 +224,19 @@ class Client:
         raise AssertionError("no agent is asked")
 
 
-def test_labels_go_to_mastra_s_feedback_with_each_run_s_trace_id(tmp_path: Path) -> None:
+def traced_experiment(folder: Path) -> tuple[Experiment, Client]:
+    """Two inputs by variants a and b, each run traced ("trace-<input>-<variant>"), saved into
+    ``folder`` and loaded with a client whose feedback a test reads."""
     outcomes, items = two_variants(inputs=2)
     traced = [Outcome(o.item, o.variant, o.repeat, o.status,
                       o.result.model_copy(update={"trace_id": f"trace-{o.item}-{o.variant}"})) for o in outcomes]  # fmt: skip
-    experiment_of(traced, items).save(tmp_path)
+    experiment_of(traced, items).save(folder)
     client = Client()
-    exp = load_experiment(tmp_path, client=client)
+    return load_experiment(folder, client=client), client
+
+
+def test_labels_go_to_mastra_s_feedback_with_each_run_s_trace_id(tmp_path: Path) -> None:
+    exp, client = traced_experiment(tmp_path)
     review = exp.review(rubric=Rubric(thumbs=True, scale=(1, 5)), order="input")
     assert "sent to Mastra's feedback" in review.note()
     made = review.label(thumbs="up", score=5, comment="right")
@@ -244,12 +250,7 @@ def test_labels_go_to_mastra_s_feedback_with_each_run_s_trace_id(tmp_path: Path)
 
 @on_fake_clock
 async def test_the_view_s_labels_are_sent_without_blocking_and_kept_once_answered(tmp_path: Path) -> None:
-    outcomes, items = two_variants(inputs=2)
-    traced = [Outcome(o.item, o.variant, o.repeat, o.status,
-                      o.result.model_copy(update={"trace_id": f"trace-{o.item}-{o.variant}"})) for o in outcomes]  # fmt: skip
-    experiment_of(traced, items).save(tmp_path)
-    client = Client()
-    exp = load_experiment(tmp_path, client=client)
+    exp, client = traced_experiment(tmp_path)
     review = exp.review(rubric=Rubric(thumbs=True, scale=(1, 5)), order="input")
     changes: list[str] = []
     review.listeners.append(lambda: changes.append(review.progress))
