@@ -18,7 +18,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.analysis.experiment import Item, Outcome
 from mastra_notebook.analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, ordered, places
-from mastra_notebook.core.feedback import Feedback
+from mastra_notebook.core.feedback import NO_TRACE, Feedback
 from mastra_notebook.runs.experiment import Experiment, load_experiment
 
 from .fake_clock import on_fake_clock
@@ -194,7 +194,8 @@ def test_pairwise_labels_read_as_verdicts_for_agreement() -> None:
     for choice in ("a", "tie", "b"):
         review.label(choice=choice)
     assert exp.review_labels(pairwise=True) == {(0, 0): "a", (1, 0): "tie", (2, 0): "b"}
-    assert "pairwise choice" in review.note()
+    assert "not sent to Mastra" in review.note()
+    assert review.labels[0].reason == NO_TRACE
 
 
 class Sender:
@@ -202,6 +203,7 @@ class Sender:
 
     def __init__(self) -> None:
         self.sent: list[Feedback] = []
+        self.records: list[dict[str, Any]] = []
 
     def send(self, label: Feedback) -> Feedback:
         self.sent.append(label)
@@ -209,6 +211,10 @@ class Sender:
 
     async def asend(self, label: Feedback) -> Feedback:
         return self.send(label)
+
+    def send_records(self, bodies: list[dict[str, Any]]) -> tuple[bool, str | None]:
+        self.records.extend(body["feedback"] for body in bodies)
+        return True, None
 
 
 class Client:
@@ -246,6 +252,23 @@ def test_labels_go_to_mastra_s_feedback_with_each_run_s_trace_id(tmp_path: Path)
     assert (sent.thumbs, sent.score, sent.comment) == ("up", 5.0, "right")
     assert exp.result_of(0, "a", 0).feedback is not None  # on the run: its tile shows it
     assert load_experiment(tmp_path).book.get(Place(0, ("a",), 0)).sent_to_mastra is True  # type: ignore[union-attr]
+
+
+def test_a_pair_s_choice_goes_to_each_run_s_trace_as_a_preference(tmp_path: Path) -> None:
+    exp, client = traced_experiment(tmp_path)
+    review = exp.review(pairwise=("a", "b"), order="input")
+    assert "a preference on each run's trace" in review.note()
+    made = review.label(choice="b", comment="b names it")
+    assert made.sent_to_mastra is True
+    assert made.trace_ids == ("trace-0-a", "trace-0-b")
+    a_side, b_side = client.senders["trace-0-a"].records, client.senders["trace-0-b"].records
+    assert [(r["feedbackType"], r["value"], r["comment"]) for r in a_side + b_side] == [
+        ("preference", 0, "b names it"), ("preference", 1, "b names it")]  # fmt: skip
+    assert a_side[0]["metadata"]["otherTraceId"] == "trace-0-b"
+    review.label(choice="tie")
+    assert [
+        r["value"] for r in client.senders["trace-1-a"].records + client.senders["trace-1-b"].records
+    ] == [0.5, 0.5]
 
 
 @on_fake_clock

@@ -8,11 +8,11 @@ widget/review.py draws it); the rubric, labels and order are analysis/review.py'
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from ..analysis.experiment import Item
 from ..analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, resume_at
-from ..core.feedback import Feedback
+from ..core.feedback import NO_TRACE, Feedback, Preference, preference_records
 from ..core.feedback import make as make_feedback
 from ..core.result import RunResult
 from .loops import Work, schedule
@@ -20,7 +20,18 @@ from .stream import LabelSender, sent
 
 __all__ = ["Review", "reviewed_with"]
 
-PAIRWISE_KEPT = "a pairwise choice has no Mastra feedback record, so it is kept here"
+# a pair's choice, for run a and run b
+PREFERENCES: dict[str, tuple[Preference, Preference]] = {
+    "a": ("better", "worse"), "b": ("worse", "better"), "tie": ("tie", "tie"),
+}  # fmt: skip
+
+
+@runtime_checkable
+class RecordSender(Protocol):
+    """Where feedback records made here go (a pair's preference): client/feedback.py's."""
+
+    def send_records(self, bodies: list[dict[str, Any]]) -> tuple[bool, str | None]:
+        """Post ``bodies``: whether Mastra took them, and why not."""
 
 
 class Runs(Protocol):
@@ -192,13 +203,37 @@ class Review:
         """``label`` sent to Mastra's feedback (a single run's thumbs, score and comment, with its
         trace id) and kept on the run; as it stands then."""
         if self.pairwise:
-            return label.model_copy(update={"sent_to_mastra": False, "reason": PAIRWISE_KEPT})
+            return self._sent_pair(label)
         feedback = self._feedback(label)
         if feedback.empty:  # only a category: nothing Mastra's feedback records
             feedback = feedback.model_copy(update={"sent_to_mastra": False, "reason": "only a category"})
         else:
             feedback = sent(sender, feedback)
         return self._kept(label, feedback)
+
+    def _sent_pair(self, label: Label) -> Label:
+        """A pair's choice sent to Mastra's feedback: a preference record on each run's trace (1 the
+        run chosen, 0 the other, 0.5 each for a tie), the other run's trace id beside it."""
+        choice = label.values.choice
+        if choice is None:
+            return label.model_copy(update={"sent_to_mastra": False, "reason": "no choice to send"})
+        runs = [self.runs.result_of(label.item, v, label.repeat) for v in label.variants]
+        senders = [self.runs.sender_of(label.item, v, label.repeat) for v in label.variants]
+        reasons = []
+        for side, (preference, result, sender) in enumerate(
+            zip(PREFERENCES[choice], runs, senders, strict=True)
+        ):
+            if not isinstance(sender, RecordSender) or result.trace_id is None:
+                reasons.append(NO_TRACE)
+                continue
+            bodies = preference_records(preference, result.trace_id, other_trace_id=runs[1 - side].trace_id,
+                                        comment=label.values.comment, run_id=result.run_id)  # fmt: skip
+            taken, why = sender.send_records(bodies)
+            if not taken:
+                reasons.append(why or "Mastra's server did not take it")
+        return label.model_copy(
+            update={"sent_to_mastra": not reasons, "reason": reasons[0] if reasons else None}
+        )
 
     async def _send_later(self, label: Label, sender: LabelSender) -> None:
         answered = self._kept(label, await sender.asend(self._feedback(label)))
@@ -218,12 +253,11 @@ class Review:
             if self.book.folder is not None
             else "Labels stay in this kernel until exp.save(folder) writes them (and each one after)"
         )
-        if self.pairwise:
-            return f"{where}; {PAIRWISE_KEPT}."
         shown = self.place or (self.queue[0] if self.queue else None)
         if shown is None or self.runs.sender_of(shown.item, shown.variants[0], shown.repeat) is None:
             return f"{where}, not sent to Mastra: these runs name no Mastra trace (no MastraClient ran them)."
-        return f"{where}, and sent to Mastra's feedback with each run's trace id."
+        what = "a preference on each run's trace" if self.pairwise else "each run's trace id"
+        return f"{where}, and sent to Mastra's feedback with {what}."
 
     # ---- shown ----------------------------------------------------------------------------------
 

@@ -46,3 +46,19 @@ def test_labels_reach_mastra_and_become_a_dataset(client: mn.MastraClient, tmp_p
     items = sorted((item.input, item.expected) for item in client.dataset(name).items)
     assert items == [(inputs[0], "right"), (inputs[1], "wrong")]
     assert dataset.name == name
+
+
+def test_a_pair_s_choice_reaches_mastra_as_a_preference_on_each_trace(client: mn.MastraClient) -> None:
+    variants = {
+        "plain": {"instructions": "Answer in plain words."},
+        "upper": {"instructions": "Answer in uppercase."},
+    }
+    exp = client.agent("dynamic").experiment(["Where is NASA based?"], variants, view=False).wait(120)
+    review = exp.review(pairwise=("plain", "upper"), reviewer="ana")
+    made = review.label(choice="a", comment="plain reads better")
+    assert made.sent_to_mastra is True
+    plain, upper = made.trace_ids
+    ((chosen,), (other,)) = stored(client, plain), stored(client, upper)
+    assert (chosen["feedbackType"], chosen["value"], other["value"]) == ("preference", 1, 0)
+    assert chosen["comment"] == "plain reads better"
+    assert chosen["metadata"]["otherTraceId"] == upper
