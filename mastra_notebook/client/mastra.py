@@ -24,6 +24,7 @@ from ..runs.stream import RunStream
 from . import catalogue, memory
 from .bodies import AGENT_BODY, WORKFLOW_BODY, body_options, camel, checked, chosen_trace_id, messages
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
+from .feedback import MastraFeedback
 from .scores import KnownScorers, Scoring
 from .session import Kind, RunSession
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
@@ -122,6 +123,11 @@ class MastraClient:
         """The dataset with this id or name: ``items``, ``add(items)``, ``experiment(agent=...,
         scorers=[...])`` run on the server, ``compare(a, b)``."""
         return open_dataset(self.transport, self.known_scorers, name_or_id)
+
+    def feedback(self, trace_id: str, run_id: str | None = None) -> MastraFeedback:
+        """Where a run's labels go on this server: Mastra's feedback route, with the run's trace id
+        (a saved run's, labelled after it was reopened: ``mn.load_experiment(folder, client)``)."""
+        return MastraFeedback(self.transport, trace_id, lambda: run_id)
 
     def agent(self, agent_id: str) -> Agent:
         """The agent ``agent_id`` of this server: ``stream(prompt)``, ``stream_many(prompts)``, ``chat()``."""
@@ -315,6 +321,7 @@ class Agent(_OnServer):
         made = Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
                           agent=self.id)  # fmt: skip
         made.agents = self.client.agent  # a pairwise judge named by its agent id is asked here
+        made.client = self.client  # a review's labels go to its feedback; to_dataset makes datasets there
         return made
 
     @checked(AGENT_BODY)
