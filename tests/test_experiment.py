@@ -146,7 +146,10 @@ async def test_differs_keeps_the_inputs_whose_scores_or_trajectories_differ(reco
     assert exp.differs("terse", "chatty") == [2, 3, 4]
     comparisons = exp.compare("terse", "chatty")
     assert sorted(comparisons) == [2, 3, 4]
-    assert comparisons[3].labels == ["terse", "chatty"]
+    assert comparisons[3].labels == ["terse #1", "terse #2", "chatty #1", "chatty #2"]  # every repeat
+    # input 2: chatty misses it on its second repeat only (its first repeat alone would read alike)
+    assert [r.text for r in comparisons[2].results] == ["It is Madrid.", "It is Madrid.", "It is Madrid.",
+                                                         "I do not know."]  # fmt: skip
     assert "capital of Peru?" in comparisons._repr_html_()
     with pytest.raises(KeyError, match="no variant 'nope'"):
         exp.compare("terse", "nope")

@@ -61,6 +61,9 @@ class Shown(Protocol):
     def settled(self) -> None:
         """Every run ended."""
 
+    def judged(self) -> None:
+        """A pair of variants was judged (``Experiment.verdicts``): its column and figures shown."""
+
     def showing(self, handle: Any) -> bool:
         """``handle`` is shown in the grid's detail area (not to be closed when its run ends)."""
 
@@ -202,6 +205,7 @@ class Experiment:
         self._grid: Shown | None = None
         self._page_tiles = page_tiles
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
+        self.verdicts: dict[tuple[str, str], Pairwise] = {}  # each pair's last pairwise(): the grid shows it
         if start is not None:
             for index, item in enumerate(self.items):  # row by row: the grid fills from the top
                 for variant in self.variants:
@@ -329,8 +333,9 @@ class Experiment:
         return numbers.differing(self.outcomes(), list(variants) or None, scorers)
 
     def compare(self, a: str, b: str) -> Comparisons:
-        """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
-        step (``mn.compare``): a dict by input index, shown one comparison after the other."""
+        """For each input where variants ``a`` and ``b`` differ (scores or tool calls, or only the
+        answers' words when the scores tie), all their repeats compared step by step
+        (``mn.compare``): a dict by input index, shown one comparison after the other."""
         return numbers.comparisons(self.outcomes(), self.items, a, b)
 
     # ---- judged: analysis/pairwise.py, agreement.py, repeats.py, intervals.py --------------------
@@ -345,9 +350,16 @@ class Experiment:
         agent's id, asked with both answers, its verdict read from its structured output.
         A :class:`~mastra_notebook.analysis.pairwise.Pairwise`: per pair
         the verdict and both reasons (``to_dataframe()``), wins, losses, ties, the win rate with its
-        95% interval, and the judge's position bias (how often it chose the answer shown first)."""
+        95% interval, and the judge's position bias (how often it chose the answer shown first).
+        Kept in ``verdicts``: the grid shows a verdict column for the pair and its figures in the
+        summary."""
         chosen = as_judge(judge, self.agents)
-        return judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+        judged = judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+        self.verdicts.pop((b, a), None)  # one column per pair of variants: the last judging of it
+        self.verdicts[a, b] = judged
+        if self._grid is not None:
+            self._grid.judged()
+        return judged
 
     def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
         """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from

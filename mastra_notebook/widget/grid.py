@@ -62,11 +62,11 @@ def _label(result: RunResult) -> tuple[str, str]:
 
 
 def run_data(
-    number: int, status: str, result: RunResult, *, repeat: int = 0, openable: bool = True
+    number: int, status: str, result: RunResult, *, repeat: int = 0, openable: bool = True, step: str = ""
 ) -> dict[str, Any]:
     """One run as a tile shows it: its status word and tone, score badges, the answer's first lines,
     a person's label; ``number`` is what its "open" sends back, ``repeat`` its repeat from 1 (0: the
-    tile's only run)."""
+    tile's only run); ``step``: what it did at the step where its tile's repeats part (forks)."""
     label, comment = _label(result)
     return {
         "open": number,
@@ -79,14 +79,23 @@ def run_data(
         "label": label,
         "comment": comment,
         "openable": openable and status != "queued",
+        "step": step,
     }
 
 
 def tile_data(
-    runs: list[dict[str, Any]], *, title: str = "", subtitle: str = "", hover: str = "", target: bool = False
+    runs: list[dict[str, Any]],
+    *,
+    title: str = "",
+    subtitle: str = "",
+    hover: str = "",
+    target: bool = False,
+    fork: str = "",
 ) -> dict[str, Any]:
-    """A tile: a batch's title (its prompt) and subtitle, and its runs (:func:`run_data`)."""
-    return {"title": title, "subtitle": subtitle, "hover": hover, "target": target, "runs": runs}
+    """A tile: a batch's title (its prompt) and subtitle, its runs (:func:`run_data`), and ``fork``:
+    where its passing and failing repeats part, said ("" when they did not both pass and fail)."""
+    return {"title": title, "subtitle": subtitle, "hover": hover, "target": target, "runs": runs,
+            "fork": fork}  # fmt: skip
 
 
 def page_data(
@@ -98,16 +107,19 @@ def page_data(
     tiles: list[dict[str, Any]] | None = None,
     rows: list[dict[str, Any]] | None = None,
     columns: list[dict[str, str]] | None = None,
+    pairs: list[dict[str, str]] | None = None,
     filters: list[tuple[str, str]] | None = None,
     filter: str = "",
     jump: str = "",
     note: str = "",
     empty: str = "",
 ) -> dict[str, Any]:
-    """A page as the grid draws it (``js/src/views/grid.ts`` ``GridPage``)."""
+    """A page as the grid draws it (``js/src/views/grid.ts`` ``GridPage``); ``pairs``: an experiment's
+    judged pairs of variants, a verdict column each (its rows' ``verdicts``)."""
     return {
         "kind": kind,
         "columns": columns or [],
+        "pairs": pairs or [],
         "tiles": tiles or [],
         "rows": rows or [],
         "where": where,
