@@ -158,6 +158,12 @@ def test_kappa_and_the_confusion_matrix_match_a_hand_computation() -> None:
     assert agreed.confusion.to_numpy().tolist() == [[3, 1], [1, 5]]  # rows: the scorer's False, True
     assert [key for key, _, _ in agreed.disagreements] == [(3, "v", 0), (7, "v", 0)]
     assert list(agreed.to_dataframe()["key"]) == [(3, "v", 0), (7, "v", 0)]
+    shown = agreement({1: "a"}, {1: "a"}, names=("<img src=x onerror=alert(1)>", "person"))._repr_html_()
+    assert "<img" not in shown  # a rater's name is text
+    assert "&lt;img src=x onerror=alert(1)&gt; and person on 1 runs" in shown
+    listed = agreed._repr_html_()  # the runs where they disagree, under the matrix
+    assert "<li>(3, &#x27;v&#x27;, 0): ok True, labels False</li>" in listed
+    assert "<li>(7, &#x27;v&#x27;, 0): ok False, labels True</li>" in listed
 
 
 def test_two_reviewers_on_a_scale_krippendorffs_alpha() -> None:

@@ -204,7 +204,7 @@ describe("the grid's verdicts and forks", () => {
     }
     const el = drawGrid(page);
     const marked = el.querySelector(".mn-grid-tile") as HTMLElement;
-    expect(marked.querySelector(".mn-grid-fork")?.textContent).toBe("⑂ step 1 separates the passing and failing repeats");
+    expect(marked.querySelector(".mn-grid-fork")?.textContent).toBe("step 1 separates the passing and failing repeats");
     expect(texts(marked, ".mn-grid-step")).toEqual(['step 1: getWeather({"city":"Paris"})', 'step 1: getWeather({"city":"Lyon"})']);
     expect(el.querySelectorAll(".mn-grid-fork")).toHaveLength(1); // the other tiles do not fork
     expect(el.querySelectorAll(".mn-grid-step")).toHaveLength(2);

@@ -211,7 +211,7 @@ export function drawTile(tile: GridTile): HTMLElement {
   const status = tile.runs.length === 1 ? (tile.runs[0]?.status ?? "") : "";
   const cls = tile.target ? "mn-grid-tile mn-grid-target" : "mn-grid-tile";
   const fork = text(tile.fork);
-  const forked = fork ? h("div", "mn-grid-fork", ["⑂ ", fork], { title: "where the passing and failing repeats part (exp.forks)" }) : null;
+  const forked = fork ? h("div", "mn-grid-fork", [fork], { title: "where the passing and failing repeats part (exp.forks)" }) : null;
   return h("div", cls, [head, forked, ...tile.runs.map((run) => drawRun(run, many))], status ? { "data-status": status } : {});
 }
 
