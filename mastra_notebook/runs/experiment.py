@@ -377,11 +377,9 @@ class Experiment:
         pass/fail verdicts by default) and some failed, the first aligned step where every failing
         repeat differs from every passing one (its tool, arguments or text), or "no step separates
         them"."""
-        outcomes = self.outcomes()
-        if scorer is None:
-            judged = [
-                s.scorer for o in outcomes if o.item == item for s in o.result.scores if s.passed is not None
-            ]
+        outcomes = [cell.outcome() for name in self.variants for cell in self.cells_of(item, name)]
+        if scorer is None:  # the input's runs only: the grid asks this of each tile it draws
+            judged = [s.scorer for o in outcomes for s in o.result.scores if s.passed is not None]
             scorer = judged[0] if judged else None
         return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
 

@@ -232,24 +232,29 @@ def _verdict(judged: Pairwise, pair: Judged, many: bool) -> dict[str, Any]:
     }
 
 
-def _verdicts(experiment: Experiment, index: int) -> list[list[dict[str, Any]]]:
-    """Input ``index``'s verdicts, a list per judged pair of variants (a verdict per repeat)."""
+def _verdicts(experiment: Experiment, rows: Sequence[int]) -> dict[int, list[list[dict[str, Any]]]]:
+    """The verdicts of the inputs ``rows``, by input: a list per judged pair of variants (a verdict
+    per repeat)."""
     many = experiment.repeats > 1
-    return [
-        [_verdict(judged, pair, many) for pair in judged.judged if pair.item == index]
-        for judged in experiment.verdicts.values()
-    ]
+    found: dict[int, list[list[dict[str, Any]]]] = {index: [] for index in rows}
+    for judged in experiment.verdicts.values():
+        for shown in found.values():
+            shown.append([])
+        for pair in judged.judged:
+            if pair.item in found:
+                found[pair.item][-1].append(_verdict(judged, pair, many))
+    return found
 
 
-def _row(experiment: Experiment, index: int) -> dict[str, Any]:
+def _row(experiment: Experiment, index: int, verdicts: list[list[dict[str, Any]]]) -> dict[str, Any]:
     """Input ``index``'s row: the input (numbered from 1), a tile per variant (a run per repeat), and
-    a verdict cell per judged pair."""
+    its ``verdicts``, a cell per judged pair."""
     item = experiment.items[index]
     text = str(item.input)
     tiles = [_tile(experiment, index, variant) for variant in experiment.variants]
     expected = "" if item.expected is None else str(item.expected)[:120]
     return {"number": index + 1, "input": text[:200], "hover": text, "expected": expected, "tiles": tiles,
-            "verdicts": _verdicts(experiment, index)}  # fmt: skip
+            "verdicts": verdicts}  # fmt: skip
 
 
 def filters(experiment: Experiment) -> list[tuple[str, str]]:
@@ -284,6 +289,7 @@ def page(
     """The page of ``rows`` (the listed inputs from ``offset`` on, of ``listed``, as ``filter``
     chose them) as the grid draws it."""
     after, empty = _where(filter)
+    verdicts = _verdicts(experiment, rows)
     where = f"inputs {offset + 1}\N{EN DASH}{offset + len(rows)} of {listed}{after}" if rows else empty
     columns = [{"name": v, "title": _described(experiment, v)} for v in experiment.variants]
     pairs = [
@@ -296,7 +302,7 @@ def page(
         where=where,
         previous=offset > 0,
         next=offset + len(rows) < listed,
-        rows=[_row(experiment, index) for index in rows],
+        rows=[_row(experiment, index, verdicts[index]) for index in rows],
         columns=columns,
         pairs=pairs,
         filters=filters(experiment),
