@@ -417,6 +417,17 @@ def test_a_judge_that_changes_its_mind_with_the_order_shows_why_its_ties_are_tie
     assert "0 / 0 / 10" in summary_html(exp)
 
 
+def test_a_hostile_reason_is_text_in_the_saved_notebooks_grid(recording_comm: object) -> None:
+    hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+    outcomes, items = pairs_experiment()
+    exp = experiment_of(outcomes, items)
+    exp.pairwise("long", "short", judge=lambda input, first, second, *, expected=None: Verdict("tie", hostile))
+    saved = static_html(exp)
+    assert "<img" not in saved
+    assert "<script" not in saved
+    assert "&lt;img src=x onerror=" in saved  # shown, as text
+
+
 def test_the_grid_filters_the_inputs_a_scorer_failed_on(recording_comm: object) -> None:
     outcomes = forks_outcomes()  # exact fails input 0's and input 1's third repeats
     outcomes.append(Outcome(3, "v", 0, "finished", result("x", scores=[score("exact", None, 1.0)])))
