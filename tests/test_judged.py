@@ -421,7 +421,9 @@ def test_a_hostile_reason_is_text_in_the_saved_notebooks_grid(recording_comm: ob
     hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
     outcomes, items = pairs_experiment()
     exp = experiment_of(outcomes, items)
-    exp.pairwise("long", "short", judge=lambda input, first, second, *, expected=None: Verdict("tie", hostile))
+    exp.pairwise(
+        "long", "short", judge=lambda input, first, second, *, expected=None: Verdict("tie", hostile)
+    )
     saved = static_html(exp)
     assert "<img" not in saved
     assert "<script" not in saved

@@ -436,6 +436,11 @@ class Grid:
         except IndexError as error:  # said beside the pager, nothing else changes
             self._draw_page(note=str(error))
 
+    def shown_changed(self) -> None:
+        """A run opened below the grid changed outside its stream (a person labelled it): the page
+        drawn again soon (its tile shows the label)."""
+        self._page_later.soon()
+
     # ---- runs change ----------------------------------------------------------------------------
 
     def changed(self, cell: Cell, event: Event) -> None:

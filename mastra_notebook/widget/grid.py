@@ -12,6 +12,7 @@ stream and the one open.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -183,6 +184,10 @@ class Controls(Protocol):
     def jump_to(self, text: str) -> None:
         """The jump box's text entered: the page showing it, or why not beside the pager."""
 
+    def shown_changed(self) -> None:
+        """A run opened below the grid changed outside its stream (a person labelled it): its tile
+        is drawn again."""
+
 
 class GridView:
     """The grid widget and the detail area under it: a page shown (only when its data changed), the
@@ -202,6 +207,7 @@ class GridView:
         self.detail = ipywidgets.VBox(layout=ipywidgets.Layout(display="none"))
         self.detail.add_class("mn-grid-detail")
         self._kept_view: StreamView | None = None  # shows ended runs, one after another
+        self._watched: weakref.WeakSet[StreamView] = weakref.WeakSet()  # views told to say a change
         self.shown: StreamView | None = None  # the view in the detail area now
 
     def show(self, page: dict[str, Any]) -> None:
@@ -240,6 +246,9 @@ class GridView:
             return None
         self._let_go(keep=view)
         view.show_in_browser()
+        if view not in self._watched:  # a label given in the view shows on its tile too
+            self._watched.add(view)
+            view.on_changed(self._controls.shown_changed)
         self.shown = view
         (self._title.value,) = views.draw_each([views.strong(views.span("mn-grid-detail-title", subtitle))])
         self.detail.children = (self._head, view)
