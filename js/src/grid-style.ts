@@ -188,6 +188,9 @@ code.mn-grid-badge {
 .mn-grid-verdict-run > summary {
   cursor: pointer;
 }
+.mn-grid-verdict-arrow {
+  opacity: 0.75;
+}
 .mn-grid-verdict-note,
 .mn-grid-verdict-none {
   font-size: 11px;

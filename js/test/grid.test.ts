@@ -161,16 +161,17 @@ describe("the grid's widget", () => {
 });
 
 describe("the grid's verdicts and forks", () => {
-  it("draws a verdict column per judged pair after the variants': the better variant or tie per repeat, both reasons on hover and opened", () => {
+  it("draws a verdict column per judged pair between its variants' tiles: the better variant (pointed at) or tie per repeat, both reasons on hover and opened", () => {
     const el = drawGrid(judgedPage());
-    expect(texts(el, "thead th")).toEqual(["input", "terse", "chatty", "⚖ terse vs chatty"]);
+    expect(texts(el, "thead th")).toEqual(["input", "terse", "⚖ terse vs chatty", "chatty"]);
     expect(el.querySelector("thead th.mn-grid-verdict-head")?.getAttribute("title")).toBe("pairwise: terse against chatty");
     const [first, second] = [...el.querySelectorAll("tbody > tr")];
-    expect(first?.querySelectorAll("td")).toHaveLength(3); // two variants' tiles, then the verdicts
-    const cell = first?.querySelector("td:last-child.mn-grid-verdict") as HTMLElement;
+    const cells = [...(first?.querySelectorAll("td") ?? [])];
+    expect(cells.map((td) => td.className)).toEqual(["mn-grid-cell", "mn-grid-verdict", "mn-grid-cell"]); // between the two tiles
+    const cell = cells[1] as HTMLElement;
     const judged = [...cell.querySelectorAll("details.mn-grid-verdict-run")] as HTMLDetailsElement[];
     expect(judged.map((d) => d.dataset.side)).toEqual(["a", "tie"]);
-    expect(judged.map((d) => d.querySelector("summary")?.textContent)).toEqual(["#1 terse", "#2 tie the two orders disagree"]);
+    expect(judged.map((d) => d.querySelector("summary")?.textContent)).toEqual(["#1 ◀ terse", "#2 tie the two orders disagree"]); // terse's tiles are on the left
     expect(judged[0]?.querySelector(".mn-grid-verdict-word")?.className).toContain("mn-grid-tone-ok");
     expect(judged[0]?.open).toBe(false); // folded: opened, both askings' reasons
     expect(texts(judged[0] as Element, ".mn-grid-reason")).toEqual([
@@ -180,6 +181,21 @@ describe("the grid's verdicts and forks", () => {
     expect(judged[0]?.getAttribute("title")).toBe("terse shown first: terse: it names Paris\nchatty shown first: terse: shorter, and it names Paris");
     expect(second?.querySelector(".mn-grid-verdict")?.textContent).toBe("not judged");
     expect(drawGrid(experimentPage()).querySelector(".mn-grid-verdict, .mn-grid-verdict-head")).toBeNull(); // none judged: no column
+  });
+
+  it("points at the better variant's side, and puts a pair whose variants are not side by side after every variant", () => {
+    const page = judgedPage();
+    page.columns.push({ name: "tooled", title: "" });
+    for (const row of page.rows) row.tiles.push({ title: "", subtitle: "", hover: "", runs: [run(9)] });
+    page.pairs = [
+      { a: "chatty", b: "terse", title: "" }, // side by side, its first variant on the right
+      { a: "terse", b: "tooled", title: "" }, // apart: after every variant
+    ];
+    const first = page.rows[0];
+    if (first) first.verdicts = [[verdict(0, "a", { word: "chatty" })], [verdict(0, "b", { word: "tooled" })]];
+    const el = drawGrid(page);
+    expect(texts(el, "thead th")).toEqual(["input", "terse", "⚖ chatty vs terse", "chatty", "tooled", "⚖ terse vs tooled"]);
+    expect(texts(el.querySelector("tbody > tr") as Element, ".mn-grid-verdict summary")).toEqual(["chatty ▶", "tooled"]); // apart: no arrow
   });
 
   it("draws a hostile reason, verdict word and pair name as inert text", () => {
@@ -224,7 +240,7 @@ describe("the grid's verdicts and forks", () => {
     const now = [...el.querySelectorAll("tbody > tr")];
     expect(now[0]).toBe(rows[0]);
     expect(now[1]).not.toBe(rows[1]);
-    expect(now[1]?.querySelector(".mn-grid-verdict-word")?.textContent).toBe("chatty");
+    expect(now[1]?.querySelector(".mn-grid-verdict summary")?.textContent).toBe("chatty ▶");
     close();
     el.remove();
   });

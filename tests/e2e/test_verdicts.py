@@ -52,11 +52,11 @@ def test_verdict_column_filter_forks_and_agreement(client_notebook: e2e.ClientNo
         "JUDGED 2 0 2", timeout=300_000
     )
     grid = e2e.cell(page, 1).locator(".mn-experiment")
-    # the verdict column after the variants': plain names Paris and Everest, upper does not
+    # the verdict column between the two variants' tiles: plain names Paris and Everest, upper does not
     head = grid.locator("thead th.mn-grid-verdict-head")
     expect(head).to_have_text("⚖ plain vs upper", timeout=30_000)
     verdicts = grid.locator("td.mn-grid-verdict summary")
-    expect(verdicts).to_have_text(["tie", "tie", "plain", "plain"])
+    expect(verdicts).to_have_text(["tie", "tie", "◀ plain", "◀ plain"])  # between the two: plain on its left
     opened = grid.locator("td.mn-grid-verdict details").nth(2)
     opened.locator("summary").click()
     expect(opened.locator(".mn-grid-reason")).to_have_text(

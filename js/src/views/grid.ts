@@ -99,7 +99,7 @@ export interface GridPage {
   /** `batch`: tiles flowing (one column of data); `experiment`: rows of inputs, a column per variant. */
   kind: "batch" | "experiment";
   columns: GridColumn[];
-  /** An experiment's judged pairs of variants: a verdict column each, after the variants'. */
+  /** An experiment's judged pairs of variants: a verdict column each (`verdictPlaces`: between its variants' columns, or after them all). */
   pairs: GridPair[];
   /** A batch's page: its tiles. */
   tiles: GridTile[];
@@ -224,34 +224,77 @@ function drawInput(row: GridRow): HTMLElement {
   ], { title: row.hover, scope: "row" });
 }
 
-/** One judged pair: the better variant (or tie), and on hover or opened both askings' choices and reasons. */
-function drawVerdict(verdict: GridVerdict, many: boolean): HTMLElement {
+/**
+ * Where each judged pair's verdict column goes: between its two variants' columns when they stand side
+ * by side (the verdict points at the better one's tiles), else after every variant's column.
+ */
+export interface VerdictPlaces {
+  /** By a variant's column: the pairs whose verdict column stands just before it. */
+  before: Map<number, number[]>;
+  /** The pairs whose verdict column comes after every variant's. */
+  after: number[];
+  /** By pair: the column of its first variant (a) is left of its second's (true), right of it
+   * (false), or the column stands apart (null: no arrow). */
+  leftFirst: (boolean | null)[];
+}
+
+export function verdictPlaces(page: GridPage): VerdictPlaces {
+  const column = new Map(page.columns.map((c, i) => [c.name, i]));
+  const places: VerdictPlaces = { before: new Map(), after: [], leftFirst: [] };
+  page.pairs.forEach((pair, index) => {
+    const [a, b] = [column.get(text(pair.a)), column.get(text(pair.b))];
+    const between = a !== undefined && b !== undefined && Math.abs(a - b) === 1;
+    if (between) {
+      const later = Math.max(a, b);
+      places.before.set(later, [...(places.before.get(later) ?? []), index]);
+    } else places.after.push(index);
+    places.leftFirst.push(between ? a < b : null);
+  });
+  return places;
+}
+
+/** One judged pair: the better variant (or tie), pointing at its tiles when its column stands
+ * between them, and on hover or opened both askings' choices and reasons. */
+function drawVerdict(verdict: GridVerdict, many: boolean, leftFirst: boolean | null): HTMLElement {
   const reasons = Array.isArray(verdict.reasons) ? verdict.reasons : [];
   const said = reasons.map(([choice, why]) => (why ? `${text(choice)}: ${text(why)}` : text(choice))).join("\n");
   const note = text(verdict.note);
+  const side = /^(a|b|tie)$/.test(verdict.side) ? verdict.side : "tie";
+  const left = leftFirst === null || side === "tie" ? null : (side === "a") === leftFirst;
+  const word = badge({ text: text(verdict.word), tone: text(verdict.tone) }, "mn-grid-badge mn-grid-verdict-word");
   return h("details", "mn-grid-verdict-run", [
     h("summary", "", [
       ...(many && verdict.repeat > 0 ? [h("span", "mn-grid-repeat", [`#${verdict.repeat}`]), " "] : []),
-      badge({ text: text(verdict.word), tone: text(verdict.tone) }, "mn-grid-badge mn-grid-verdict-word"),
+      left === true ? h("span", "mn-grid-verdict-arrow", ["◀ "]) : null,
+      word,
+      left === false ? h("span", "mn-grid-verdict-arrow", [" ▶"]) : null,
       note ? h("span", "mn-grid-verdict-note", [" ", note]) : null,
     ]),
     ...reasons.map(([choice, why]) =>
       h("div", "mn-grid-reason", [h("span", "mn-grid-reason-head", [text(choice)]), why ? ": " : null, why ? isolated("", text(why)) : null]),
     ),
-  ], { title: said, "data-side": /^(a|b|tie)$/.test(verdict.side) ? verdict.side : "tie" });
+  ], { title: said, "data-side": side });
 }
 
 /** A pair's verdict cell in a row: a verdict per repeat judged ("not judged" when none was). */
-function drawVerdicts(verdicts: GridVerdict[]): HTMLElement {
+function drawVerdicts(verdicts: GridVerdict[], leftFirst: boolean | null): HTMLElement {
   const many = verdicts.length > 1;
-  return h("td", "mn-grid-verdict", verdicts.length > 0 ? verdicts.map((verdict) => drawVerdict(verdict, many)) : [h("span", "mn-grid-verdict-none", ["not judged"])]);
+  const drawn = verdicts.map((verdict) => drawVerdict(verdict, many, leftFirst));
+  return h("td", "mn-grid-verdict", drawn.length > 0 ? drawn : [h("span", "mn-grid-verdict-none", ["not judged"])]);
 }
 
-/** An experiment's row: its input, then a tile per variant, then a verdict cell per judged pair. */
-export function drawRow(row: GridRow, pairs = 0): HTMLElement {
+/**
+ * An experiment's row: its input, then a tile per variant, with a verdict cell per judged pair
+ * (`places`: between its two variants' tiles, or after them all).
+ */
+export function drawRow(row: GridRow, places: VerdictPlaces = { before: new Map(), after: [], leftFirst: [] }): HTMLElement {
   const verdicts = Array.isArray(row.verdicts) ? row.verdicts : [];
-  const judged = Array.from({ length: pairs }, (_, i) => drawVerdicts(Array.isArray(verdicts[i]) ? (verdicts[i] as GridVerdict[]) : []));
-  return h("tr", "mn-grid-row", [drawInput(row), ...row.tiles.map((tile) => h("td", "mn-grid-cell", [drawTile(tile)])), ...judged]);
+  const judged = (pair: number) => drawVerdicts(Array.isArray(verdicts[pair]) ? (verdicts[pair] as GridVerdict[]) : [], places.leftFirst[pair] ?? null);
+  return h("tr", "mn-grid-row", [
+    drawInput(row),
+    ...row.tiles.flatMap((tile, i) => [...(places.before.get(i) ?? []).map(judged), h("td", "mn-grid-cell", [drawTile(tile)])]),
+    ...places.after.map(judged),
+  ]);
 }
 
 /** The pager (and, above the tiles, the filter and the jump box): the same controls top and bottom. */
@@ -282,16 +325,22 @@ export function drawPager(page: GridPage, place: "top" | "bottom"): HTMLElement 
 /** The page's tiles: a batch's flowing, an experiment's as a table of inputs × variants. */
 export function drawBody(page: GridPage): HTMLElement {
   if (page.kind === "experiment") {
+    const places = verdictPlaces(page);
+    const judged = (index: number) => {
+      const pair = page.pairs[index] as GridPair;
+      return h("th", "mn-grid-head mn-grid-verdict-head", ["⚖ ", isolated("", text(pair.a)), " vs ", isolated("", text(pair.b))], { title: text(pair.title), scope: "col" });
+    };
     const head = h("tr", "", [
       h("th", "mn-grid-head", ["input"], { scope: "col" }),
-      ...page.columns.map((column) => h("th", "mn-grid-head", [isolated("", column.name)], { title: column.title, scope: "col" })),
-      ...page.pairs.map((pair) =>
-        h("th", "mn-grid-head mn-grid-verdict-head", ["⚖ ", isolated("", text(pair.a)), " vs ", isolated("", text(pair.b))], { title: text(pair.title), scope: "col" }),
-      ),
+      ...page.columns.flatMap((column, i) => [
+        ...(places.before.get(i) ?? []).map(judged),
+        h("th", "mn-grid-head", [isolated("", column.name)], { title: column.title, scope: "col" }),
+      ]),
+      ...places.after.map(judged),
     ]);
     return h("table", "mn-grid-table", [
       h("thead", "", [head]),
-      h("tbody", "", page.rows.map((row) => drawRow(row, page.pairs.length))),
+      h("tbody", "", page.rows.map((row) => drawRow(row, places))),
     ]);
   }
   return h("div", "mn-grid-tiles", page.tiles.map(drawTile));
