@@ -564,6 +564,24 @@ function* countingScript(ctx) {
   yield* text('count-0', [`Run ${n} `, 'for this prompt.']);
 }
 
+const wanderingsByPrompt = new Map();
+
+/** Looks the weather up as `weather` does, except that every third run of a prompt looks up the wrong
+ * city (Lyon; Paris when Lyon was asked): repeats of one input that part at their tool call (exp.forks). */
+function* wanderingScript(ctx) {
+  const result = ctx.result('getWeather');
+  if (!result) {
+    const n = (wanderingsByPrompt.get(ctx.userText) ?? 0) + 1;
+    wanderingsByPrompt.set(ctx.userText, n);
+    const asked = cityIn(ctx.userText);
+    const city = n % 3 === 0 ? (asked === 'Lyon' ? 'Paris' : 'Lyon') : asked;
+    yield* text('txt-pre', splitN(`Let me look up the current weather in ${city}.`, 5));
+    yield* toolCall('call_weather_1', 'getWeather', { city }, 5);
+    return;
+  }
+  yield* text('txt-final', splitN(`Here is what I found:\n\n- ${describe(result.value)}`, 6));
+}
+
 /** A network whose one tool, deleteRecord, needs approval: it routes to the tool, then completes
  * with what the tool returned, or with the reason it was declined. */
 function* networkApproverScript(ctx) {
@@ -596,6 +614,9 @@ function* networkApproverScript(ctx) {
 
 Object.assign(agents, {
   counter: agent('counter', 'Says how many times it has run for this prompt (for retry tests)', countingScript),
+  wanderer: agent('wanderer', 'Looks up the weather, but every third run of a prompt in the wrong city (repeats that fork)', wanderingScript, {
+    tools: { getWeather },
+  }),
   networkApprover: agent('networkApprover', 'Agent network whose deleteRecord tool needs approval', networkApproverScript, {
     instructions: 'You delete records with deleteRecord, once a person approves.',
     tools: { deleteRecord },

@@ -19,9 +19,10 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, percentile, t_quantile
 from mastra_notebook.widget.experiment import Experiment, static_html
-from mastra_notebook.widget.grid import run_data
+from mastra_notebook.widget.grid import TICK_S, run_data
 
 from .compare_runs import PARIS, run
+from .fake_clock import on_fake_clock
 from .helpers import execute
 
 INPUTS = pd.DataFrame(
@@ -146,7 +147,10 @@ async def test_differs_keeps_the_inputs_whose_scores_or_trajectories_differ(reco
     assert exp.differs("terse", "chatty") == [2, 3, 4]
     comparisons = exp.compare("terse", "chatty")
     assert sorted(comparisons) == [2, 3, 4]
-    assert comparisons[3].labels == ["terse", "chatty"]
+    assert comparisons[3].labels == ["terse #1", "terse #2", "chatty #1", "chatty #2"]  # every repeat
+    # input 2: chatty misses it on its second repeat only (its first repeat alone would read alike)
+    assert [r.text for r in comparisons[2].results] == ["It is Madrid.", "It is Madrid.", "It is Madrid.",
+                                                         "I do not know."]  # fmt: skip
     assert "capital of Peru?" in comparisons._repr_html_()
     with pytest.raises(KeyError, match="no variant 'nope'"):
         exp.compare("terse", "nope")
@@ -272,3 +276,18 @@ def test_a_tile_shows_an_answers_words_not_its_markdown() -> None:
     answer = "## Paris\n\n**Paris** is the *capital* of France:\n\n- `population` 2.1 M\n- <b>museums</b>"
     said = run_data(0, "finished", mn.collect(run(answer)))["answer"]
     assert said == "Paris Paris is the capital of France: population 2.1 M <b>museums</b>"  # drawn as text
+
+
+@on_fake_clock
+async def test_a_label_given_in_the_opened_view_shows_on_its_tile(recording_comm: object) -> None:
+    exp = await experiment()
+    grid = exp.grid
+    view = grid.open(exp.cells[2])  # input #1, chatty, repeat 1
+    assert view is not None
+    view.label(thumbs="down", comment="too chatty")
+    await asyncio.sleep(TICK_S)  # the page is drawn again at most so often (a fake clock's seconds)
+    shown = grid.view.grid.page["rows"][0]["tiles"][1]["runs"][0]  # sent to the browser, no redraw asked
+    assert (shown["label"], shown["comment"]) == ("👎", "too chatty")
+    again = grid.open(exp.cells[0])  # the same detail view shows another run: told once, not twice
+    assert again is view
+    assert len(view._changed) == 1

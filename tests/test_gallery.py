@@ -410,3 +410,17 @@ async def test_a_tile_shows_a_person_s_label_and_the_whole_comment(recording_com
     run = gallery.view.grid.page["tiles"][1]["runs"][0]
     assert run["label"] == "👎 score 2.35"  # three significant digits, as a score's badge and the summary
     assert run["comment"] == comment  # whole: the tile wraps it, never clips it
+
+
+@on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass
+async def test_a_label_given_in_the_opened_view_shows_on_its_tile(recording_comm: RecordingComm) -> None:
+    gallery = _batch(2, page_size=4)
+    await gallery
+    view = gallery.open(gallery.tiles[1])
+    assert view is not None
+    await asyncio.sleep(TICK_S)  # what opening it drew, drawn
+    assert gallery.view.grid.page["tiles"][1]["runs"][0]["label"] == ""
+    view.label(thumbs="up", comment="right answer")  # in the detail view, as its footer gives it
+    await asyncio.sleep(TICK_S)  # the page is drawn again at most so often
+    run = gallery.view.grid.page["tiles"][1]["runs"][0]  # no page turned: the label's change drew it
+    assert (run["label"], run["comment"]) == ("👍", "right answer")

@@ -7,6 +7,7 @@ failures and rescoring a loaded experiment. Runs are built from scripted chunk s
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,11 @@ from mastra_notebook.analysis.repeats import (
     separating_row,
 )
 from mastra_notebook.analysis.summary import rescored_outcomes, summary_rows
+from mastra_notebook.core.cost import format_usd
+from mastra_notebook.core.feedback import Feedback
 from mastra_notebook.core.score import Score
 from mastra_notebook.runs.experiment import Cell, Experiment, load_experiment
+from mastra_notebook.widget.experiment import static_html, summary, summary_html
 
 from .compare_runs import LYON, PARIS, run
 
@@ -154,6 +158,12 @@ def test_kappa_and_the_confusion_matrix_match_a_hand_computation() -> None:
     assert agreed.confusion.to_numpy().tolist() == [[3, 1], [1, 5]]  # rows: the scorer's False, True
     assert [key for key, _, _ in agreed.disagreements] == [(3, "v", 0), (7, "v", 0)]
     assert list(agreed.to_dataframe()["key"]) == [(3, "v", 0), (7, "v", 0)]
+    shown = agreement({1: "a"}, {1: "a"}, names=("<img src=x onerror=alert(1)>", "person"))._repr_html_()
+    assert "<img" not in shown  # a rater's name is text
+    assert "&lt;img src=x onerror=alert(1)&gt; and person on 1 runs" in shown
+    listed = agreed._repr_html_()  # the runs where they disagree, under the matrix
+    assert "<li>(3, &#x27;v&#x27;, 0): ok True, labels False</li>" in listed
+    assert "<li>(7, &#x27;v&#x27;, 0): ok False, labels True</li>" in listed
 
 
 def test_two_reviewers_on_a_scale_krippendorffs_alpha() -> None:
@@ -344,3 +354,154 @@ def test_rescoring_a_loaded_experiment_needs_no_server(tmp_path: Path) -> None:
     assert [o.result.scores[0].passed for o in again.outcomes()] == [True, False]
     assert loaded.outcomes()[0].result.scores == []  # the loaded experiment is left as it was
     assert again.summary().loc["v", "exact_mean"] == 0.5
+
+
+# ---- shown in the grid ----------------------------------------------------------------------------
+
+
+def test_the_grid_shows_a_verdict_column_and_the_pairs_figures(recording_comm: object) -> None:
+    outcomes, items = pairs_experiment()
+    exp = experiment_of(outcomes, items)
+    grid = exp.grid
+    assert grid.page_data()["pairs"] == []  # nothing judged: no verdict column
+    judged = exp.pairwise("long", "short", judge=longer, seed=3)
+    shown = grid.view.grid.page  # sent to the browser when the pair was judged
+    assert [(pair["a"], pair["b"]) for pair in shown["pairs"]] == [("long", "short")]
+    rows = shown["rows"]
+    assert [[v["word"] for v in row["verdicts"][0]] for row in rows] == [
+        ["long"],
+        ["long"],
+        ["long"],
+        ["long"],
+        ["short"],
+        ["short"],
+        ["short"],
+        ["tie"],
+        ["long"],
+        ["tie"],
+    ]  # the hand count of test_a_fair_judge_preferring_the_longer_answer_matches_a_hand_count
+    first = rows[0]["verdicts"][0][0]
+    assert (first["side"], first["tone"], first["repeat"], first["note"]) == ("a", "ok", 0, "")
+    # both askings, each with what was shown first and what the judge chose, and its reason
+    assert first["reasons"] == [["long shown first: long", "9 vs 1"], ["short shown first: long", "1 vs 9"]]
+    assert rows[7]["verdicts"][0][0]["reasons"] == [["long shown first: tie", "as long"],
+                                                    ["short shown first: tie", "as long"]]  # fmt: skip
+    # the pair's figures in the summary: 5 wins, 3 losses, 2 ties; 5 / 8 decided, Wilson's interval
+    low, high = judged.interval
+    assert (round(low, 2), round(high, 2)) == (0.31, 0.86)  # p 5/8, n 8: centre .5845, half .2787
+    html = summary_html(exp)
+    assert "long vs short" in html
+    assert "5 / 3 / 2" in html
+    assert "62% [31%, 86%]" in html  # 0.625, rounded half to even
+    assert "0.50 chose the first shown" in html
+    saved = static_html(exp)  # the saved notebook's grid has the column and the figures too
+    assert "mn-grid-verdict" in saved
+    assert "short shown first: long" in saved
+    assert "5 / 3 / 2" in saved
+
+
+def test_a_judge_that_changes_its_mind_with_the_order_shows_why_its_ties_are_ties(
+    recording_comm: object,
+) -> None:
+    outcomes, items = pairs_experiment()
+    exp = experiment_of(outcomes, items)
+    exp.pairwise("long", "short", judge=lambda input, first, second, *, expected=None: "first")
+    exp.pairwise("short", "long", judge=longer)  # the same pair again: its column replaced, not added
+    assert list(exp.verdicts) == [("short", "long")]
+    exp.pairwise("long", "short", judge=lambda input, first, second, *, expected=None: "first")
+    verdicts = [row["verdicts"][0][0] for row in exp.grid.page_data()["rows"]]
+    assert {(v["word"], v["tone"], v["note"]) for v in verdicts} == {
+        ("tie", "neutral", "the two orders disagree")
+    }
+    assert "1.00 chose the first shown" in summary_html(exp)  # its position bias
+    assert "0 / 0 / 10" in summary_html(exp)
+
+
+def test_a_hostile_reason_is_text_in_the_saved_notebooks_grid(recording_comm: object) -> None:
+    hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+    outcomes, items = pairs_experiment()
+    exp = experiment_of(outcomes, items)
+    exp.pairwise(
+        "long", "short", judge=lambda input, first, second, *, expected=None: Verdict("tie", hostile)
+    )
+    saved = static_html(exp)
+    assert "<img" not in saved
+    assert "<script" not in saved
+    assert "&lt;img src=x onerror=" in saved  # shown, as text
+
+
+def test_the_grid_filters_the_inputs_a_scorer_failed_on(recording_comm: object) -> None:
+    outcomes = forks_outcomes()  # exact fails input 0's and input 1's third repeats
+    outcomes.append(Outcome(3, "v", 0, "finished", result("x", scores=[score("exact", None, 1.0)])))
+    outcomes += [
+        Outcome(3, "v", r, "finished", result("x", scores=[score("exact", 1.0, 1.0)])) for r in (1, 2)
+    ]
+    exp = experiment_of(outcomes, [Item(f"q{i}") for i in range(4)], repeats=3)
+    grid = exp.grid
+    assert grid.page_data()["filters"] == [["all inputs", "all"], ["differs only", "differs"],
+                                           ["failed on exact", "failed:exact"]]  # fmt: skip
+    grid.choose("failed:exact")
+    assert grid.page == [0, 1, 3]  # input 3: the scorer raised on a repeat (no score)
+    data = grid.page_data()
+    assert (data["filter"], data["where"]) == ("failed:exact", "inputs 1–3 of 3 (failed on exact)")
+    assert "· failed on 1 run" in summary_html(exp)  # the run it raised on, beside its mean
+    grid.choose("failed:nobody")  # a scorer it does not have: every input
+    assert (grid.filter, grid.page) == ("all", [0, 1, 2, 3])
+
+
+def test_the_grid_marks_where_passing_and_failing_repeats_part(recording_comm: object) -> None:
+    exp = experiment_of(forks_outcomes(), [Item(f"q{i}") for i in range(3)], repeats=3)
+    rows = exp.grid.page_data()["rows"]
+    tools, wording, same = (row["tiles"][0] for row in rows)
+    assert tools["fork"] == "step 1 separates the passing and failing repeats"
+    assert [run["step"] for run in tools["runs"]] == [
+        'step 1: getWeather({"city":"Paris"})', 'step 1: getWeather({"city":"Paris"})',
+        'step 1: getWeather({"city":"Lyon"})',
+    ]  # fmt: skip
+    assert wording["fork"] == "no step separates the passing and failing repeats"
+    assert [run["step"] for run in wording["runs"]] == ["", "", ""]
+    assert same["fork"] == ""  # every repeat passed: nothing to separate
+    assert "step 1 separates the passing and failing repeats" in static_html(exp)
+
+
+def test_a_tile_shows_a_persons_label(recording_comm: object) -> None:
+    labelled = result("It is Paris.").model_copy(
+        update={"feedback": Feedback(thumbs="down", comment="too terse")}
+    )
+    exp = experiment_of([Outcome(0, "v", 0, "finished", labelled)], [Item("q")])
+    (run_shown,) = exp.grid.page_data()["rows"][0]["tiles"][0]["runs"]
+    assert (run_shown["label"], run_shown["comment"]) == ("👎", "too terse")
+
+
+def test_compare_shows_answers_that_differ_when_the_scores_tie_every_repeat() -> None:
+    ok = [score("exact", 1.0, 1.0)]
+    texts = {("a", 0): ["Paris.", "Paris."], ("b", 0): ["Paris.", "It is Paris, in France."],
+             ("a", 1): ["Rome.", "Rome."], ("b", 1): ["Rome.", "Rome."]}  # fmt: skip
+    outcomes = [Outcome(item, variant, r, "finished", result(text, scores=ok))
+                for (variant, item), listed in texts.items() for r, text in enumerate(listed)]  # fmt: skip
+    exp = experiment_of(outcomes, [Item("France?"), Item("Italy?")], repeats=2)
+    assert exp.differs("a", "b") == []  # the scores tie, the tool calls too
+    compared = exp.compare("a", "b")
+    assert sorted(compared) == [0]  # input 1's answers are the same
+    assert compared.why[0] == "the scores tie; the answers differ"
+    assert compared[0].labels == ["a #1", "a #2", "b #1", "b #2"]
+    assert compared[0].results[3].text == "It is Paris, in France."  # the second repeat, not only the first
+    assert "the scores tie; the answers differ" in compared._repr_html_()
+
+
+def test_unknown_cost_stays_unknown_and_figures_say_which_runs_they_cover(recording_comm: object) -> None:
+    priced = result("It is Paris.")  # gpt-4o: priced
+    unpriced = result("It is Rome.", model="a-model-nobody-prices")
+    errored = unpriced.model_copy(update={"status": "error", "steps": [],
+                                          "cost": priced.cost.model_copy(update={"total_usd": 0.0, "steps_usd": []})})  # fmt: skip
+    outcomes = [Outcome(0, "v", 0, "finished", priced), Outcome(1, "v", 0, "finished", unpriced),
+                Outcome(2, "v", 0, "error", errored), Outcome(0, "w", 0, "error", errored)]  # fmt: skip
+    rows = summary_rows(outcomes, ["v", "w"])
+    assert rows[0]["cost_runs"] == 1  # the errored run's $0 is not a known cost: it ended before any step
+    assert rows[0]["cost_usd"] == priced.cost.total_usd
+    assert (rows[1]["cost_runs"], math.isnan(rows[1]["cost_usd"])) == (0, True)
+    exp = experiment_of(outcomes, [Item("a"), Item("b"), Item("c")])
+    v, w = (row[-2:] for row in summary(exp)["rows"])  # cost, then latency p50 / p95
+    assert v == [f"{format_usd(priced.cost.total_usd)} (1 of 3 runs)", "0.16 / 0.16 (3 runs)"]
+    assert w == ["—", "0.16 / 0.16 (1 run)"]  # no known cost: "—", never $0.00
+    assert re.search(r"\$0\.00(?!\d)", summary_html(exp)) is None

@@ -155,6 +155,55 @@ code.mn-grid-badge {
   background: var(--jp-layout-color2, #eee);
   color: var(--jp-ui-font-color1, inherit);
 }
+.mn-grid-fork {
+  margin: 0 0 4px;
+  padding: 2px 6px;
+  border-radius: 4px;
+  background: rgba(210, 153, 34, 0.16);
+  font-size: 11px;
+}
+.mn-grid-step {
+  margin: 3px 0;
+  padding: 1px 6px;
+  border-left: 3px solid rgba(210, 153, 34, 0.7);
+  font-family: var(--jp-code-font-family, monospace);
+  font-size: 11px;
+  white-space: nowrap;
+  overflow: hidden;
+  text-overflow: ellipsis;
+}
+.mn-grid-table thead th.mn-grid-verdict-head {
+  width: 16%;
+}
+.mn-grid-verdict {
+  vertical-align: top;
+  padding: 6px 8px;
+  border: 1px dashed var(--jp-border-color2, rgba(128, 128, 128, 0.45));
+  border-radius: 6px;
+  overflow-wrap: anywhere;
+}
+.mn-grid-verdict-run + .mn-grid-verdict-run {
+  margin-top: 4px;
+}
+.mn-grid-verdict-run > summary {
+  cursor: pointer;
+}
+.mn-grid-verdict-arrow {
+  opacity: 0.75;
+}
+.mn-grid-verdict-note,
+.mn-grid-verdict-none {
+  font-size: 11px;
+  opacity: 0.7;
+}
+.mn-grid-reason {
+  margin: 2px 0 2px 12px;
+  font-size: 11px;
+  white-space: pre-wrap;
+}
+.mn-grid-reason-head {
+  opacity: 0.75;
+}
 .mn-grid-empty {
   padding: 12px 4px;
   opacity: 0.75;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { type GridModel, renderGrid } from "../src/grid-widget";
 import { type GridPage, drawGrid, readPage } from "../src/views/grid";
-import { HOSTILE, batchPage, experimentPage, run, tile } from "./grid-fixtures";
+import { HOSTILE, batchPage, experimentPage, judgedPage, run, tile, verdict } from "./grid-fixtures";
 
 function fakeModel(page: unknown): GridModel & { sent: unknown[]; set(page: unknown): void } {
   let value = page;
@@ -157,5 +157,91 @@ describe("the grid's widget", () => {
     second.close();
     el.remove();
     second.el.remove();
+  });
+});
+
+describe("the grid's verdicts and forks", () => {
+  it("draws a verdict column per judged pair between its variants' tiles: the better variant (pointed at) or tie per repeat, both reasons on hover and opened", () => {
+    const el = drawGrid(judgedPage());
+    expect(texts(el, "thead th")).toEqual(["input", "terse", "⚖ terse vs chatty", "chatty"]);
+    expect(el.querySelector("thead th.mn-grid-verdict-head")?.getAttribute("title")).toBe("pairwise: terse against chatty");
+    const [first, second] = [...el.querySelectorAll("tbody > tr")];
+    const cells = [...(first?.querySelectorAll("td") ?? [])];
+    expect(cells.map((td) => td.className)).toEqual(["mn-grid-cell", "mn-grid-verdict", "mn-grid-cell"]); // between the two tiles
+    const cell = cells[1] as HTMLElement;
+    const judged = [...cell.querySelectorAll("details.mn-grid-verdict-run")] as HTMLDetailsElement[];
+    expect(judged.map((d) => d.dataset.side)).toEqual(["a", "tie"]);
+    expect(judged.map((d) => d.querySelector("summary")?.textContent)).toEqual(["#1 ◀ terse", "#2 tie the two orders disagree"]); // terse's tiles are on the left
+    expect(judged[0]?.querySelector(".mn-grid-verdict-word")?.className).toContain("mn-grid-tone-ok");
+    expect(judged[0]?.open).toBe(false); // folded: opened, both askings' reasons
+    expect(texts(judged[0] as Element, ".mn-grid-reason")).toEqual([
+      "terse shown first: terse: it names Paris",
+      "chatty shown first: terse: shorter, and it names Paris",
+    ]);
+    expect(judged[0]?.getAttribute("title")).toBe("terse shown first: terse: it names Paris\nchatty shown first: terse: shorter, and it names Paris");
+    expect(second?.querySelector(".mn-grid-verdict")?.textContent).toBe("not judged");
+    expect(drawGrid(experimentPage()).querySelector(".mn-grid-verdict, .mn-grid-verdict-head")).toBeNull(); // none judged: no column
+  });
+
+  it("points at the better variant's side, and puts a pair whose variants are not side by side after every variant", () => {
+    const page = judgedPage();
+    page.columns.push({ name: "tooled", title: "" });
+    for (const row of page.rows) row.tiles.push({ title: "", subtitle: "", hover: "", runs: [run(9)] });
+    page.pairs = [
+      { a: "chatty", b: "terse", title: "" }, // side by side, its first variant on the right
+      { a: "terse", b: "tooled", title: "" }, // apart: after every variant
+    ];
+    const first = page.rows[0];
+    if (first) first.verdicts = [[verdict(0, "a", { word: "chatty" })], [verdict(0, "b", { word: "tooled" })]];
+    const el = drawGrid(page);
+    expect(texts(el, "thead th")).toEqual(["input", "terse", "⚖ chatty vs terse", "chatty", "tooled", "⚖ terse vs tooled"]);
+    expect(texts(el.querySelector("tbody > tr") as Element, ".mn-grid-verdict summary")).toEqual(["chatty ▶", "tooled"]); // apart: no arrow
+  });
+
+  it("draws a hostile reason, verdict word and pair name as inert text", () => {
+    const page = judgedPage();
+    page.pairs = [{ a: HOSTILE, b: HOSTILE, title: HOSTILE }];
+    const first = page.rows[0];
+    if (first) first.verdicts = [[verdict(1, "b", { word: HOSTILE, tone: HOSTILE, note: HOSTILE, reasons: [[HOSTILE, HOSTILE]] })]];
+    const el = drawGrid(page);
+    expect(el.querySelector("img, script")).toBeNull();
+    expect([...el.querySelectorAll("*")].some((node) => [...node.attributes].some((a) => a.name.startsWith("on")))).toBe(false);
+    expect(el.querySelector(".mn-grid-reason bdi")?.textContent).toBe(HOSTILE);
+    expect(el.querySelector(".mn-grid-verdict-word")?.textContent).toBe(HOSTILE);
+    expect(el.querySelector(".mn-grid-verdict-word")?.className).toContain("mn-grid-tone-neutral");
+  });
+
+  it("marks a tile's fork: the sentence, and each repeat's step where they part", () => {
+    const page = experimentPage();
+    const tile = page.rows[0]?.tiles[0];
+    if (tile) {
+      tile.fork = "step 1 separates the passing and failing repeats";
+      tile.runs = [run(0, { repeat: 1, step: 'step 1: getWeather({"city":"Paris"})' }), run(1, { repeat: 2, step: 'step 1: getWeather({"city":"Lyon"})' })];
+    }
+    const el = drawGrid(page);
+    const marked = el.querySelector(".mn-grid-tile") as HTMLElement;
+    expect(marked.querySelector(".mn-grid-fork")?.textContent).toBe("step 1 separates the passing and failing repeats");
+    expect(texts(marked, ".mn-grid-step")).toEqual(['step 1: getWeather({"city":"Paris"})', 'step 1: getWeather({"city":"Lyon"})']);
+    expect(el.querySelectorAll(".mn-grid-fork")).toHaveLength(1); // the other tiles do not fork
+    expect(el.querySelectorAll(".mn-grid-step")).toHaveLength(2);
+  });
+
+  it("draws the table again when a pair is judged (a column more), and a row again when its verdicts change", () => {
+    const { model, el, close } = mounted(experimentPage());
+    const table = el.querySelector("table");
+    model.set(judgedPage());
+    expect(el.querySelector("table")).not.toBe(table);
+    expect(el.querySelectorAll("th.mn-grid-verdict-head")).toHaveLength(1);
+    const rows = [...el.querySelectorAll("tbody > tr")];
+    const page = judgedPage();
+    const second = page.rows[1];
+    if (second) second.verdicts = [[verdict(1, "b")]];
+    model.set(page);
+    const now = [...el.querySelectorAll("tbody > tr")];
+    expect(now[0]).toBe(rows[0]);
+    expect(now[1]).not.toBe(rows[1]);
+    expect(now[1]?.querySelector(".mn-grid-verdict summary")?.textContent).toBe("chatty ▶");
+    close();
+    el.remove();
   });
 });

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
+SHOWN = 20  # disagreements listed in the HTML (all in to_dataframe())
 NEEDS = "agreement needs statsmodels and krippendorff: pip install 'mastra-notebook[stats]'"
 
 
@@ -54,10 +55,21 @@ class Agreement:
         )
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
+        first, second = (escape(str(name)) for name in self.names)
+        listed = "".join(
+            f"<li>{escape(str(key))}: {first} {escape(repr(a))}, {second} {escape(repr(b))}</li>"
+            for key, a, b in self.disagreements[:SHOWN]
+        )
+        more = len(self.disagreements) - SHOWN
+        if more > 0:
+            listed += f"<li>… and {more} more (<code>to_dataframe()</code>)</li>"
         return (
-            f"<p>{self.names[0]} and {self.names[1]} on {self.n} runs: {what}; "
-            f"{len(self.disagreements)} disagree.</p>{self.confusion.to_html()}"
+            f"<p>{first} and {second} on {self.n} runs: {what}; {len(self.disagreements)} disagree.</p>"
+            f"{self.confusion.to_html()}"
+            + (f"<p>Where they disagree:</p><ul>{listed}</ul>" if listed else "")
         )
 
     def __repr__(self) -> str:

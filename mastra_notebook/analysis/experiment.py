@@ -200,24 +200,59 @@ def differing(
     return found
 
 
-class Comparisons(dict[int, Comparison]):
-    """``exp.compare(a, b)``: for each input where the two variants differ (by its index), the runs
-    compared step by step (``mn.compare``); shown one after the other under their inputs."""
+def failing(outcomes: Sequence[Outcome], scorer: str, variants: Sequence[str] | None = None) -> list[int]:
+    """The inputs (their indices) where ``scorer`` failed an ended run: its score missed the scorer's
+    threshold, or the scorer raised (no score). Only ``variants`` (all by default)."""
+    found = {
+        o.item
+        for o in outcomes
+        if o.ended and (variants is None or o.variant in variants)
+        for s in o.result.scores
+        if s.scorer == scorer and (s.passed is False or s.score is None)
+    }
+    return sorted(found)
 
-    def __init__(self, comparisons: Mapping[int, Comparison], items: Sequence[Item], labels: tuple[str, str]):
+
+def known_cost(result: RunResult) -> float | None:
+    """The run's cost (USD), or None when unknown: not priced, or a run that did not finish and has
+    no priced step (it ended before any step said its usage: its cost is not known to be 0)."""
+    cost = result.cost
+    if cost.total_usd is None:
+        return None
+    if result.status != "finished" and not any(usd is not None for usd in cost.steps_usd):
+        return None
+    return cost.total_usd
+
+
+class Comparisons(dict[int, Comparison]):
+    """``exp.compare(a, b)``: for each input where the two variants differ (by its index), their runs
+    (every repeat) compared step by step (``mn.compare``); shown one after the other under their
+    inputs, each saying why it is listed (``why``: scores, tool calls, or only the answers' words)."""
+
+    def __init__(
+        self,
+        comparisons: Mapping[int, Comparison],
+        items: Sequence[Item],
+        labels: tuple[str, str],
+        why: Mapping[int, str] | None = None,
+    ):
         super().__init__(comparisons)
         self.inputs = items
         self.labels = labels
+        self.why = dict(why or {})
 
     def _repr_html_(self) -> str:
         from html import escape
 
         if not self:
             return f"<p>{escape(self.labels[0])} and {escape(self.labels[1])} differ on no input.</p>"
-        parts = [
-            f"<h4>#{index} · {escape(str(self.inputs[index].input))}</h4>{comparison._repr_html_()}"
-            for index, comparison in self.items_in_order()
-        ]
+        parts = []
+        for index, comparison in self.items_in_order():
+            why = self.why.get(index)
+            said = f" <small>({escape(why)})</small>" if why else ""
+            parts.append(
+                f"<h4>#{index} · {escape(str(self.inputs[index].input))}{said}</h4>{comparison._repr_html_()}"
+            )
         return "".join(parts)
 
     def items_in_order(self) -> list[tuple[int, Comparison]]:
@@ -229,22 +264,34 @@ class Comparisons(dict[int, Comparison]):
 
 
 def comparisons(outcomes: Sequence[Outcome], items: Sequence[Item], a: str, b: str) -> Comparisons:
-    """For each input where variants ``a`` and ``b`` differ (``differing``), their first repeats
-    compared step by step, labelled by the variants' names."""
+    """For each input where variants ``a`` and ``b`` differ (``differing``: scores or tool calls), or
+    where only their answers' words differ (the scores tie), every ended repeat of both compared step
+    by step, labelled by variant (and repeat, from 1, when there are several)."""
     known = {outcome.variant for outcome in outcomes}
     for name in (a, b):
         if name not in known:
             raise KeyError(f"no variant {name!r} (variants: {', '.join(sorted(known))})")
-    first: dict[tuple[int, str], RunResult] = {}
-    for outcome in outcomes:
-        if outcome.ended:
-            first.setdefault((outcome.item, outcome.variant), outcome.result)
-    found = {
-        item: compare(first[item, a], first[item, b], labels=[a, b])
-        for item in differing(outcomes, [a, b])
-        if (item, a) in first and (item, b) in first
-    }
-    return Comparisons(found, items, (a, b))
+    runs: dict[tuple[int, str], list[Outcome]] = {}
+    for outcome in sorted(outcomes, key=lambda o: o.repeat):
+        if outcome.ended and outcome.variant in (a, b):
+            runs.setdefault((outcome.item, outcome.variant), []).append(outcome)
+    both = sorted({item for item, _ in runs if (item, a) in runs and (item, b) in runs})
+    scored = set(differing(outcomes, [a, b]))
+    found: dict[int, Comparison] = {}
+    why: dict[int, str] = {}
+    for item in both:
+        texts = [{o.result.text for o in runs[item, name]} for name in (a, b)]
+        if item in scored:
+            why[item] = "scores or tool calls differ"
+        elif texts[0] != texts[1]:
+            why[item] = "the scores tie; the answers differ"
+        else:
+            continue
+        listed = [*runs[item, a], *runs[item, b]]
+        many = any(len(runs[item, name]) > 1 for name in (a, b))
+        labels = [f"{o.variant} #{o.repeat + 1}" if many else o.variant for o in listed]
+        found[item] = compare(*(o.result for o in listed), labels=labels)
+    return Comparisons(found, items, (a, b), why)
 
 
 # ---- saved ----------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core.result import RunResult, Step
 from .align import align, canonical, step_key, step_likeness
-from .experiment import Item, Outcome, scorer_names, trajectory
+from .experiment import Item, Outcome, known_cost, scorer_names, trajectory
 from .intervals import input_passes
 
 
@@ -55,7 +55,7 @@ def cost_per_pass(outcomes: Sequence[Outcome], variant: str, scorer: str) -> flo
     """``variant``'s cost (USD) over its ended runs divided by its runs that passed ``scorer``;
     None when a run's cost is unknown (a partial sum would understate it) or none passed."""
     ended = [o for o in outcomes if o.variant == variant and o.ended]
-    costs = [o.result.cost.total_usd for o in ended]
+    costs = [known_cost(o.result) for o in ended]
     passed = sum(s.passed is True for o in ended for s in o.result.scores if s.scorer == scorer)
     if not ended or any(cost is None for cost in costs) or passed == 0:
         return None

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core.result import RunResult
 from ..core.score import as_scorer
-from .experiment import Item, Outcome, percentile, scorer_names
+from .experiment import Item, Outcome, known_cost, percentile, scorer_names
 from .intervals import clustered_interval, failures
 from .repeats import cost_per_pass, repeat_rows
 
@@ -49,7 +49,7 @@ def summary_rows(
                 facts[f"{name}_disagree"] = figures["disagree"]
             if judged:
                 facts[f"{name}_cost_per_pass_usd"] = cost_per_pass(outcomes, variant, name)
-        costs = [o.result.cost.total_usd for o in ended if o.result.cost.total_usd is not None]
+        costs = [cost for o in ended if (cost := known_cost(o.result)) is not None]
         latencies = [o.result.timing.total for o in ended if o.result.timing.total is not None]
         facts["tokens"] = sum(outcome.result.usage.total_tokens for outcome in runs)
         facts["cost_usd"] = sum(costs) if costs else math.nan

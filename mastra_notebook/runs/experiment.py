@@ -64,6 +64,9 @@ class Shown(Protocol):
     def settled(self) -> None:
         """Every run ended."""
 
+    def judged(self) -> None:
+        """A pair of variants was judged (``Experiment.verdicts``): its column and figures shown."""
+
     def showing(self, handle: Any) -> bool:
         """``handle`` is shown in the grid's detail area (not to be closed when its run ends)."""
 
@@ -210,7 +213,8 @@ class Experiment:
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         self.client: Any = None  # the MastraClient it ran on (or was loaded with): feedback, datasets
         self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
-        self.judged: list[Pairwise] = []  # the pairwise verdicts made, for the review's order
+        # each pair's last pairwise(): the grid's verdict column, and the review's order
+        self.verdicts: dict[tuple[str, str], Pairwise] = {}
         if start is not None:
             for index, item in enumerate(self.items):  # row by row: the grid fills from the top
                 for variant in self.variants:
@@ -338,8 +342,9 @@ class Experiment:
         return numbers.differing(self.outcomes(), list(variants) or None, scorers)
 
     def compare(self, a: str, b: str) -> Comparisons:
-        """For each input where variants ``a`` and ``b`` differ, their first repeats compared step by
-        step (``mn.compare``): a dict by input index, shown one comparison after the other."""
+        """For each input where variants ``a`` and ``b`` differ (scores or tool calls, or only the
+        answers' words when the scores tie), all their repeats compared step by step
+        (``mn.compare``): a dict by input index, shown one comparison after the other."""
         return numbers.comparisons(self.outcomes(), self.items, a, b)
 
     # ---- judged: analysis/pairwise.py, agreement.py, repeats.py, intervals.py --------------------
@@ -354,11 +359,16 @@ class Experiment:
         agent's id, asked with both answers, its verdict read from its structured output.
         A :class:`~mastra_notebook.analysis.pairwise.Pairwise`: per pair
         the verdict and both reasons (``to_dataframe()``), wins, losses, ties, the win rate with its
-        95% interval, and the judge's position bias (how often it chose the answer shown first)."""
+        95% interval, and the judge's position bias (how often it chose the answer shown first).
+        Kept in ``verdicts``: the grid shows a verdict column for the pair and its figures in the
+        summary."""
         chosen = as_judge(judge, self.agents)
-        made = judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
-        self.judged = [p for p in self.judged if (p.a, p.b) != (a, b)] + [made]
-        return made
+        judged = judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+        self.verdicts.pop((b, a), None)  # one column per pair of variants: the last judging of it
+        self.verdicts[a, b] = judged
+        if self._grid is not None:
+            self._grid.judged()
+        return judged
 
     def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
         """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
@@ -379,11 +389,9 @@ class Experiment:
         pass/fail verdicts by default) and some failed, the first aligned step where every failing
         repeat differs from every passing one (its tool, arguments or text), or "no step separates
         them"."""
-        outcomes = self.outcomes()
-        if scorer is None:
-            judged = [
-                s.scorer for o in outcomes if o.item == item for s in o.result.scores if s.passed is not None
-            ]
+        outcomes = [cell.outcome() for name in self.variants for cell in self.cells_of(item, name)]
+        if scorer is None:  # the input's runs only: the grid asks this of each tile it draws
+            judged = [s.scorer for o in outcomes for s in o.result.scores if s.passed is not None]
             scorer = judged[0] if judged else None
         return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
 
@@ -456,7 +464,7 @@ class Experiment:
         else:
             pair = None
         outcomes = self.outcomes()
-        judged = [*self.judged, *([pairwise] if isinstance(pairwise, Pairwise) else [])]
+        judged = [*self.verdicts.values(), *([pairwise] if isinstance(pairwise, Pairwise) else [])]
         queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
         chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
         return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)

@@ -13,6 +13,8 @@ from typing import Any
 import ipywidgets
 
 from ..analysis import experiment as numbers
+from ..analysis.pairwise import Judged, Pairwise, Verdict
+from ..analysis.repeats import described_step
 from ..analysis.summary import summary_rows
 from ..core.cost import format_usd
 from ..core.status_words import status_word
@@ -62,8 +64,9 @@ def summary(experiment: Experiment) -> views.Table:
             interval = "" if math.isnan(low) else f" [{_figure(low)}, {_figure(high)}]"
             rate = facts[f"{name}_pass_rate"]
             passed = "" if math.isnan(rate) else f" · {rate:.0%} pass"
-            scored.append(f"{_figure(mean)}{interval}{passed}")
-        cost = facts["cost_usd"]
+            failed = facts[f"{name}_failed"]
+            raised = f" · failed on {failed} run{'s' * (failed != 1)}" if failed else ""
+            scored.append(f"{_figure(mean)}{interval}{passed}{raised}")
         variant = views.span("", str(facts["variant"]), title=_described(experiment, facts["variant"]))
         rows.append(
             [
@@ -72,16 +75,69 @@ def summary(experiment: Experiment) -> views.Table:
                 str(facts["errors"]),
                 *scored,
                 f"{facts['tokens']:,}",
-                "—" if math.isnan(cost) else format_usd(cost),
-                f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}",
+                _cost(facts),
+                _latency(facts),
             ]
         )
     return views.table(head, rows, cls="mn-exp-summary", row_heads=True, numeric=True)
 
 
+def _covers(runs: int, ended: int) -> str:
+    """Which runs a figure covers: all the ended runs, or how many of them."""
+    return f"{runs} run{'s' * (ended != 1)}" if runs == ended else f"{runs} of {ended} runs"
+
+
+def _cost(facts: dict[str, Any]) -> str:
+    """The variant's cost over the runs whose cost is known, saying which; "—" when none is known
+    (an unknown cost is never $0.00)."""
+    cost, runs = facts["cost_usd"], facts["cost_runs"]
+    if runs == 0 or math.isnan(cost):
+        return "—"
+    return f"{format_usd(cost)} ({_covers(runs, facts['ended'])})"
+
+
+def _latency(facts: dict[str, Any]) -> str:
+    """p50 / p95 latency in seconds, over the ended runs with a latency, saying how many."""
+    runs = facts["latency_runs"]
+    if runs == 0:
+        return "—"
+    figures = f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}"
+    return f"{figures} ({_covers(runs, facts['ended'])})"
+
+
+def verdicts_table(experiment: Experiment) -> views.Table | None:
+    """Each judged pair's figures (``exp.pairwise``): wins, losses and ties of the first variant,
+    its win rate over the decided pairs with the 95% Wilson interval, the judge's position bias."""
+    if not experiment.verdicts:
+        return None
+    head: list[views.Inline] = ["pairwise", "pairs", "wins / losses / ties", "win rate (95% CI)",
+                                "position bias"]  # fmt: skip
+    rows: list[list[views.Inline]] = []
+    for judged in experiment.verdicts.values():
+        low, high = judged.interval
+        rate = "—" if math.isnan(judged.win_rate) else f"{judged.win_rate:.0%}"
+        if not math.isnan(low):
+            rate += f" [{low:.0%}, {high:.0%}]"
+        bias = judged.position_bias
+        rows.append([
+            f"{judged.a} vs {judged.b}",
+            str(len(judged.judged)),
+            f"{judged.wins} / {judged.losses} / {judged.ties}",
+            rate,
+            "—" if math.isnan(bias) else f"{bias:.2f} chose the first shown",
+        ])  # fmt: skip
+    return views.table(head, rows, cls="mn-exp-summary mn-exp-pairwise", row_heads=True, numeric=True)
+
+
+def _summaries(experiment: Experiment) -> list[views.Inline]:
+    """The summary per variant, and under it each judged pair's figures."""
+    judged = verdicts_table(experiment)
+    return [summary(experiment), *([judged] if judged is not None else [])]
+
+
 def summary_html(experiment: Experiment, *, styled: bool = True) -> str:
     """The summary drawn (left to the host's table style when not ``styled``)."""
-    return views.draw(summary(experiment), styled=styled)
+    return "".join(views.draw_each(_summaries(experiment), styled=styled))
 
 
 def _described(experiment: Experiment, variant: str) -> str:
@@ -116,50 +172,141 @@ def _openable(cell: Cell) -> bool:
     return cell.status != "queued" and (handle is None or isinstance(handle, StreamView))
 
 
-def _row(experiment: Experiment, index: int) -> dict[str, Any]:
-    """Input ``index``'s row: the input (numbered from 1) and a tile per variant (a run per repeat)."""
+def _fork(
+    experiment: Experiment, index: int, variant: str, cells: Sequence[Cell]
+) -> tuple[str, dict[int, str]]:
+    """Where input ``index``'s repeats with ``variant`` part, when some passed and some failed
+    (``exp.forks``): the tile's sentence, and each repeat's step there by its cell's number; ("", {})
+    when its repeats did not both pass and fail."""
+    ended = sorted((cell for cell in cells if cell.outcome().ended), key=lambda cell: cell.repeat)
+    verdicts = {s.passed for cell in ended for s in cell.result.scores if s.passed is not None}
+    if len(ended) < 2 or verdicts != {True, False}:
+        return "", {}
+    fork = experiment.forks(index, variant)
+    if fork.separating is None:
+        judged = [p for p in fork.passed if p is not None]
+        split = True in judged and False in judged
+        return ("no step separates the passing and failing repeats" if split else ""), {}
+    steps = {
+        cell.number: f"step {fork.separating + 1}: {described_step(fork.step(run, fork.separating))}"
+        for run, cell in enumerate(ended)
+    }
+    return f"step {fork.separating + 1} separates the passing and failing repeats", steps
+
+
+def _tile(experiment: Experiment, index: int, variant: str) -> dict[str, Any]:
+    """Input ``index`` with ``variant``: a run per repeat, and where its repeats part (forks)."""
+    cells = experiment.cells_of(index, variant)
+    many = experiment.repeats > 1
+    fork, steps = _fork(experiment, index, variant, cells) if many else ("", {})
+    runs = [
+        run_data(cell.number, cell.status, cell.result, repeat=cell.repeat + 1 if many else 0,
+                 openable=_openable(cell), step=steps.get(cell.number, ""))
+        for cell in cells
+    ]  # fmt: skip
+    return tile_data(runs, fork=fork)
+
+
+def _choice(judged: Pairwise, verdict: Verdict, shown_first: str) -> tuple[str, str]:
+    """One asking of the judge: which variant it was shown first and which it chose, and its reason."""
+    other = judged.b if shown_first == judged.a else judged.a
+    chose = {"first": shown_first, "second": other, "tie": "tie"}[verdict.choice]
+    return f"{shown_first} shown first: {chose}", verdict.reason or ""
+
+
+def _verdict(judged: Pairwise, pair: Judged, many: bool) -> dict[str, Any]:
+    """A pair's verdict as the grid's verdict column shows it: the better variant (or tie), and both
+    askings' choices and reasons."""
+    split = pair.verdict == "tie" and not pair.a_first.choice == pair.b_first.choice == "tie"
+    word = {"a": judged.a, "b": judged.b, "tie": "tie"}[pair.verdict]
+    return {
+        "repeat": pair.repeat + 1 if many else 0,
+        "side": pair.verdict,
+        "word": word,
+        "tone": "neutral" if pair.verdict == "tie" else "ok",
+        "note": "the two orders disagree" if split else "",
+        "reasons": [
+            list(_choice(judged, pair.a_first, judged.a)),
+            list(_choice(judged, pair.b_first, judged.b)),
+        ],
+    }
+
+
+def _verdicts(experiment: Experiment, rows: Sequence[int]) -> dict[int, list[list[dict[str, Any]]]]:
+    """The verdicts of the inputs ``rows``, by input: a list per judged pair of variants (a verdict
+    per repeat)."""
+    many = experiment.repeats > 1
+    found: dict[int, list[list[dict[str, Any]]]] = {index: [] for index in rows}
+    for judged in experiment.verdicts.values():
+        for shown in found.values():
+            shown.append([])
+        for pair in judged.judged:
+            if pair.item in found:
+                found[pair.item][-1].append(_verdict(judged, pair, many))
+    return found
+
+
+def _row(experiment: Experiment, index: int, verdicts: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """Input ``index``'s row: the input (numbered from 1), a tile per variant (a run per repeat), and
+    its ``verdicts``, a cell per judged pair."""
     item = experiment.items[index]
     text = str(item.input)
-    many = experiment.repeats > 1
-    tiles = [
-        tile_data(
-            [
-                run_data(
-                    cell.number,
-                    cell.status,
-                    cell.result,
-                    repeat=cell.repeat + 1 if many else 0,
-                    openable=_openable(cell),
-                )
-                for cell in experiment.cells_of(index, variant)
-            ]
-        )
-        for variant in experiment.variants
-    ]
+    tiles = [_tile(experiment, index, variant) for variant in experiment.variants]
     expected = "" if item.expected is None else str(item.expected)[:120]
-    return {"number": index + 1, "input": text[:200], "hover": text, "expected": expected, "tiles": tiles}
+    return {"number": index + 1, "input": text[:200], "hover": text, "expected": expected, "tiles": tiles,
+            "verdicts": verdicts}  # fmt: skip
+
+
+def filters(experiment: Experiment) -> list[tuple[str, str]]:
+    """The filter's choices: all inputs, those where the variants differ, and per scorer those where
+    it failed a run (``failed:<scorer>``)."""
+    failed = [(f"failed on {name}", f"failed:{name}") for name in numbers.scorer_names(experiment.outcomes())]
+    return [("all inputs", "all"), ("differs only", "differs"), *failed]
+
+
+def listed(experiment: Experiment, key: str) -> list[int]:
+    """The inputs a filter's choice lists (all for a key it does not know)."""
+    if key == "differs":
+        return experiment.differs()
+    if key.startswith("failed:"):
+        return numbers.failing(experiment.outcomes(), key.removeprefix("failed:"))
+    return list(range(len(experiment.items)))
+
+
+def _where(key: str) -> tuple[str, str]:
+    """What the pager says of a filtered list: after its count, and when it is empty."""
+    if key == "differs":
+        return " (differing)", "no inputs differ (yet)"
+    if key.startswith("failed:"):
+        name = key.removeprefix("failed:")
+        return f" (failed on {name})", f"no input failed on {name} (yet)"
+    return "", "no inputs"
 
 
 def page(
-    experiment: Experiment, rows: Sequence[int], *, offset: int, listed: int, differing: bool
+    experiment: Experiment, rows: Sequence[int], *, offset: int, listed: int, filter: str = "all"
 ) -> dict[str, Any]:
-    """The page of ``rows`` (the listed inputs from ``offset`` on, of ``listed``) as the grid draws it."""
-    if rows:
-        where = f"inputs {offset + 1}\N{EN DASH}{offset + len(rows)} of {listed}" + (
-            " (differing)" if differing else ""
-        )
-    else:
-        where = "no inputs differ (yet)" if differing else "no inputs"
+    """The page of ``rows`` (the listed inputs from ``offset`` on, of ``listed``, as ``filter``
+    chose them) as the grid draws it."""
+    after, empty = _where(filter)
+    verdicts = _verdicts(experiment, rows)
+    where = f"inputs {offset + 1}\N{EN DASH}{offset + len(rows)} of {listed}{after}" if rows else empty
     columns = [{"name": v, "title": _described(experiment, v)} for v in experiment.variants]
+    pairs = [
+        {"a": a, "b": b, "title": f"pairwise: {a} against {b}, each pair judged in both orders "
+                                  "(a judge that changes its mind with the order: tie)"}
+        for a, b in experiment.verdicts
+    ]  # fmt: skip
     return page_data(
         "experiment",
         where=where,
         previous=offset > 0,
         next=offset + len(rows) < listed,
-        rows=[_row(experiment, index) for index in rows],
+        rows=[_row(experiment, index, verdicts[index]) for index in rows],
         columns=columns,
-        filters=[("all inputs", "all"), ("differs only", "differs")],
-        filter="differs" if differing else "all",
+        pairs=pairs,
+        filters=filters(experiment),
+        filter=filter,
         jump="jump to input #",
         empty=where,
     )
@@ -173,8 +320,8 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     offset = rows[0] if rows else 0
     more = len(experiment.items) - len(rows)
     tail: list[views.Inline] = [views.block(f"… and {more} more inputs")] if more > 0 else []
-    head: list[views.Inline] = [views.block(_named(experiment)), summary(experiment)]
-    page_rows = page(experiment, rows, offset=offset, listed=len(experiment.items), differing=False)
+    head: list[views.Inline] = [views.block(_named(experiment)), *_summaries(experiment)]
+    page_rows = page(experiment, rows, offset=offset, listed=len(experiment.items))
     return grid_html(page_rows, head=head, tail=tail)
 
 
@@ -186,7 +333,7 @@ class Grid:
     def __init__(self, experiment: Experiment, page_tiles: int = PAGE_TILES) -> None:
         self.experiment = experiment
         self.rows_per_page = max(1, page_tiles // max(1, len(experiment.variants)))
-        self.only_differing = False
+        self.filter = "all"  # a key of filters(): all inputs, "differs", "failed:<scorer>"
         self.order: list[int] = list(range(len(experiment.items)))
         self.offset = 0
         self._display: Any = None
@@ -207,14 +354,23 @@ class Grid:
     # ---- the page -------------------------------------------------------------------------------
 
     def listing(self) -> list[int]:
-        """The inputs the page lists: all, or those where the variants differ."""
-        if self.only_differing:
-            return self.experiment.differs()
-        return list(range(len(self.experiment.items)))
+        """The inputs the page lists: all, those where the variants differ, or those where a scorer
+        failed a run (as the filter chose)."""
+        return listed(self.experiment, self.filter)
+
+    @property
+    def only_differing(self) -> bool:
+        """Only the inputs where the variants differ are listed."""
+        return self.filter == "differs"
 
     def show_differing(self, only: bool = True) -> None:
         """List only the inputs where the variants disagree (so far), or all again; from the first page."""
-        self.only_differing = only
+        self.show_only("differs" if only else "all")
+
+    def show_only(self, key: str) -> None:
+        """List the inputs the filter's choice ``key`` keeps (``all``, ``differs``,
+        ``failed:<scorer>``); from the first page."""
+        self.filter = key if key in {k for _, k in filters(self.experiment)} else "all"
         self.turn(0)
 
     def turn(self, offset: int) -> None:
@@ -240,7 +396,7 @@ class Grid:
             raise IndexError(f"no input #{text}: the inputs are #1 to #{len(self.experiment.items)}")
         index = int(text) - 1
         if index not in self.listing():
-            self.only_differing = False
+            self.filter = "all"  # a key of filters(): all inputs, "differs", "failed:<scorer>"
         self.order = self.listing()
         position = self.order.index(index)
         self.turn(position // self.rows_per_page * self.rows_per_page)
@@ -253,7 +409,7 @@ class Grid:
     def page_data(self) -> dict[str, Any]:
         """The page as the grid draws it."""
         return page(self.experiment, self.page, offset=self.offset, listed=len(self.order),
-                    differing=self.only_differing)  # fmt: skip
+                    filter=self.filter)  # fmt: skip
 
     def _draw_page(self, note: str = "") -> None:
         self.view.show({**self.page_data(), "note": note})
@@ -271,7 +427,7 @@ class Grid:
 
     def choose(self, key: str) -> None:
         """The filter chosen (its key)."""
-        self.show_differing(key == "differs")
+        self.show_only(key)
 
     def jump_to(self, text: str) -> None:
         """The jump box's text entered: the page showing it, or why not beside the pager."""
@@ -279,6 +435,11 @@ class Grid:
             self.jump(text)
         except IndexError as error:  # said beside the pager, nothing else changes
             self._draw_page(note=str(error))
+
+    def shown_changed(self) -> None:
+        """A run opened below the grid changed outside its stream (a person labelled it): the page
+        drawn again soon (its tile shows the label)."""
+        self._page_later.soon()
 
     # ---- runs change ----------------------------------------------------------------------------
 
@@ -320,12 +481,17 @@ class Grid:
     def settled(self) -> None:
         """Every run ended: the summary, the page (scores came late) and the notebook's transcript."""
         self._draw_summary()
-        if self.only_differing:
+        if self.filter != "all":
             self.turn(self.offset)
         else:
             self._draw_page()
         if self._display is not None:
             self._display.update(self.bundle(), raw=True)
+
+    def judged(self) -> None:
+        """A pair of variants was judged: its verdict column, its figures in the summary, and the
+        notebook's transcript."""
+        self.settled()
 
     # ---- the detail view ------------------------------------------------------------------------
 

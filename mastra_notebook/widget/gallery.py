@@ -494,6 +494,11 @@ class Gallery:
             self._note = str(error)
             self._draw()
 
+    def shown_changed(self) -> None:
+        """A run opened below the grid changed outside its stream (a person labelled it): the page
+        drawn again soon (its tile shows the label)."""
+        self._page_later.soon()
+
     # ---- the summary line ----------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:

@@ -12,6 +12,7 @@ stream and the one open.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,11 +63,11 @@ def _label(result: RunResult) -> tuple[str, str]:
 
 
 def run_data(
-    number: int, status: str, result: RunResult, *, repeat: int = 0, openable: bool = True
+    number: int, status: str, result: RunResult, *, repeat: int = 0, openable: bool = True, step: str = ""
 ) -> dict[str, Any]:
     """One run as a tile shows it: its status word and tone, score badges, the answer's first lines,
     a person's label; ``number`` is what its "open" sends back, ``repeat`` its repeat from 1 (0: the
-    tile's only run)."""
+    tile's only run); ``step``: what it did at the step where its tile's repeats part (forks)."""
     label, comment = _label(result)
     return {
         "open": number,
@@ -79,14 +80,23 @@ def run_data(
         "label": label,
         "comment": comment,
         "openable": openable and status != "queued",
+        "step": step,
     }
 
 
 def tile_data(
-    runs: list[dict[str, Any]], *, title: str = "", subtitle: str = "", hover: str = "", target: bool = False
+    runs: list[dict[str, Any]],
+    *,
+    title: str = "",
+    subtitle: str = "",
+    hover: str = "",
+    target: bool = False,
+    fork: str = "",
 ) -> dict[str, Any]:
-    """A tile: a batch's title (its prompt) and subtitle, and its runs (:func:`run_data`)."""
-    return {"title": title, "subtitle": subtitle, "hover": hover, "target": target, "runs": runs}
+    """A tile: a batch's title (its prompt) and subtitle, its runs (:func:`run_data`), and ``fork``:
+    where its passing and failing repeats part, said ("" when they did not both pass and fail)."""
+    return {"title": title, "subtitle": subtitle, "hover": hover, "target": target, "runs": runs,
+            "fork": fork}  # fmt: skip
 
 
 def page_data(
@@ -98,16 +108,19 @@ def page_data(
     tiles: list[dict[str, Any]] | None = None,
     rows: list[dict[str, Any]] | None = None,
     columns: list[dict[str, str]] | None = None,
+    pairs: list[dict[str, str]] | None = None,
     filters: list[tuple[str, str]] | None = None,
     filter: str = "",
     jump: str = "",
     note: str = "",
     empty: str = "",
 ) -> dict[str, Any]:
-    """A page as the grid draws it (``js/src/views/grid.ts`` ``GridPage``)."""
+    """A page as the grid draws it (``js/src/views/grid.ts`` ``GridPage``); ``pairs``: an experiment's
+    judged pairs of variants, a verdict column each (its rows' ``verdicts``)."""
     return {
         "kind": kind,
         "columns": columns or [],
+        "pairs": pairs or [],
         "tiles": tiles or [],
         "rows": rows or [],
         "where": where,
@@ -171,6 +184,10 @@ class Controls(Protocol):
     def jump_to(self, text: str) -> None:
         """The jump box's text entered: the page showing it, or why not beside the pager."""
 
+    def shown_changed(self) -> None:
+        """A run opened below the grid changed outside its stream (a person labelled it): its tile
+        is drawn again."""
+
 
 class GridView:
     """The grid widget and the detail area under it: a page shown (only when its data changed), the
@@ -190,6 +207,7 @@ class GridView:
         self.detail = ipywidgets.VBox(layout=ipywidgets.Layout(display="none"))
         self.detail.add_class("mn-grid-detail")
         self._kept_view: StreamView | None = None  # shows ended runs, one after another
+        self._watched: weakref.WeakSet[StreamView] = weakref.WeakSet()  # views told to say a change
         self.shown: StreamView | None = None  # the view in the detail area now
 
     def show(self, page: dict[str, Any]) -> None:
@@ -228,6 +246,9 @@ class GridView:
             return None
         self._let_go(keep=view)
         view.show_in_browser()
+        if view not in self._watched:  # a label given in the view shows on its tile too
+            self._watched.add(view)
+            view.on_changed(self._controls.shown_changed)
         self.shown = view
         (self._title.value,) = views.draw_each([views.strong(views.span("mn-grid-detail-title", subtitle))])
         self.detail.children = (self._head, view)

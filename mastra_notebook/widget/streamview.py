@@ -109,6 +109,7 @@ class StreamView(anywidget.AnyWidget):
         super().__init__(title=title, max_height=css_length(max_height), view_key=uuid.uuid4().hex, **kwargs)
         # the parts, each given what it needs of the view (late-bound: the stream shown now, send)
         shown, message = self._shown_stream, self._message
+        self._changed: list[Callable[[], None]] = []  # on_changed's listeners
         self._inspector = Inspector(message, shown)
         self._sync = OpSync(message, lambda: self._stream.loop, self._inspector.catch_up)
         self._labels = LabelsFromView(shown, self._refresh, self._sync.flush)
@@ -150,6 +151,11 @@ class StreamView(anywidget.AnyWidget):
     def stream(self) -> RunStream:
         """The run this view shows, streaming in the background (no widget in it)."""
         return self._stream
+
+    def on_changed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` whenever the run changes outside its stream (a label given, a trace
+        read): a grid showing the run's tile draws it again."""
+        self._changed.append(listener)
 
     def on_streaming(self, listener: Callable[[bool], None]) -> None:
         """Call ``listener(streaming)`` whenever this view's run starts or stops streaming (a Batch
@@ -331,6 +337,8 @@ class StreamView(anywidget.AnyWidget):
             self._settled()
         else:
             self._sync.flush()
+        for listener in list(self._changed):
+            listener()
 
     # ---- a person's label ----------------------------------------------------------------------------
 

@@ -39,14 +39,14 @@ def test_a_dataset_experiment_fills_its_grid_in_place(client_notebook: e2e.Clien
     page = client_notebook.open("datasets", DATASET, PIRATE, FAILING)  # every cell run once
 
     grid = output(page, 2).locator(".mn-experiment")
-    expect(grid.locator(".mn-exp-tile")).to_have_count(3, timeout=60_000)
-    finished = grid.locator('.mn-exp-run[data-status="finished"]')
+    expect(grid.locator(".mn-grid-tile")).to_have_count(3, timeout=60_000)
+    finished = grid.locator('.mn-grid-run[data-status="finished"]')
     expect(finished).to_have_count(3, timeout=90_000)  # filled by the watcher, the cell not run again
-    expect(finished.first.locator(".mn-exp-answer")).to_contain_text("Arr! You asked")
+    expect(finished.first.locator(".mn-grid-answer")).to_contain_text("Arr! You asked")
     for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(grid, f"dataset-experiment-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
 
     failing = output(page, 3).locator(".mn-experiment")
-    expect(failing.locator('.mn-exp-run[data-status="error"]')).to_have_count(3, timeout=90_000)
+    expect(failing.locator('.mn-grid-run[data-status="error"]')).to_have_count(3, timeout=90_000)

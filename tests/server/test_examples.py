@@ -49,8 +49,16 @@ SHOWN = {
         "judge-answers-question",  # client.scorers() lists the server's scorers
         "differ on any score: [0, 1, 2, 3, 4]",  # answer-length tells every variant apart
         "plain and uppercase differ on names_term: [2, 3, 4]",  # upper case loses Paris, Everest, ...
-        "--- plain\n+++ uppercase",  # one step-by-step comparison's text diff
+        "--- plain #1\n+++ uppercase #1",  # one step-by-step comparison (of every repeat)'s text diff
         "sent_to_mastra=True",  # the human label reached Mastra's feedback route
+        # the pairwise judge: plain names the term where uppercase loses it (Paris, Everest,
+        # photosynthesis), and says more where both name it (NASA, IBM): 10 pairs, 5 questions x 2 repeats
+        "<Pairwise plain vs uppercase: 10-0-0, position bias 0.50>",
+        "only it names Paris",
+        "it says more",
+        # agreement with six hand labels: they differ on PHOTOSYNTHESIS only; p_o = 5/6, each says True
+        # 3 (the scorer) and 4 (the person) times of 6: p_e = .5 * 4/6 + .5 * 2/6 = .5, kappa = 2/3
+        "<Agreement of names_term and labels: n=6, kappa=0.667, 1 disagree>",
         "True",  # the saved experiment reopens with the same summary
         "<Comparisons of 'plain words' and 'uppercase' on inputs [0, 1, 2, 3, 4]>",  # two on the server
     ],

@@ -75,7 +75,7 @@ def test_five_inputs_three_variants_two_repeats(client: mn.MastraClient, tmp_pat
     assert exp.differs() == [0, 1, 2, 3, 4]
     comparisons = exp.compare("plain", "upper")
     assert sorted(comparisons) == [0, 1, 2, 3, 4]
-    assert comparisons[2].labels == ["plain", "upper"]
+    assert comparisons[2].labels == ["plain #1", "plain #2", "upper #1", "upper #2"]  # every repeat
 
     exp.save(tmp_path / "styles")
     again = mn.load_experiment(tmp_path / "styles")

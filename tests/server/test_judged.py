@@ -73,3 +73,28 @@ def test_repeats_that_differ_only_in_wording_have_no_separating_step(client: mn.
     assert summary.loc["baseline", "first_pass@3"] == 1.0
     assert summary.loc["baseline", "first_disagree"] == 1.0
     assert exp.by_input().loc[(0, "baseline"), "sequences"] == 1
+
+
+def test_repeats_that_take_different_tool_paths_are_separated_at_their_tool_call(
+    client: mn.MastraClient,
+) -> None:
+    """The ``wanderer`` agent looks the weather up in the asked city, except every third run of a
+    prompt, which looks it up in Lyon: three repeats, two tool paths, the first step separates them."""
+    prompt = f"Weather in Paris? ({uuid.uuid4()})"  # a prompt of this test's own: the agent counts per prompt
+    names = mn.scorer(lambda result: "Paris" in result.text, name="names_city", threshold=1)
+    exp = client.agent("wanderer").experiment([prompt], scorers=[names], repeats=3, concurrency=1, view=False)
+    exp.wait(120)
+    assert [o.result.tool_calls[0].args for o in exp.outcomes()] == [{"city": "Paris"}] * 2 + [
+        {"city": "Lyon"}
+    ]
+    forked = exp.forks(0)
+    assert forked.passed == [True, True, False]
+    assert forked.separating == 0
+    assert forked.sentence() == (
+        'step 1 separates them: repeat 1 (passed): getWeather({"city":"Paris"}); '
+        'repeat 2 (passed): getWeather({"city":"Paris"}); repeat 3 (failed): getWeather({"city":"Lyon"})'
+    )
+    summary = exp.summary()
+    assert summary.loc["baseline", "names_city_pass^3"] == 0.0
+    assert summary.loc["baseline", "names_city_pass@3"] == 1.0
+    assert exp.by_input().loc[(0, "baseline"), "sequences"] == 2

@@ -35,6 +35,8 @@ export interface GridRun {
   comment: string;
   /** It has something to open (not queued, or a run streaming with no view). */
   openable: boolean;
+  /** Where its tile's passing and failing repeats part: what this run did at that step ("" none). */
+  step?: string;
 }
 
 /** One tile: a batch's prompt, or an experiment's input × variant (its repeats). */
@@ -47,6 +49,31 @@ export interface GridTile {
   /** The tile a jump went to. */
   target?: boolean;
   runs: GridRun[];
+  /** Where its passing and failing repeats part, said (`exp.forks`); "" when they did not both pass and fail. */
+  fork?: string;
+}
+
+/** One pair judged (`exp.pairwise`): which variant was better, or a tie, and both askings' reasons. */
+export interface GridVerdict {
+  /** The repeat, from 1; 0 when the experiment has one. */
+  repeat: number;
+  /** `a`, `b` or `tie`: the pair's first variant won, its second, or neither. */
+  side: string;
+  /** The better variant's name, or "tie"; its tone. */
+  word: string;
+  tone: string;
+  /** Why a tie (the two orders disagree), or "". */
+  note: string;
+  /** Each asking, `[what it was shown first and chose, its reason]`. */
+  reasons: [string, string][];
+}
+
+/** A judged pair of variants: its verdict column's head. */
+export interface GridPair {
+  a: string;
+  b: string;
+  /** What the verdicts are, on hover. */
+  title: string;
 }
 
 /** An experiment's row: its input (numbered from 1) and a tile per variant. */
@@ -57,6 +84,8 @@ export interface GridRow {
   hover: string;
   expected: string;
   tiles: GridTile[];
+  /** A list per judged pair (the page's `pairs`): its verdict for each repeat. */
+  verdicts?: GridVerdict[][];
 }
 
 /** A variant's column head. */
@@ -70,6 +99,8 @@ export interface GridPage {
   /** `batch`: tiles flowing (one column of data); `experiment`: rows of inputs, a column per variant. */
   kind: "batch" | "experiment";
   columns: GridColumn[];
+  /** An experiment's judged pairs of variants: a verdict column each (`verdictPlaces`: between its variants' columns, or after them all). */
+  pairs: GridPair[];
   /** A batch's page: its tiles. */
   tiles: GridTile[];
   /** An experiment's page: its rows. */
@@ -94,6 +125,7 @@ export type GridMessage = { open: number } | { turn: "previous" | "next" } | { f
 const NO_PAGE: GridPage = {
   kind: "batch",
   columns: [],
+  pairs: [],
   tiles: [],
   rows: [],
   where: "",
@@ -106,15 +138,18 @@ const NO_PAGE: GridPage = {
   empty: "",
 };
 
+/** A string as sent, or "" for anything else. */
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
 /** The kernel's page as sent; anything missing or of the wrong kind reads as its empty value. */
 export function readPage(value: unknown): GridPage {
   if (typeof value !== "object" || value === null) return NO_PAGE;
   const page = value as Partial<GridPage>;
   const list = <T>(items: unknown): T[] => (Array.isArray(items) ? (items as T[]) : []);
-  const text = (item: unknown): string => (typeof item === "string" ? item : "");
   return {
     kind: page.kind === "experiment" ? "experiment" : "batch",
     columns: list(page.columns),
+    pairs: list(page.pairs),
     tiles: list(page.tiles),
     rows: list(page.rows),
     where: text(page.where),
@@ -133,6 +168,7 @@ function badge(piece: GridBadge, cls = "mn-grid-badge"): HTMLElement {
   return h("code", `${cls} mn-grid-tone-${/^[a-z]+$/.test(piece.tone) ? piece.tone : "neutral"}`, [piece.text], attrs);
 }
 
+
 function drawRun(run: GridRun, many: boolean): HTMLElement {
   const pieces = [
     ...(many && run.repeat > 0 ? [h("span", "mn-grid-repeat", [`#${run.repeat}`])] : []),
@@ -142,9 +178,11 @@ function drawRun(run: GridRun, many: boolean): HTMLElement {
   // a space between badges: they read apart where no stylesheet spaces them (the saved notebook)
   const head = h("div", "mn-grid-run-head", pieces.flatMap((piece, i) => (i === 0 ? [piece] : [" ", piece])));
   const said = run.label || run.comment;
+  const step = text(run.step);
   return h("div", "mn-grid-run", [
     head,
     run.answer ? h("div", "mn-grid-answer", [isolated("", run.answer)]) : null,
+    step ? h("div", "mn-grid-step", [isolated("", step)], { title: step }) : null,
     said
       ? h("div", "mn-grid-feedback", [
           run.label ? h("span", "mn-grid-label", [run.label]) : null,
@@ -172,7 +210,9 @@ export function drawTile(tile: GridTile): HTMLElement {
     : null;
   const status = tile.runs.length === 1 ? (tile.runs[0]?.status ?? "") : "";
   const cls = tile.target ? "mn-grid-tile mn-grid-target" : "mn-grid-tile";
-  return h("div", cls, [head, ...tile.runs.map((run) => drawRun(run, many))], status ? { "data-status": status } : {});
+  const fork = text(tile.fork);
+  const forked = fork ? h("div", "mn-grid-fork", [fork], { title: "where the passing and failing repeats part (exp.forks)" }) : null;
+  return h("div", cls, [head, forked, ...tile.runs.map((run) => drawRun(run, many))], status ? { "data-status": status } : {});
 }
 
 function drawInput(row: GridRow): HTMLElement {
@@ -184,9 +224,77 @@ function drawInput(row: GridRow): HTMLElement {
   ], { title: row.hover, scope: "row" });
 }
 
-/** An experiment's row: its input, then a tile per variant. */
-export function drawRow(row: GridRow): HTMLElement {
-  return h("tr", "mn-grid-row", [drawInput(row), ...row.tiles.map((tile) => h("td", "mn-grid-cell", [drawTile(tile)]))]);
+/**
+ * Where each judged pair's verdict column goes: between its two variants' columns when they stand side
+ * by side (the verdict points at the better one's tiles), else after every variant's column.
+ */
+export interface VerdictPlaces {
+  /** By a variant's column: the pairs whose verdict column stands just before it. */
+  before: Map<number, number[]>;
+  /** The pairs whose verdict column comes after every variant's. */
+  after: number[];
+  /** By pair: the column of its first variant (a) is left of its second's (true), right of it
+   * (false), or the column stands apart (null: no arrow). */
+  leftFirst: (boolean | null)[];
+}
+
+export function verdictPlaces(page: GridPage): VerdictPlaces {
+  const column = new Map(page.columns.map((c, i) => [c.name, i]));
+  const places: VerdictPlaces = { before: new Map(), after: [], leftFirst: [] };
+  page.pairs.forEach((pair, index) => {
+    const [a, b] = [column.get(text(pair.a)), column.get(text(pair.b))];
+    const between = a !== undefined && b !== undefined && Math.abs(a - b) === 1;
+    if (between) {
+      const later = Math.max(a, b);
+      places.before.set(later, [...(places.before.get(later) ?? []), index]);
+    } else places.after.push(index);
+    places.leftFirst.push(between ? a < b : null);
+  });
+  return places;
+}
+
+/** One judged pair: the better variant (or tie), pointing at its tiles when its column stands
+ * between them, and on hover or opened both askings' choices and reasons. */
+function drawVerdict(verdict: GridVerdict, many: boolean, leftFirst: boolean | null): HTMLElement {
+  const reasons = Array.isArray(verdict.reasons) ? verdict.reasons : [];
+  const said = reasons.map(([choice, why]) => (why ? `${text(choice)}: ${text(why)}` : text(choice))).join("\n");
+  const note = text(verdict.note);
+  const side = /^(a|b|tie)$/.test(verdict.side) ? verdict.side : "tie";
+  const left = leftFirst === null || side === "tie" ? null : (side === "a") === leftFirst;
+  const word = badge({ text: text(verdict.word), tone: text(verdict.tone) }, "mn-grid-badge mn-grid-verdict-word");
+  return h("details", "mn-grid-verdict-run", [
+    h("summary", "", [
+      ...(many && verdict.repeat > 0 ? [h("span", "mn-grid-repeat", [`#${verdict.repeat}`]), " "] : []),
+      left === true ? h("span", "mn-grid-verdict-arrow", ["◀ "]) : null,
+      word,
+      left === false ? h("span", "mn-grid-verdict-arrow", [" ▶"]) : null,
+      note ? h("span", "mn-grid-verdict-note", [" ", note]) : null,
+    ]),
+    ...reasons.map(([choice, why]) =>
+      h("div", "mn-grid-reason", [h("span", "mn-grid-reason-head", [text(choice)]), why ? ": " : null, why ? isolated("", text(why)) : null]),
+    ),
+  ], { title: said, "data-side": side });
+}
+
+/** A pair's verdict cell in a row: a verdict per repeat judged ("not judged" when none was). */
+function drawVerdicts(verdicts: GridVerdict[], leftFirst: boolean | null): HTMLElement {
+  const many = verdicts.length > 1;
+  const drawn = verdicts.map((verdict) => drawVerdict(verdict, many, leftFirst));
+  return h("td", "mn-grid-verdict", drawn.length > 0 ? drawn : [h("span", "mn-grid-verdict-none", ["not judged"])]);
+}
+
+/**
+ * An experiment's row: its input, then a tile per variant, with a verdict cell per judged pair
+ * (`places`: between its two variants' tiles, or after them all).
+ */
+export function drawRow(row: GridRow, places: VerdictPlaces = { before: new Map(), after: [], leftFirst: [] }): HTMLElement {
+  const verdicts = Array.isArray(row.verdicts) ? row.verdicts : [];
+  const judged = (pair: number) => drawVerdicts(Array.isArray(verdicts[pair]) ? (verdicts[pair] as GridVerdict[]) : [], places.leftFirst[pair] ?? null);
+  return h("tr", "mn-grid-row", [
+    drawInput(row),
+    ...row.tiles.flatMap((tile, i) => [...(places.before.get(i) ?? []).map(judged), h("td", "mn-grid-cell", [drawTile(tile)])]),
+    ...places.after.map(judged),
+  ]);
 }
 
 /** The pager (and, above the tiles, the filter and the jump box): the same controls top and bottom. */
@@ -217,13 +325,22 @@ export function drawPager(page: GridPage, place: "top" | "bottom"): HTMLElement 
 /** The page's tiles: a batch's flowing, an experiment's as a table of inputs × variants. */
 export function drawBody(page: GridPage): HTMLElement {
   if (page.kind === "experiment") {
+    const places = verdictPlaces(page);
+    const judged = (index: number) => {
+      const pair = page.pairs[index] as GridPair;
+      return h("th", "mn-grid-head mn-grid-verdict-head", ["⚖ ", isolated("", text(pair.a)), " vs ", isolated("", text(pair.b))], { title: text(pair.title), scope: "col" });
+    };
     const head = h("tr", "", [
       h("th", "mn-grid-head", ["input"], { scope: "col" }),
-      ...page.columns.map((column) => h("th", "mn-grid-head", [isolated("", column.name)], { title: column.title, scope: "col" })),
+      ...page.columns.flatMap((column, i) => [
+        ...(places.before.get(i) ?? []).map(judged),
+        h("th", "mn-grid-head", [isolated("", column.name)], { title: column.title, scope: "col" }),
+      ]),
+      ...places.after.map(judged),
     ]);
     return h("table", "mn-grid-table", [
       h("thead", "", [head]),
-      h("tbody", "", page.rows.map(drawRow)),
+      h("tbody", "", page.rows.map((row) => drawRow(row, places))),
     ]);
   }
   return h("div", "mn-grid-tiles", page.tiles.map(drawTile));
@@ -259,9 +376,9 @@ export function mountGrid(el: HTMLElement, send: (msg: GridMessage) => void): { 
   const show = (page: GridPage) => {
     const items = page.kind === "experiment" ? page.rows : page.tiles;
     const next = items.map((item) => JSON.stringify(item));
-    const { tiles: _t, rows: _r, ...controls } = page;
+    const { tiles: _t, rows: _r, pairs: _p, ...controls } = page;
     // the grid's frame: its kind, its columns, or no tile at all (what shows in their place)
-    const frameKey = JSON.stringify({ kind: page.kind, columns: page.columns, empty: items.length === 0 ? page.empty : null });
+    const frameKey = JSON.stringify({ kind: page.kind, columns: page.columns, pairs: page.pairs, empty: items.length === 0 ? page.empty : null });
     const shellKey = JSON.stringify(controls);
     if (root === null || frame !== frameKey) {
       root = drawGrid(page);
