@@ -36,10 +36,11 @@ from .core.timing import StepTiming, Timing
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     from .analysis.compare import Comparison
+    from .client.agents import Agent
     from .client.chat import Chat, TurnResult
     from .client.datasets import Dataset
-    from .client.mastra import Agent, Workflow, WorkflowRun
     from .client.memory import TurnMemory
+    from .client.workflows import Workflow, WorkflowRun
     from .core.recording import Recording
     from .core.trace import Span, Trace, TraceUnavailable
     from .runs.experiment import Experiment
@@ -55,9 +56,9 @@ LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HT
     "TurnResult": "client.chat",
     "Dataset": "client.datasets",
     "DatasetExperiment": "client.datasets",  # the old name of a dataset's experiment: an Experiment
-    "Agent": "client.mastra",
-    "Workflow": "client.mastra",
-    "WorkflowRun": "client.mastra",
+    "Agent": "client.agents",
+    "Workflow": "client.workflows",
+    "WorkflowRun": "client.workflows",
     "TurnMemory": "client.memory",
     "Recording": "core.recording",
     "Span": "core.trace",

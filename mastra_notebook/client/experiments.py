@@ -16,11 +16,11 @@ from typing import Any
 from urllib.parse import quote
 
 from ..analysis.experiment import BASELINE, Outcome
+from ..core.labels import excerpt
 from ..core.result import ErrorInfo, RunResult, Usage
 from ..core.score import Score
 from ..runs.experiment import Experiment
 from ..runs.loops import Work, run_nested, schedule
-from .catalogue import excerpt
 from .scores import mastra_score, run_scores, scores_path
 from .transport import Transport
 from .waiting import Clock, Sleep, paginate, poll
