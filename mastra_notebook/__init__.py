@@ -116,14 +116,14 @@ draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer
 
 def _experiment_grid(experiment: Experiment, page_tiles: int) -> Any:
     """An experiment's live grid: the widget layer, loaded when an experiment is first shown."""
-    from .widget.experiment import Grid
+    from .widget.experiment_view import Grid
 
     return Grid(experiment, page_tiles)
 
 
 def _experiment_html(experiment: Experiment) -> str:
     """An experiment's static HTML (a saved notebook's transcript of its grid)."""
-    from .widget.experiment import static_html
+    from .widget.experiment_view import static_html
 
     return static_html(experiment)
 

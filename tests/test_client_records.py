@@ -19,7 +19,29 @@ from mastra_notebook.core.records import (
 )
 
 from .helpers import parse, row_of
-from .test_client_transport import FakeMastra, client_of
+
+LISTED = {  # what a server answers to each GET
+    "/api/agents": {"a": {"name": "A", "provider": "mock", "modelId": "m"}},
+    "/api/agents/a": {"name": "A", "tools": {}},
+    "/api/workflows": {"w": {"name": "W", "stepGraph": []}},
+    "/api/workflows/w/runs": {"runs": [{"runId": "r9", "status": "success"}], "total": 1},
+    "/api/workflows/w/runs/r9": {"status": "success"},
+    "/api/memory/status": {"result": True},
+    "/api/memory/threads": {"threads": [{"id": "t1"}]},
+}
+
+
+def client_of(seen: list[httpx.Request], status: int = 200) -> mn.MastraClient:
+    """A client whose server answers LISTED (or ``status`` with an error), counting requests."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if status != 200:
+            return httpx.Response(status, json={"error": "gone"})
+        return httpx.Response(200, json=LISTED[request.url.path])
+
+    return mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(answer), backoff_ms=0)
+
 
 GRAPH = [
     {"type": "step", "step": {"id": "fetch"}},
@@ -85,8 +107,8 @@ def test_a_workflow_and_its_runs() -> None:
 
 
 def test_the_client_returns_records_and_drawing_them_makes_no_request() -> None:
-    server = FakeMastra()
-    client = client_of(server)
+    seen: list[httpx.Request] = []
+    client = client_of(seen)
     agents, workflows = client.agents(), client.workflows()
     runs = client.workflow("w").runs()
     threads = client.agent("a").threads()
@@ -102,10 +124,10 @@ def test_the_client_returns_records_and_drawing_them_makes_no_request() -> None:
     assert threads[0]["id"] == "t1"
     assert (info.id, info.name, info.memory) == ("a", "A", True)
     assert (run.run_id, run.status, run["status"]) == ("r9", "success", "success")
-    asked = len(server.seen)
+    asked = len(seen)
     shown = [agents._repr_html_(), workflows._repr_html_(), runs._repr_html_(), info._repr_html_()]
     texts = [pretty(agents), pretty(workflows), pretty(runs), pretty(info)]
-    assert len(server.seen) == asked  # drawn from what was read
+    assert len(seen) == asked  # drawn from what was read
     assert row_of(parse(shown[0]), "a")[2] == "mock/m"
     assert row_of(parse(shown[2]), "r9")[1] == "success"
     assert row_of(parse(shown[3]), "memory")[1] == "yes"
@@ -114,6 +136,6 @@ def test_the_client_returns_records_and_drawing_them_makes_no_request() -> None:
 
 
 def test_a_failing_listing_still_raises_the_clients_error() -> None:
-    client = client_of(FakeMastra(fail=lambda request: httpx.Response(404, json={"error": "gone"})))
+    client = client_of([], status=404)
     with pytest.raises(mn.MastraError, match="GET /api/agents"):
         client.agents()

@@ -15,8 +15,8 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.analysis.agreement import agreement, scorer_labels
-from mastra_notebook.analysis.experiment import Item, Outcome
 from mastra_notebook.analysis.intervals import INTERVAL_RULE, clustered_interval, mcnemar_p, paired
+from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.pairwise import Verdict, as_judge, judged_pairs, verdict_of
 from mastra_notebook.analysis.repeats import (
     distinct_sequences,

@@ -197,9 +197,9 @@ class Agent(Resource):
         ``baseline``. ``view=False``: each run a bare RunStream, no widget (a plain script: no
         widget library is imported; shown later, the grid opens only the runs that ended). See
         :class:`~mastra_notebook.runs.experiment.Experiment`."""
-        from ..analysis.experiment import items_of
+        from ..analysis.outcomes import items_of
         from ..runs.experiment import Experiment
-        from .experiment import variant_runs
+        from .variants import variant_runs
 
         items = items_of(inputs)
         chosen, start = variant_runs(self, variants, scorers, view=view)

@@ -22,14 +22,14 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
-from ..analysis.experiment import Comparisons, Item, items_of
+from ..analysis.outcomes import Comparisons, Item, items_of
 from ..core.records import DatasetRecord, ExperimentRecord
 from ..render.catalogue import dataset_html
 from ..runs.experiment import Experiment
 from .bodies import checked
 from .catalogue import Catalogue
-from .experiments import EXPERIMENT_TIMEOUT, MastraExperiment
 from .scores import KnownScorers
+from .server_experiments import EXPERIMENT_TIMEOUT, MastraExperiment
 from .transport import Transport, blocking
 from .waiting import paginate
 

@@ -1,11 +1,11 @@
 """An experiment: every input run with every variant (and again, ``repeats`` times), scored,
 summarised per variant, saved and reopened. No widget: a plain script runs one as it is; the widget
 layer shows it as a live grid (inputs are rows, variants columns), wired in by the package
-(:func:`shown_with`; widget/experiment.py draws it).
+(:func:`shown_with`; widget/experiment_view.py draws it).
 
 The runs go through a :class:`Batch` at the experiment's concurrency. A run that ended keeps its
 RunResult and recording (and its reducer state), not its stream or view. The numbers are
-analysis/experiment.py's; what starts a run on a server is the client's (``agent.experiment``).
+analysis/outcomes.py's; what starts a run on a server is the client's (``agent.experiment``).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ..analysis import experiment as numbers
+from ..analysis import outcomes as numbers
 from ..analysis.agreement import Agreement, Level, scorer_labels
 from ..analysis.agreement import agreement as rater_agreement
-from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
 from ..analysis.intervals import INTERVAL_RULE, paired
+from ..analysis.outcomes import BASELINE, Comparisons, Item, Outcome
 from ..analysis.pairwise import Pairwise, as_judge, judged_pairs
 from ..analysis.repeats import Fork, fork, input_rows
 from ..analysis.summary import rescored_outcomes, summary_rows
@@ -53,7 +53,7 @@ class Titled(Protocol):
 
 
 class Shown(Protocol):
-    """An experiment's grid (widget/experiment.py's ``Grid``), told what changed."""
+    """An experiment's grid (widget/experiment_view.py's ``Grid``), told what changed."""
 
     def changed(self, cell: Cell, event: Event) -> None:
         """A run was queued, started, paused or ended."""
@@ -438,7 +438,7 @@ class Experiment:
 
     @property
     def grid(self) -> Any:
-        """The experiment's grid (made when first shown: widget/experiment.py's ``Grid``)."""
+        """The experiment's grid (made when first shown: widget/experiment_view.py's ``Grid``)."""
         if self._grid is None:
             self._grid = _shown()[0](self, self._page_tiles)
         return self._grid

@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis import experiment as numbers
+from ..analysis import outcomes as numbers
 from ..analysis.summary import summary_rows
 from ..core.cost import format_usd
 from ..core.status_words import status_word

@@ -15,7 +15,7 @@ from collections.abc import Generator, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from ..analysis.experiment import BASELINE, Outcome
+from ..analysis.outcomes import BASELINE, Outcome
 from ..core.labels import excerpt
 from ..core.result import ErrorInfo, RunResult, Usage
 from ..core.score import Score

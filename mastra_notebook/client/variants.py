@@ -1,7 +1,7 @@
 """``agent.experiment(...)``: each variant's stream options turned into runs of an agent on its server.
 
 The experiment itself (its batch, numbers and folder) is runs/experiment.py's, its grid
-widget/experiment.py's; this module only knows how a variant runs one input: which agent, which
+widget/experiment_view.py's; this module only knows how a variant runs one input: which agent, which
 prompt, which options, and whether a view shows the run.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from ..analysis.experiment import BASELINE, Item
+from ..analysis.outcomes import BASELINE, Item
 from ..runs.experiment import ExperimentRun, StartRun
 from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
