@@ -18,7 +18,7 @@ from .bodies import body_options, camel, messages
 from .catalogue import Agents, Scorers, Workflows
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
 from .scores import KnownScorers
-from .transport import DEFAULT_TIMEOUT, Retry, Timeout, Transport, Wire
+from .transport import DEFAULT_TIMEOUT, InjectedTransport, Retry, Timeout, Transport
 from .workflows import Workflow, WorkflowRun
 
 # Agent, Workflow and WorkflowRun live in their own modules; they are still importable from here
@@ -47,7 +47,7 @@ class MastraClient:
         retries: int = 3,
         backoff_ms: float = 300,
         max_backoff_ms: float = 5000,
-        wire: Wire | None = None,
+        wire: InjectedTransport | None = None,
     ) -> None:
         self.transport = Transport(
             base_url or os.environ.get("MASTRA_BASE_URL") or DEFAULT_BASE_URL,

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from ..analysis.outcomes import BASELINE, Item
-from ..runs.experiment import ExperimentRun, StartRun
+from ..runs.experiment import ExperimentRun, StartCell
 from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
 
@@ -54,7 +54,7 @@ def variant_runs(
     scorers: Iterable[Any],
     *,
     view: bool = True,
-) -> tuple[dict[str, dict[str, Any]], StartRun]:
+) -> tuple[dict[str, dict[str, Any]], StartCell]:
     """The variants by name (None is one, ``baseline``), checked now rather than once per run, and
     how a variant runs an input's repeat: its agent, its prompt, ``scorers`` and its own options,
     into a view, or, when not ``view``, a bare RunStream (no widget library is imported)."""

@@ -45,7 +45,7 @@ VALUE = 220  # characters of an input or expected answer in a cell
 
 def _label(text: Any) -> Inline:
     """An untrusted label, isolated."""
-    return views.label(text)
+    return views.untrusted(text)
 
 
 def _shown(text: Any) -> Inline:
@@ -54,7 +54,7 @@ def _shown(text: Any) -> Inline:
 
 
 def _code(text: Any) -> Inline:
-    return views.code(views.label(text))
+    return views.code(views.untrusted(text))
 
 
 def _empty() -> Inline:
@@ -93,7 +93,7 @@ def _value(value: Any, limit: int = VALUE) -> Inline:
     """An untrusted value (text, or JSON) on one line, cut and isolated; its whole text on hover."""
     text = value if isinstance(value, str) else ("" if value is None else json.dumps(value, default=str))
     short = excerpt(text, limit)
-    return views.label(short, text[:2000] if short != " ".join(text.split()) else None)
+    return views.untrusted(short, text[:2000] if short != " ".join(text.split()) else None)
 
 
 def when(value: Any) -> Any:
@@ -308,7 +308,7 @@ def dataset_html(name: str, dataset_id: str, items: Sequence[tuple[Any, Any]]) -
     shown = rows[:SHOWN]
     more = len(rows) - len(shown)
     body: list[Inline] = [
-        _caption(["dataset ", views.label(name), " ", views.muted(f"id {dataset_id}")]),
+        _caption(["dataset ", views.untrusted(name), " ", views.muted(f"id {dataset_id}")]),
         _caption(_count(len(shown), "items")),
         views.table(["input", "expected"], shown, cls="mn-catalogue", kind="items"),
         views.muted(f"+{more} more: to_dataframe() has them all") if more > 0 else "",

@@ -105,7 +105,7 @@ class Remote(Protocol):
 
 
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
-StartRun = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
+StartCell = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
 
 
 @dataclass(eq=False)
@@ -181,7 +181,7 @@ class Experiment:
         items: Sequence[Item],
         variants: Mapping[str, Any] | None = None,
         *,
-        start: StartRun | None = None,
+        start: StartCell | None = None,
         repeats: int = 1,
         concurrency: int = 8,
         name: str | None = None,
@@ -208,7 +208,7 @@ class Experiment:
                     for repeat in range(repeats):
                         self._submit(start, index, item, variant, repeat)
 
-    def _submit(self, start: StartRun, index: int, item: Item, variant: str, repeat: int) -> None:
+    def _submit(self, start: StartCell, index: int, item: Item, variant: str, repeat: int) -> None:
         cell = Cell(index, variant, repeat, len(self.cells))
         self.cells.append(cell)
 

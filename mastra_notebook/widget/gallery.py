@@ -23,7 +23,7 @@ from ..core.run import Run
 from ..core.score import scored_lines
 from ..core.status_words import status_word
 from ..render import views
-from ..runs.batch import Batch, Event, Job, Start, Streaming
+from ..runs.batch import Batch, Event, Job, StartJob, Streaming
 from .grid import (
     DETAIL_HEIGHT,
     PAGE_TILES,
@@ -298,7 +298,7 @@ class Gallery:
 
     # ---- adding runs --------------------------------------------------------------------------
 
-    def submit(self, start: Start[StreamView], *, prompt: Any = None, title: str = "") -> Tile:
+    def submit(self, start: StartJob[StreamView], *, prompt: Any = None, title: str = "") -> Tile:
         """Queue one run: ``start()`` makes its view and the work that streams into it, once a slot
         is free (no widget exists before). The tile is titled by the prompt's first line, ``title``
         (what runs it: "agent weather") under it."""
