@@ -250,7 +250,7 @@ class Agent(Resource):
 
     def threads(self, resource: str | None = None) -> list[ThreadRecord]:
         """The agent's stored memory threads (of ``resource`` if given), newest first."""
-        return [ThreadRecord.model_validate(t) for t in memory.threads(self.transport, self.id, resource)]
+        return memory.threads(self.transport, self.id, resource)
 
     def thread(self, thread_id: str, resource: str | None = None) -> Conversation:
         """A stored thread's messages, drawn as a read-only conversation."""
