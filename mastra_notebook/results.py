@@ -20,6 +20,12 @@ What a call gives back, live
     :class:`Conversation` (``agent.thread(id)``), :class:`Comparison` (``mn.compare``),
     :class:`Recording` (``view.recording``), and the server's objects: :class:`Agent`,
     :class:`Workflow`, :class:`WorkflowRun` and :class:`Dataset`.
+What a server lists (frozen records: attributes, a repr, and the server's own keys, ``record["modelId"]``)
+    :class:`AgentRecord` (``client.agents()``, by id), :class:`AgentInfo` (``agent.info()``),
+    :class:`WorkflowRecord` (``client.workflows()``), :class:`WorkflowRunRecord` (``workflow.runs()``,
+    ``run.info()``), :class:`ScorerRecord` (``client.scorers()``), :class:`ThreadRecord`
+    (``agent.threads()``), :class:`DatasetRecord` (``client.datasets()``) and :class:`ExperimentRecord`
+    (``dataset.experiments()``).
 
 The data types load with the package; the live ones (widgets, HTTP) on first use.
 """
@@ -30,6 +36,15 @@ from typing import TYPE_CHECKING, Any
 
 from .core.cost import Cost
 from .core.feedback import Feedback
+from .core.records import (
+    AgentRecord,
+    DatasetRecord,
+    ExperimentRecord,
+    ScorerRecord,
+    ThreadRecord,
+    WorkflowRecord,
+    WorkflowRunRecord,
+)
 from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage
 from .core.score import Score
 from .core.timing import StepTiming, Timing
@@ -37,6 +52,7 @@ from .core.timing import StepTiming, Timing
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     from .analysis.compare import Comparison
     from .client.agents import Agent
+    from .client.catalogue import AgentInfo
     from .client.chat import Chat, TurnResult
     from .client.datasets import Dataset
     from .client.memory import TurnMemory
@@ -57,6 +73,7 @@ LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HT
     "Dataset": "client.datasets",
     "DatasetExperiment": "client.datasets",  # the old name of a dataset's experiment: an Experiment
     "Agent": "client.agents",
+    "AgentInfo": "client.catalogue",
     "Workflow": "client.workflows",
     "WorkflowRun": "client.workflows",
     "TurnMemory": "client.memory",
@@ -88,14 +105,18 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Agent",
+    "AgentInfo",
+    "AgentRecord",
     "Chat",
     "Comparison",
     "Conversation",
     "Cost",
     "Dataset",
+    "DatasetRecord",
     "Decision",
     "ErrorInfo",
     "Experiment",
+    "ExperimentRecord",
     "Feedback",
     "Gallery",
     "Recording",
@@ -103,10 +124,12 @@ __all__ = [
     "RunResult",
     "RunStream",
     "Score",
+    "ScorerRecord",
     "Span",
     "Step",
     "StepTiming",
     "StreamView",
+    "ThreadRecord",
     "Timing",
     "ToolCall",
     "Trace",
@@ -116,5 +139,7 @@ __all__ = [
     "TurnResult",
     "Usage",
     "Workflow",
+    "WorkflowRecord",
     "WorkflowRun",
+    "WorkflowRunRecord",
 ]

@@ -15,8 +15,9 @@ import json
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
+from .documented import Documented
 from .values import json_object
 
 __all__ = [
@@ -95,7 +96,7 @@ Instructions = Annotated[str, BeforeValidator(instructions_text)]
 # ---- a record ---------------------------------------------------------------------------------------
 
 
-class Record(BaseModel):
+class Record(Documented):
     """One record of the server: typed attributes, every key it sent kept, readable by those keys."""
 
     model_config = ConfigDict(frozen=True, extra="allow", populate_by_name=True, protected_namespaces=())
@@ -150,14 +151,23 @@ class AgentRecord(Record):
     """An agent as ``GET /api/agents`` lists it."""
 
     id: str
+    """The agent's id (the key it is listed by)."""
     name: Text = None
+    """Its name, as the server gives it."""
     description: Text = None
+    """What it is for, if the server says."""
     instructions: Instructions = ""
+    """Its instructions as text (a system message's, or a list of them joined)."""
     provider: Text = None
+    """The model's provider (``openai``, ...)."""
     model_id: Text = Field(None, alias="modelId")
+    """The model's id at that provider (``modelId``)."""
     tools: Entries = {}
+    """Its tools by name, each as the server describes it (``description``, ``inputSchema``, ...)."""
     agents: Entries = {}
+    """Its sub-agents by key (the model calls each as ``agent-<key>``)."""
     workflows: Entries = {}
+    """Its workflows by key (the model calls each as ``workflow-<key>``)."""
 
     @property
     def model(self) -> str:
@@ -185,10 +195,15 @@ class AgentDetails(AgentRecord):
     ``supportsMemory`` is true for every agent), ``request_context`` what it was resolved for."""
 
     memory: bool | None = Field(None, exclude=True)
+    """Whether it keeps threads (None when the server could not say)."""
     request_context: dict[str, Any] | None = Field(None, exclude=True)
+    """The request context its instructions and model were resolved for, if one was given."""
     default_options: Any = Field(None, alias="defaultOptions")
+    """The options every run of it starts from (``defaultOptions``)."""
     input_processors: Listed = Field([], alias="inputProcessors")
+    """Its input processors (``inputProcessors``)."""
     output_processors: Listed = Field([], alias="outputProcessors")
+    """Its output processors (``outputProcessors``)."""
 
 
 # ---- workflows and their runs --------------------------------------------------------------------
@@ -222,10 +237,15 @@ class WorkflowRecord(Record):
     """A workflow as ``GET /api/workflows`` lists it."""
 
     id: str
+    """The workflow's id (the key it is listed by)."""
     name: Text = None
+    """Its name, as the server gives it."""
     description: Text = None
+    """What it does, if the server says."""
     step_graph: Listed = Field([], alias="stepGraph")
+    """Its steps' graph as the server sends it (``stepGraph``); ``steps`` reads it in order."""
     input_schema: Any = Field(None, alias="inputSchema")
+    """Its input's JSON schema (``inputSchema``, often as JSON text); ``input_fields`` reads it."""
 
     @property
     def steps(self) -> list[str]:
@@ -243,10 +263,15 @@ class WorkflowRunRecord(Record):
 
     key: ClassVar[str] = "runId"
     run_id: Text = Field(None, alias="runId")
-    snapshot: Any = None  # the server's own: a mapping, or its JSON text in some storages
+    """The run's id (``runId``)."""
+    snapshot: Any = None
+    """The run's state as the server keeps it: a mapping, or its JSON text in some storages."""
     created_at: Any = Field(None, alias="createdAt")
+    """When it started (``createdAt``, UTC)."""
     updated_at: Any = Field(None, alias="updatedAt")
+    """When it last changed (``updatedAt``, UTC)."""
     resource_id: Text = Field(None, alias="resourceId")
+    """Whom it ran for (``resourceId``), if anyone."""
 
     @property
     def state(self) -> dict[str, Any]:
@@ -285,10 +310,13 @@ class ScorerRecord(Record):
     """A scorer as ``GET /api/scores/scorers`` lists it: its id is what ``scorers=[...]`` takes."""
 
     id: str
+    """The scorer's id: what ``scorers=[...]`` takes."""
     scorer: Entries = {}
+    """The scorer as the server describes it (``config.name``, ``config.description``, ...)."""
     agent_ids: Annotated[list[str], BeforeValidator(lambda v: [str(a) for a in _listed(v)])] = Field(
         [], alias="agentIds"
     )
+    """The agents it is attached to (``agentIds``): it scores their every run."""
 
     @property
     def name(self) -> str:
@@ -305,31 +333,50 @@ class ThreadRecord(Record):
     """A stored memory thread, as ``GET /api/memory/threads`` lists it."""
 
     id: str
+    """The thread's id: what ``agent.thread(id)`` and ``agent.chat(thread=...)`` take."""
     title: Text = None
+    """Its title, if it has one."""
     resource_id: Text = Field(None, alias="resourceId")
+    """Whose it is (``resourceId``)."""
     created_at: Any = Field(None, alias="createdAt")
+    """When it began (``createdAt``, UTC)."""
     updated_at: Any = Field(None, alias="updatedAt")
+    """When it last changed (``updatedAt``, UTC)."""
 
 
 class DatasetRecord(Record):
     """A dataset as ``GET /api/datasets`` lists it."""
 
     id: str
+    """The dataset's id."""
     name: Text = None
+    """Its name: ``client.dataset(name)`` opens it by it."""
     description: Text = None
+    """What it holds, if given."""
     version: Any = None
+    """Its version, which each change of its items raises."""
     created_at: Any = Field(None, alias="createdAt")
+    """When it was made (``createdAt``, UTC)."""
     updated_at: Any = Field(None, alias="updatedAt")
+    """When it last changed (``updatedAt``, UTC)."""
 
 
 class ExperimentRecord(Record):
     """A dataset's experiment as ``GET /api/datasets/:id/experiments`` lists it."""
 
     id: str
+    """The experiment's id: what ``dataset.compare(a, b)`` takes."""
     name: Text = None
+    """Its name, if given."""
     target_id: Text = Field(None, alias="targetId")
+    """The agent it ran (``targetId``)."""
     status: Text = None
+    """``pending``, ``running``, ``completed``, ``failed``, ..."""
     succeeded_count: Any = Field(0, alias="succeededCount")
+    """How many items ran without an error (``succeededCount``)."""
     failed_count: Any = Field(0, alias="failedCount")
+    """How many items failed (``failedCount``)."""
     total_items: Any = Field(None, alias="totalItems")
+    """How many items it runs (``totalItems``)."""
     started_at: Any = Field(None, alias="startedAt")
+    """When it started (``startedAt``, UTC)."""
