@@ -172,6 +172,20 @@ def test_showing_a_dataset_makes_no_request() -> None:
     assert client.transport.sent == sent  # drawn from what was read: nothing was asked
 
 
+def test_reading_the_items_again_keeps_the_order_they_were_read_in() -> None:
+    """Items added at once share a creation time and the server lists them in any order: a second
+    read (an experiment's, to make its cells) keeps the first read's order, a new item after."""
+    listed = [[{"id": i, "input": i} for i in order] for order in (["a", "b", "c"], ["new", "c", "a", "b"])]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"items": listed.pop(0), "pagination": {"hasMore": False}})
+
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(answer), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    first = [item.id for item in dataset.refresh().items]
+    assert [item.id for item in dataset.refresh().items] == [*first, "new"]
+
+
 def test_hostile_items_stay_inert_in_the_dataset_table() -> None:
     client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(FakeMastra()), retries=0)
     dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": HOSTILE})
