@@ -163,9 +163,11 @@ class Dataset:
         self.items: list[DatasetItem] = list(items or [])
         self.transport = transport
         self.known_scorers = known
-        self.record = dict(record)
-        self.id = str(record["id"])
-        self.name = str(record.get("name", self.id))
+        self.record = (
+            record if isinstance(record, DatasetRecord) else DatasetRecord.of(str(record["id"]), record)
+        )
+        self.id = self.record.id
+        self.name = self.record.name or self.id
         self.path = f"/api/datasets/{quote(self.id, safe='')}"
 
     def __repr__(self) -> str:
