@@ -14,8 +14,8 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.datasets import Dataset, DatasetItem, item_bodies
+from mastra_notebook.client.experiments import MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.client.scores import KnownScorers
-from mastra_notebook.client.server_experiments import MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.runs.experiment import Experiment
 
 from .fake_clock import run_on_fake_clock

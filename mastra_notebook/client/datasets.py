@@ -28,8 +28,8 @@ from ..render.catalogue import dataset_html
 from ..runs.experiment import Experiment
 from .bodies import checked
 from .catalogue import Catalogue
+from .experiments import EXPERIMENT_TIMEOUT, MastraExperiment
 from .scores import KnownScorers
-from .server_experiments import EXPERIMENT_TIMEOUT, MastraExperiment
 from .transport import Transport, blocking
 from .waiting import paginate
 

@@ -2,7 +2,7 @@
 lists what the server has (typed records, drawn elsewhere) and hands out one object per resource,
 each in its own module: :class:`~.agents.Agent`, :class:`~.workflows.Workflow` (and its
 :class:`~.workflows.WorkflowRun`), :class:`~.datasets.Dataset`; memory (``memory.py``), feedback
-(``feedback.py``) and traces (``trace.py``) are reached through a run or an agent.
+(``feedback.py``) and traces (``observability.py``) are reached through a run or an agent.
 
 Every request goes through the client's one :class:`~.transport.Transport`.
 """

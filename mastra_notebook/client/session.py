@@ -33,9 +33,9 @@ from ..render.renderers import drawer
 from ..runs.loops import Work, schedule
 from ..runs.stream import Breather, RunStream
 from .feedback import MastraFeedback
+from .observability import fetch_trace, new_trace_id, traced_body
 from .scores import Scoring
 from .tools import ToolSession
-from .trace import fetch_trace, new_trace_id, traced_body
 from .transport import NO_RETRY, MastraError, Transport, blocking
 
 Kind = Literal["agent", "network", "workflow", "observed"]

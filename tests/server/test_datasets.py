@@ -14,7 +14,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.datasets import Dataset
-from mastra_notebook.client.server_experiments import MastraExperiment
+from mastra_notebook.client.experiments import MastraExperiment
 
 pytestmark = pytest.mark.server
 
