@@ -20,6 +20,8 @@ const builds = [
   { ...common, entryPoints: ["src/widget.css"], outfile: `${outdir}/widget.css` },
   // the grid of runs, a batch's and an experiment's (mastra_notebook/widget/grid.py GridWidget)
   { ...common, entryPoints: ["src/grid-widget.ts"], outfile: `${outdir}/grid.js`, format: "esm", target: "es2020" },
+  // the review queue (mastra_notebook/widget/review.py ReviewWidget): its runs drawn by the run view
+  { ...common, entryPoints: ["src/review-widget.ts"], outfile: `${outdir}/review.js`, format: "esm", target: "es2020", define: { "define.amd": "false" } },
   // The same renderers for the kernel's static transcript, run in an embedded JS engine
   // (mastra_notebook/render/engine.py): one classic script that defines globalThis.mastraNotebookStatic.
   {

@@ -59,11 +59,13 @@ from .core.waiting import suggest_with
 from .render.renderers import registered_drawer
 from .results import RunResult as RunResult
 from .runs.experiment import Experiment, load_experiment, shown_with
+from .runs.review import Review, reviewed_with
 from .widget.suggest import suggest_call
 
 if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for type checkers and editors
     from .analysis.compare import compare
     from .analysis.dataframe import to_dataframe
+    from .analysis.review import Rubric
     from .chunks import Chunk as Chunk
     from .chunks import InvalidChunk as InvalidChunk
     from .chunks import UnknownChunk as UnknownChunk
@@ -130,6 +132,16 @@ def _experiment_html(experiment: Experiment) -> str:
 
 shown_with(_experiment_grid, _experiment_html)  # an experiment runs with no widget: this shows it
 
+
+def _review_view(review: Review) -> Any:
+    """A review queue's view: the widget layer, loaded when a review is first shown."""
+    from .widget.review import ReviewView
+
+    return ReviewView(review)
+
+
+reviewed_with(_review_view)
+
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "stream": "runs.stream",
     "view": "widget.streamview",
@@ -140,6 +152,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "replay": "widget.replay",
     "compare": "analysis.compare",
     "to_dataframe": "analysis.dataframe",
+    "Rubric": "analysis.review",
     "scorer": "core.score",
     "TraceUnavailable": "core.trace",
 }
@@ -171,6 +184,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [  # the top level: a dozen verbs and entry points, the errors to catch, two namespaces
     "MastraClient",
     "MastraError",
+    "Rubric",
     "Run",
     "TraceUnavailable",
     "chunks",

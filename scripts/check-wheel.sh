@@ -30,6 +30,7 @@ for needed in (
     "mastra_notebook/static/widget.css",
     "mastra_notebook/static/transcript.js",
     "mastra_notebook/static/grid.js",
+    "mastra_notebook/static/review.js",
     "mastra_notebook/py.typed",
 ):
     assert needed in names, f"{needed} missing from the wheel"

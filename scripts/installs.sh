@@ -41,7 +41,7 @@ widget_bundle() {
   mapfile -t sources < <(find js/src -type f | sort)
   key=$(inputs_key "$(node --version)" -- js/package.json js/package-lock.json js/tsconfig.json js/build.mjs \
     "${sources[@]}")
-  for built in widget.js transcript.js grid.js; do [ -f "mastra_notebook/static/$built" ] || rm -f "$stamp"; done
+  for built in widget.js transcript.js grid.js review.js; do [ -f "mastra_notebook/static/$built" ] || rm -f "$stamp"; done
   stamped "$stamp" "$key" npm run --prefix js --silent build
 }
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="e2e: take the pictures (test-artifacts/, both themes) for docs/ and a person's look; "
         "without it only a failed test's page is shot (also MN_SCREENSHOTS=1)",
     )
+
+
+@pytest.fixture(autouse=True)
+def _close_the_loop_asyncio_run_kept() -> Any:
+    """Once a wait has nested in a running loop, nest_asyncio2 has patched asyncio for the process:
+    ``asyncio.run`` then makes the thread's current loop and never closes it, and pytest-asyncio's
+    next test drops it. Collected during some later test, it failed that test with an unraisable
+    ResourceWarning (seen in CI in test_hostile and test_view). Each test ends with no such loop."""
+    yield
+    if not getattr(asyncio, "_nest_patched", False):
+        return
+    loop = asyncio.get_event_loop_policy().get_event_loop()  # patched: makes one where none is set
+    if not loop.is_running() and not loop.is_closed():
+        loop.close()
+    asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -172,20 +172,6 @@ def test_showing_a_dataset_makes_no_request() -> None:
     assert client.transport.sent == sent  # drawn from what was read: nothing was asked
 
 
-def test_reading_the_items_again_keeps_the_order_they_were_read_in() -> None:
-    """Items added at once share a creation time and the server lists them in any order: a second
-    read (an experiment's, to make its cells) keeps the first read's order, a new item after."""
-    listed = [[{"id": i, "input": i} for i in order] for order in (["a", "b", "c"], ["new", "c", "a", "b"])]
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, json={"items": listed.pop(0), "pagination": {"hasMore": False}})
-
-    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(answer), retries=0)
-    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
-    first = [item.id for item in dataset.refresh().items]
-    assert [item.id for item in dataset.refresh().items] == [*first, "new"]
-
-
 def test_hostile_items_stay_inert_in_the_dataset_table() -> None:
     client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(FakeMastra()), retries=0)
     dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": HOSTILE})
@@ -193,3 +179,22 @@ def test_hostile_items_stay_inert_in_the_dataset_table() -> None:
     shown = dataset._repr_html_()
     assert "<img" not in shown
     assert "&lt;img src=x onerror=" in shown
+
+
+def test_items_read_again_keep_their_order_where_the_server_lists_them_in_another() -> None:
+    """Items of one batch share their creation time, and Mastra lists those in any order: a second
+    read (a dataset experiment's) numbers them as the first did, and puts new items after."""
+    listed = [
+        {"id": "i1", "input": "What is Paris?", "createdAt": "2026-01-01T00:00:00Z"},
+        {"id": "i2", "input": "What is Berlin?", "createdAt": "2026-01-01T00:00:00Z"},
+    ]
+
+    def fake(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"items": list(listed), "pagination": {"hasMore": False}})
+
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    first = [item.input for item in dataset.refresh().items]
+    listed.reverse()
+    listed.insert(0, {"id": "i3", "input": "What is Rome?", "createdAt": "2026-01-02T00:00:00Z"})
+    assert [item.input for item in dataset.refresh().items] == [*first, "What is Rome?"]

@@ -206,6 +206,7 @@ class Agent(Resource):
         made = Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
                           agent=self.id)  # fmt: skip
         made.agents = self.client.agent  # a pairwise judge named by its agent id is asked here
+        made.client = self.client  # a review's labels go to its feedback; to_dataset makes datasets there
         return made
 
     @checked(AGENT_BODY)

@@ -182,10 +182,10 @@ class Dataset:
         return [as_item(row) for row in rows if isinstance(row, Mapping)]
 
     def refresh(self) -> Dataset:
-        """Read the items again (``items`` is what was read last); the dataset. Items already read keep
-        their order (items added at once share a creation time, which the server may list in any
-        order from one read to the next), those new to it come after, in the server's order."""
-        known = {item.id: place for place, item in enumerate(self.items)}
+        """Read the items again (``items`` is what was read last); the dataset. Items already known
+        keep their order: the server lists items of one creation time in any order, and an experiment
+        started later must number them as ``items`` did."""
+        known = {item.id: n for n, item in enumerate(self.items)}
         read = blocking(self.read_items())
         self.items = sorted(read, key=lambda item: known.get(item.id, len(known)))
         return self

@@ -9,6 +9,7 @@ without the route, 404): the label is then kept in the notebook, and its reason 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..core.feedback import Feedback, mastra_records
 from ..core.trace import OBSERVABILITY_HINT
@@ -48,6 +49,16 @@ class MastraFeedback:
             return kept(label, error)
         return label.model_copy(update={"sent_to_mastra": True, "reason": None})
 
+    def send_records(self, bodies: list[dict[str, Any]]) -> tuple[bool, str | None]:
+        """Post feedback records made elsewhere (a pair's preference: core/feedback.py
+        ``preference_records``): whether Mastra took them, and why not."""
+        try:
+            for body in bodies:
+                self.transport.call("POST", FEEDBACK_PATH, json=body)
+        except MastraError as error:
+            return False, refused(error)
+        return True, None
+
     async def asend(self, label: Feedback) -> Feedback:
         """``send`` without blocking the running loop."""
         if label.empty:
@@ -62,15 +73,18 @@ class MastraFeedback:
 
 def kept(label: Feedback, error: MastraError) -> Feedback:
     """``label`` kept in the notebook only, because the server did not take it (and what to do)."""
+    return label.model_copy(update={"sent_to_mastra": False, "reason": refused(error)})
+
+
+def refused(error: MastraError) -> str:
+    """Why the server did not take a label, and what to do."""
     unsupported = error.status_code == 500 and any(word in error.problem for word in _UNSUPPORTED)
     if error.status_code in _NO_STORE or unsupported:
-        reason = (
+        return (
             f"Mastra's server keeps no feedback ({error.problem}); to send labels with the run's "
             f"trace, {FEEDBACK_HINT}"
         )
-    else:
-        reason = f"Mastra's server did not take it ({error}); labelling again sends it again"
-    return label.model_copy(update={"sent_to_mastra": False, "reason": reason})
+    return f"Mastra's server did not take it ({error}); labelling again sends it again"
 
 
 def cleared(label: Feedback) -> Feedback:

@@ -17,6 +17,7 @@ from .agents import Agent
 from .bodies import body_options, camel, messages
 from .catalogue import Agents, Scorers, Workflows
 from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
+from .feedback import MastraFeedback
 from .scores import KnownScorers
 from .transport import DEFAULT_TIMEOUT, InjectedTransport, Retry, Timeout, Transport
 from .workflows import Workflow, WorkflowRun
@@ -106,6 +107,11 @@ class MastraClient:
         """The dataset with this id or name: ``items``, ``add(items)``, ``experiment(agent=...,
         scorers=[...])`` run on the server, ``compare(a, b)``."""
         return open_dataset(self.transport, self.known_scorers, name_or_id)
+
+    def feedback(self, trace_id: str, run_id: str | None = None) -> MastraFeedback:
+        """Where a run's labels go on this server: Mastra's feedback route, with the run's trace id
+        (a saved run's, labelled after it was reopened: ``mn.load_experiment(folder, client)``)."""
+        return MastraFeedback(self.transport, trace_id, lambda: run_id)
 
     def agent(self, agent_id: str) -> Agent:
         """The agent ``agent_id`` of this server: ``stream(prompt)``, ``stream_many(prompts)``, ``chat()``."""

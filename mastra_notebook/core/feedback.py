@@ -124,6 +124,39 @@ def mastra_records(feedback: Feedback, trace_id: str, run_id: str | None = None)
     return bodies
 
 
+Preference = Literal["better", "worse", "tie"]
+# A pairwise review's choice, for each of the two runs: won 1, tied 0.5, lost 0 (a mean is a win rate)
+PREFERENCE_VALUES: dict[str, float] = {"better": 1, "tie": 0.5, "worse": 0}
+
+
+def preference_records(
+    preference: Preference,
+    trace_id: str,
+    *,
+    other_trace_id: str | None = None,
+    comment: str | None = None,
+    run_id: str | None = None,
+) -> list[dict[str, Any]]:
+    """The body of ``POST /api/observability/feedback`` for one run of a pair a person compared
+    (``exp.review(pairwise=...)``): ``feedbackType`` ``"preference"``, its value 1 when the run was
+    chosen, 0 when the other was, 0.5 for a tie; the other run's trace id in its metadata."""
+    metadata: dict[str, Any] = {"client": "mastra-notebook", "pairwise": preference}
+    if other_trace_id is not None:
+        metadata["otherTraceId"] = other_trace_id
+    record: dict[str, Any] = {
+        "traceId": trace_id,
+        "feedbackSource": "user",
+        "feedbackType": "preference",
+        "value": PREFERENCE_VALUES[preference],
+        "metadata": metadata,
+    }
+    if comment:
+        record["comment"] = comment
+    if run_id is not None:
+        record["runId"] = run_id
+    return [{"feedback": record}]
+
+
 NO_TRACE = (
     "this run names no Mastra trace (it was not streamed by a MastraClient), so there is nothing on "
     "a server to attach it to"

@@ -43,6 +43,7 @@ _VIEWS = (
     "table",
     "pieces",
     "grid",
+    "review",
     "compare",
     "compareSteps",
     "memory",

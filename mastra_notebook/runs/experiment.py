@@ -11,7 +11,7 @@ analysis/outcomes.py's; what starts a run on a server is the client's (``agent.e
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -22,12 +22,15 @@ from ..analysis.intervals import INTERVAL_RULE, paired
 from ..analysis.outcomes import BASELINE, Comparisons, Item, Outcome
 from ..analysis.pairwise import Pairwise, as_judge, judged_pairs
 from ..analysis.repeats import Fork, fork, input_rows
+from ..analysis.review import Book, Rubric, dataset_rows, ordered, places
 from ..analysis.summary import rescored_outcomes, summary_rows
+from ..core.feedback import Feedback
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
 from .batch import Batch, Event, Job, RunHandle, Streaming
-from .stream import KeptRun, opened_when_shown
+from .review import Review
+from .stream import KeptRun, LabelSender, opened_when_shown
 
 __all__ = ["Experiment", "load_experiment", "shown_with"]
 
@@ -173,6 +176,9 @@ class Experiment:
       ``agreement(scorer, labels)``: kappa or alpha against a person's labels;
     - ``by_input()``, ``forks(input)``: what the repeats did and where they part;
       ``rescore(scorers)``: scored again in the kernel, no server;
+    - ``review(rubric=mn.Rubric(...))``: a person labels the runs (or pairs) one at a time, by
+      keyboard; ``review_labels()`` for ``agreement``; ``to_dataset(name)``: the reviewed inputs
+      as a Mastra dataset, the label as ground truth;
     - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
     """
 
@@ -202,6 +208,9 @@ class Experiment:
         self._grid: Shown | None = None
         self._page_tiles = page_tiles
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
+        self.client: Any = None  # the MastraClient it ran on (or was loaded with): feedback, datasets
+        self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
+        self.judged: list[Pairwise] = []  # the pairwise verdicts made, for the review's order
         if start is not None:
             for index, item in enumerate(self.items):  # row by row: the grid fills from the top
                 for variant in self.variants:
@@ -347,16 +356,21 @@ class Experiment:
         the verdict and both reasons (``to_dataframe()``), wins, losses, ties, the win rate with its
         95% interval, and the judge's position bias (how often it chose the answer shown first)."""
         chosen = as_judge(judge, self.agents)
-        return judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+        made = judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
+        self.judged = [p for p in self.judged if (p.a, p.b) != (a, b)] + [made]
+        return made
 
     def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
         """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
-        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score): Cohen's
+        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score; a review, or
+        ``exp.review_labels()``, thumbs up read as a pass): Cohen's
         kappa, or Krippendorff's alpha for a ``level`` of ``ordinal``/``interval``; the confusion
         matrix; the runs where they disagree. Two reviewers, or a pairwise judge against pairwise
         labels (``pairwise(...).verdicts()``): ``agreement(first, second)`` of
         mastra_notebook.analysis.agreement."""
         given = scorer_labels(self.outcomes(), scorer)
+        if isinstance(labels, Review):  # exp.agreement("exact", review): the review's labels
+            labels = labels.book.given(pairwise=labels.pairwise)
         return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
 
     def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
@@ -397,7 +411,7 @@ class Experiment:
         for cell, outcome in zip(self.cells, outcomes, strict=True):
             copy.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(copy.cells),
                                    saved=outcome, recording=cell.recording))  # fmt: skip
-        copy.agents = self.agents
+        copy.agents, copy.client, copy.book = self.agents, self.client, self.book  # the same runs' labels
         return copy
 
     def runs(self, item: int, variant: str) -> list[RunResult]:
@@ -414,6 +428,94 @@ class Experiment:
             return cells
         return [c for c in self.cells if c.item == item and c.variant == variant]
 
+    # ---- reviewed: analysis/review.py, runs/review.py -------------------------------------------
+
+    def review(
+        self,
+        rubric: Rubric | None = None,
+        pairwise: Pairwise | tuple[str, str] | None = None,
+        order: str = "disagreements first",
+        reviewer: str | None = None,
+    ) -> Review:
+        """A review queue of the ended runs, one at a time (``pairwise``: two variants' runs side by
+        side, a/b/tie; a ``Pairwise`` from ``exp.pairwise`` names them), by ``rubric``
+        (``mn.Rubric(thumbs=True, scale=(1, 5), categories=[...], comment=True)``; thumbs and a
+        comment by default, a pair's choice and a comment), in ``order``: ``"disagreements
+        first"`` (the inputs whose repeats disagree, or where a pairwise judge and a scorer do,
+        come first) or ``"input"``. It resumes
+        at the first item with no label. Each label is written into the experiment's folder as it
+        is made (once saved or loaded: ``save(folder)``) and sent to Mastra's feedback with the
+        run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``."""
+        if isinstance(pairwise, Pairwise):
+            pair: tuple[str, str] | None = (pairwise.a, pairwise.b)
+        elif pairwise is not None:
+            pair = (pairwise[0], pairwise[1])
+            for name in pair:
+                if name not in self.variants:
+                    raise KeyError(f"no variant {name!r} (variants: {', '.join(self.variants)})")
+        else:
+            pair = None
+        outcomes = self.outcomes()
+        judged = [*self.judged, *([pairwise] if isinstance(pairwise, Pairwise) else [])]
+        queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
+        chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
+        return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)
+
+    def review_labels(self, field: str | None = None, *, pairwise: bool = False) -> dict[Any, Any]:
+        """A review's labels as ``agreement`` reads them: by ``(input_index, variant, repeat)`` (a pair's
+        by ``(input_index, repeat)``, as ``pairwise(...).verdicts()``), ``field``'s value (thumbs as
+        True for up), by default the first a label has of choice, thumbs, score, category."""
+        return self.book.given(field, pairwise=pairwise)
+
+    def to_dataset(
+        self, name: str, where: Any = None, *, field: str | None = None, client: Any = None
+    ) -> Any:
+        """A new Mastra dataset named ``name`` of the reviewed inputs, each with its label (its latest;
+        ``field``'s value, or the first of choice, thumbs, score, category) as its ground truth;
+        ``where``: a function of the review's ``Label`` that keeps it. Made through ``client`` (the
+        experiment's own by default)."""
+        made_by = client or self.client
+        if made_by is None:
+            raise ValueError(
+                "to_dataset makes a dataset on a Mastra server: pass client=mn.MastraClient(...)"
+            )
+        rows = dataset_rows(self.book, self.items, where, field)
+        if not rows:
+            raise ValueError("no reviewed item has a label to keep as ground truth (exp.review() first)")
+        return made_by.create_dataset(name, rows)
+
+    def result_of(self, item: int, variant: str, repeat: int) -> RunResult:
+        """The result of input ``item``'s ``repeat`` with ``variant``."""
+        return self._cell(item, variant, repeat).result
+
+    def sender_of(self, item: int, variant: str, repeat: int) -> LabelSender | None:
+        """Where the run's labels go: its stream's (a run this client streamed), else Mastra's feedback
+        with its trace id through the experiment's client; None without either."""
+        cell = self._cell(item, variant, repeat)
+        if cell.kept is not None and cell.kept.labels is not None:
+            return cell.kept.labels
+        trace_id = cell.result.trace_id
+        feedback = getattr(self.client, "feedback", None)
+        return feedback(trace_id, cell.result.run_id) if trace_id and callable(feedback) else None
+
+    def keep_feedback(self, item: int, variant: str, repeat: int, feedback: Feedback) -> None:
+        """A person's label of the run, on its result and in its recording (its tile shows it)."""
+        cell = self._cell(item, variant, repeat)
+        if cell.saved is not None:
+            cell.saved = replace(
+                cell.saved, result=cell.saved.result.model_copy(update={"feedback": feedback})
+            )
+        else:
+            cell.keep().keep_label(feedback)
+        if self._grid is not None:
+            self._grid.changed(cell, "ended")
+
+    def _cell(self, item: int, variant: str, repeat: int) -> Cell:
+        found = [cell for cell in self.cells_of(item, variant) if cell.repeat == repeat]
+        if not found:
+            raise KeyError(f"no run of input {item} with {variant!r}, repeat {repeat}")
+        return found[0]
+
     # ---- saved ----------------------------------------------------------------------------------
 
     def save(self, folder: str | Path) -> Path:
@@ -426,7 +528,9 @@ class Experiment:
         ]
         saved = numbers.Saved(self.name, self.agent, self.items, self.variants, self.repeats,
                               self.outcomes(), recordings)  # fmt: skip
-        return numbers.save(folder, saved)
+        written = numbers.save(folder, saved)
+        self.book.write(written)  # and each label after, as it is made
+        return written
 
     @staticmethod
     def _recording_so_far(cell: Cell) -> Recording:
@@ -458,15 +562,21 @@ class Experiment:
         return f"<Experiment {self.name or ''}{' ' if self.name else ''}of {what}: {counts or 'saved'}>"
 
 
-def load_experiment(folder: str | Path) -> Experiment:
+def load_experiment(folder: str | Path, client: Any = None) -> Experiment:
     """Reopen an experiment saved with ``exp.save(folder)``, without a server: its inputs, variants
-    (as described when saved), runs with their scores and recordings; shown as its grid."""
+    (as described when saved), runs with their scores and recordings, a review's labels (its queue
+    resumes at the first item with none); shown as its grid. ``client``: a MastraClient, to send
+    the review's labels to Mastra's feedback with the runs' trace ids (and ``to_dataset``)."""
     saved = numbers.load(folder)
     experiment = Experiment(
         saved.items, saved.variants, repeats=saved.repeats, name=saved.name, agent=saved.agent
     )
     for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
         experiment.add_cell(outcome.item, outcome.variant, outcome.repeat, outcome).recording = recording
+    experiment.book = Book.read(folder)
+    experiment.client = client
+    if client is not None:
+        experiment.agents = client.agent
     return experiment
 
 

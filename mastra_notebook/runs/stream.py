@@ -129,7 +129,10 @@ class KeptRun:
     ) -> Feedback:
         """Label the run with no view of it (a gallery tile or an experiment cell off the page), as
         ``RunStream.label`` does: on its result, in its recording, sent where its labels go."""
-        label = sent(self.labels, make_label(thumbs, score, comment))
+        return self.keep_label(sent(self.labels, make_label(thumbs, score, comment)))
+
+    def keep_label(self, label: Feedback) -> Feedback:
+        """The run's label, as it stands (sent or kept), on its result and in its recording."""
         self.recording.add(label_line(label, self.run.result.run_id), math.nan)
         self.touched.append([self.run.state.node.id])  # one entry per chunk (the inspector's links)
         self.run.label(label)

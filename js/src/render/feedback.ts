@@ -20,7 +20,7 @@ const THUMBS: [Thumbs, string][] = [
 const THUMB_PATH =
   "M14 9V5a3 3 0 0 0-3-3l-4 9v11h11.28a2 2 0 0 0 2-1.7l1.38-9a2 2 0 0 0-2-2.3zM7 22H4a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2h3";
 
-function thumbIcon(value: Thumbs): SVGSVGElement {
+export function thumbIcon(value: Thumbs): SVGSVGElement {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   const attrs: Record<string, string> = {

@@ -17,6 +17,7 @@ import { type MemoryInput, drawMemory, drawUserTurn } from "../views/memory";
 import { type Inline, drawInline } from "../views/inline";
 import { type TableView, drawTableView } from "../views/table";
 import { type GridPage, drawGrid, readPage } from "../views/grid";
+import { drawReview, readReview } from "../views/review";
 import { mountStatic } from "../widget";
 import { TAG_STYLES } from "./palette";
 import { type SerializeOptions, type StaticHtml, serialize } from "./serialize";
@@ -134,6 +135,12 @@ export function renderGrid(input: { page: GridPage; head?: Inline; tail?: Inline
   return serialize(el as unknown as SElement, { styled: false });
 }
 
+/** A review queue (views/review.ts) as a saved notebook shows it: the item shown, no controls, no runs. */
+export function renderReview(input: { state: unknown }): StaticHtml {
+  const state = readReview(input.state);
+  return serialize(drawReview(state, state.given ?? undefined, false) as unknown as SElement, { styled: false });
+}
+
 /** `mn.compare`'s whole comparison (views/compare.ts). */
 export function renderCompare(input: CompareInput): StaticHtml {
   return written(drawCompare(input));
@@ -195,6 +202,7 @@ export const timelines = json(renderTimelines);
 export const table = json(renderTable);
 export const pieces = json(renderPieces);
 export const grid = json(renderGrid);
+export const review = json(renderReview);
 export const compare = json(renderCompare);
 export const compareSteps = json(renderCompareSteps);
 export const memory = json(renderMemory);
