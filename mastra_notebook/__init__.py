@@ -65,7 +65,6 @@ from .widget.suggest import suggest_call
 if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for type checkers and editors
     from .analysis.compare import compare
     from .analysis.dataframe import to_dataframe
-    from .analysis.review import Rubric
     from .chunks import Chunk as Chunk
     from .chunks import InvalidChunk as InvalidChunk
     from .chunks import UnknownChunk as UnknownChunk
@@ -118,14 +117,14 @@ draw_with(registered_drawer())  # core draws no tool result as data: mn.renderer
 
 def _experiment_grid(experiment: Experiment, page_tiles: int) -> Any:
     """An experiment's live grid: the widget layer, loaded when an experiment is first shown."""
-    from .widget.experiment import Grid
+    from .widget.experiment_view import Grid
 
     return Grid(experiment, page_tiles)
 
 
 def _experiment_html(experiment: Experiment) -> str:
     """An experiment's static HTML (a saved notebook's transcript of its grid)."""
-    from .widget.experiment import static_html
+    from .widget.experiment_view import static_html
 
     return static_html(experiment)
 
@@ -152,13 +151,12 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "replay": "widget.replay",
     "compare": "analysis.compare",
     "to_dataframe": "analysis.dataframe",
-    "Rubric": "analysis.review",
     "scorer": "core.score",
     "TraceUnavailable": "core.trace",
 }
 # Types moved to mastra_notebook.results, chunk-level names to mastra_notebook.chunks: still found
 # here (not listed by dir()), so older notebooks run.
-_RESULTS = ("Cost", "Decision", "ErrorInfo", "Feedback", "Recording", "ReplayView", "RunResult",
+_RESULTS = ("Cost", "Decision", "ErrorInfo", "Feedback", "Recording", "ReplayView", "Rubric", "RunResult",
             "RunStream", "Score", "Span", "Step", "StepTiming", "StreamView", "Timing", "ToolCall",
             "Trace", "Tripwire", "Usage")  # fmt: skip
 _MOVED = {**dict.fromkeys(chunks.__all__, chunks), **dict.fromkeys(_RESULTS, results)}
@@ -184,7 +182,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [  # the top level: a dozen verbs and entry points, the errors to catch, two namespaces
     "MastraClient",
     "MastraError",
-    "Rubric",
     "Run",
     "TraceUnavailable",
     "chunks",

@@ -1,6 +1,7 @@
 """The types of what this package gives back: for type hints, ``isinstance`` and ``help()``.
 
-Nobody makes these by hand; the calls of ``mastra_notebook`` return them.
+The calls of ``mastra_notebook`` return them; only a :class:`Rubric` (what ``exp.review`` asks a
+person for) is made by hand, and a dict of its fields does as well.
 
 A run, as data (pydantic models; JSON keys snake_case)
     :class:`RunResult` (``view.result``, ``view.wait()``, ``mn.collect(...)``) with its
@@ -20,6 +21,12 @@ What a call gives back, live
     :class:`Conversation` (``agent.thread(id)``), :class:`Comparison` (``mn.compare``),
     :class:`Recording` (``view.recording``), and the server's objects: :class:`Agent`,
     :class:`Workflow`, :class:`WorkflowRun` and :class:`Dataset`.
+What a server lists (frozen records: attributes, a repr, and the server's own keys, ``record["modelId"]``)
+    :class:`AgentRecord` (``client.agents()``, by id), :class:`AgentInfo` (``agent.info()``),
+    :class:`WorkflowRecord` (``client.workflows()``), :class:`WorkflowRunRecord` (``workflow.runs()``,
+    ``run.info()``), :class:`ScorerRecord` (``client.scorers()``), :class:`ThreadRecord`
+    (``agent.threads()``), :class:`DatasetRecord` (``client.datasets()``) and :class:`ExperimentRecord`
+    (``dataset.experiments()``).
 
 The data types load with the package; the live ones (widgets, HTTP) on first use.
 """
@@ -30,16 +37,28 @@ from typing import TYPE_CHECKING, Any
 
 from .core.cost import Cost
 from .core.feedback import Feedback
+from .core.records import (
+    AgentRecord,
+    DatasetRecord,
+    ExperimentRecord,
+    ScorerRecord,
+    ThreadRecord,
+    WorkflowRecord,
+    WorkflowRunRecord,
+)
 from .core.result import Decision, ErrorInfo, RunResult, Step, ToolCall, Tripwire, Usage
 from .core.score import Score
 from .core.timing import StepTiming, Timing
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editors
     from .analysis.compare import Comparison
+    from .analysis.review import Rubric
+    from .client.agents import Agent
+    from .client.catalogue import AgentInfo
     from .client.chat import Chat, TurnResult
     from .client.datasets import Dataset
-    from .client.mastra import Agent, Workflow, WorkflowRun
     from .client.memory import TurnMemory
+    from .client.workflows import Workflow, WorkflowRun
     from .core.recording import Recording
     from .core.trace import Span, Trace, TraceUnavailable
     from .runs.experiment import Experiment
@@ -51,13 +70,15 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
 
 LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HTTP, traces)
     "Comparison": "analysis.compare",
+    "Rubric": "analysis.review",
     "Chat": "client.chat",
     "TurnResult": "client.chat",
     "Dataset": "client.datasets",
     "DatasetExperiment": "client.datasets",  # the old name of a dataset's experiment: an Experiment
-    "Agent": "client.mastra",
-    "Workflow": "client.mastra",
-    "WorkflowRun": "client.mastra",
+    "Agent": "client.agents",
+    "AgentInfo": "client.catalogue",
+    "Workflow": "client.workflows",
+    "WorkflowRun": "client.workflows",
     "TurnMemory": "client.memory",
     "Recording": "core.recording",
     "Span": "core.trace",
@@ -87,25 +108,32 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Agent",
+    "AgentInfo",
+    "AgentRecord",
     "Chat",
     "Comparison",
     "Conversation",
     "Cost",
     "Dataset",
+    "DatasetRecord",
     "Decision",
     "ErrorInfo",
     "Experiment",
+    "ExperimentRecord",
     "Feedback",
     "Gallery",
     "Recording",
     "ReplayView",
+    "Rubric",
     "RunResult",
     "RunStream",
     "Score",
+    "ScorerRecord",
     "Span",
     "Step",
     "StepTiming",
     "StreamView",
+    "ThreadRecord",
     "Timing",
     "ToolCall",
     "Trace",
@@ -115,5 +143,7 @@ __all__ = [
     "TurnResult",
     "Usage",
     "Workflow",
+    "WorkflowRecord",
     "WorkflowRun",
+    "WorkflowRunRecord",
 ]

@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import Item, items_of, mean_interval, percentile, t_quantile
-from mastra_notebook.widget.experiment import Experiment, static_html
+from mastra_notebook.analysis.outcomes import Item, items_of, mean_interval, percentile, t_quantile
+from mastra_notebook.widget.experiment_view import Experiment, static_html
 from mastra_notebook.widget.grid import TICK_S, run_data
 
 from .compare_runs import PARIS, run
@@ -217,8 +217,8 @@ async def test_grid_tiles_and_static_transcript(recording_comm: object) -> None:
 
 
 SAVED = """import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import items_of
-from mastra_notebook.widget.experiment import Experiment
+from mastra_notebook.analysis.outcomes import items_of
+from mastra_notebook.widget.experiment_view import Experiment
 
 def start(item, variant, repeat):
     view = mn.StreamView()

@@ -308,8 +308,8 @@ async def test_an_experiment_cell_s_label_reaches_its_dataframe_and_is_saved_wit
     tmp_path: Path, recording_comm: object
 ) -> None:
     pytest.importorskip("pandas")
-    from mastra_notebook.analysis.experiment import items_of
-    from mastra_notebook.widget.experiment import Experiment
+    from mastra_notebook.analysis.outcomes import items_of
+    from mastra_notebook.widget.experiment_view import Experiment
 
     def start(item: Any, variant: str, repeat: int) -> tuple[mn.StreamView, Any]:
         view = mn.StreamView(title="agent fake")

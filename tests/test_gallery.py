@@ -342,7 +342,7 @@ async def test_tiles_show_the_part_of_their_prompts_that_differs(recording_comm:
         gallery.submit(_starter(i, gate=gate), prompt=prompt, title="agent weather")
     await asyncio.sleep(0.01)
     labels = [f"\N{HORIZONTAL ELLIPSIS}{city}\N{HORIZONTAL ELLIPSIS}" for city in cities]
-    assert [tile.label for tile in gallery.tiles] == labels
+    assert [tile.heading for tile in gallery.tiles] == labels
     assert [tile.title for tile in gallery.tiles] == [f"What is the weather in {c} today?" for c in cities]
     first = gallery.tiles[0].view
     assert first is not None
@@ -370,11 +370,11 @@ async def test_a_prompt_that_shares_less_labels_the_tiles_again(recording_comm: 
     views = [tile.view for tile in gallery.tiles]
     assert [view.title for view in views if view is not None] == ["…Lisbon…", "…Paris…"]
     gallery.submit(_starter(2), prompt="What is the capital of France?")  # shares "What is the"
-    assert [tile.label for tile in gallery.tiles] == ["…weather in Lisbon today?", "…weather in Paris today?",
+    assert [tile.heading for tile in gallery.tiles] == ["…weather in Lisbon today?", "…weather in Paris today?",
                                                       "…capital of France?"]  # fmt: skip
-    assert [view.title for view in views if view is not None] == [t.label for t in gallery.tiles[:2]]
+    assert [view.title for view in views if view is not None] == [t.heading for t in gallery.tiles[:2]]
     gallery.submit(_starter(3), prompt=[{"role": "user", "content": "Tell me a joke"}])  # shares nothing
-    assert [tile.label for tile in gallery.tiles] == [tile.title for tile in gallery.tiles]
+    assert [tile.heading for tile in gallery.tiles] == [tile.title for tile in gallery.tiles]
     assert [view.subtitle for view in views if view is not None] == ["#1", "#2"]  # nothing left out
     assert gallery.tiles[3].title == "Tell me a joke"
     await gallery
@@ -395,7 +395,7 @@ def test_the_label_rule(prompts: list[str], labels: list[str] | None) -> None:
     affixes = Affixes()
     for prompt in prompts:
         affixes.add(prompt)
-    assert [affixes.label(prompt) for prompt in prompts] == (labels or prompts)
+    assert [affixes.heading(prompt) for prompt in prompts] == (labels or prompts)
 
 
 @on_fake_clock  # its waits are for the loop's timers and turns, not for time to pass

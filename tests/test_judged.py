@@ -16,8 +16,8 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.analysis.agreement import agreement, scorer_labels
-from mastra_notebook.analysis.experiment import Item, Outcome
 from mastra_notebook.analysis.intervals import INTERVAL_RULE, clustered_interval, mcnemar_p, paired
+from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.pairwise import Verdict, as_judge, judged_pairs, verdict_of
 from mastra_notebook.analysis.repeats import (
     distinct_sequences,
@@ -30,37 +30,13 @@ from mastra_notebook.analysis.repeats import (
 from mastra_notebook.analysis.summary import rescored_outcomes, summary_rows
 from mastra_notebook.core.cost import format_usd
 from mastra_notebook.core.feedback import Feedback
-from mastra_notebook.core.score import Score
-from mastra_notebook.runs.experiment import Cell, Experiment, load_experiment
-from mastra_notebook.widget.experiment import static_html, summary, summary_html
+from mastra_notebook.runs.experiment import Experiment, load_experiment
+from mastra_notebook.widget.experiment_view import static_html, summary, summary_html
 
-from .compare_runs import LYON, PARIS, run
+from .compare_runs import LYON, PARIS
+from .made_experiments import experiment_of, result, score
 
 T_975 = {4: 2.7764451, 11: 2.2009852}  # Student's t quantiles, from a printed table
-
-
-def result(*steps: Any, scores: list[Score] | None = None, model: str = "gpt-4o") -> mn.RunResult:
-    """A finished run of ``steps`` (compare_runs.run) by ``model``, with ``scores``."""
-    chunks = run(*steps)
-    for chunk in chunks:
-        if chunk["type"] == "step-finish":
-            chunk["payload"]["metadata"]["modelId"] = model
-    made = mn.collect(chunks)
-    return made.model_copy(update={"scores": scores or []})
-
-
-def score(name: str, value: float | None, threshold: float | None = None) -> Score:
-    passed = None if value is None or threshold is None else value >= threshold
-    return Score(scorer=name, score=value, passed=passed, threshold=threshold)
-
-
-def experiment_of(outcomes: list[Outcome], items: list[Item], repeats: int = 1) -> Experiment:
-    """An experiment holding ``outcomes`` as a loaded one would (no batch, no server)."""
-    variants = {o.variant: {} for o in outcomes}
-    exp = Experiment(items, variants, repeats=repeats)
-    for outcome in outcomes:
-        exp.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(exp.cells), saved=outcome))
-    return exp
 
 
 # ---- pairwise -------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def test_a_users_snippet_sees_the_real_types(tmp_path: Path) -> None:
         "mastra_notebook.core.result.Step",
         "mastra_notebook.core.timing.Timing",
         "mastra_notebook.core.cost.Cost",
-        "mastra_notebook.client.mastra.Agent",
+        "mastra_notebook.client.agents.Agent",
         "mastra_notebook.core.result.RunResult",
     ], out
     assert "error:" not in out.replace("Revealed type", ""), out

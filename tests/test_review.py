@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import Item, Outcome
+from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, ordered, places
 from mastra_notebook.core.feedback import NO_TRACE, Feedback
 from mastra_notebook.runs.experiment import Experiment, load_experiment
 
 from .fake_clock import on_fake_clock
-from .test_judged import experiment_of, result, score
+from .made_experiments import experiment_of, result, score
 
 
 def two_variants(inputs: int = 4, repeats: int = 1) -> tuple[list[Outcome], list[Item]]:
@@ -418,3 +418,12 @@ def test_the_widget_hands_the_browser_s_messages_to_the_queue() -> None:
     view.handle({"go": "next"})
     assert view.widget.state["progress"] == "3 of 4"
     assert mn.Rubric is Rubric
+
+
+def test_a_rubric_given_as_a_dict_is_checked_as_a_rubric() -> None:
+    outcomes, items = two_variants(inputs=2)
+    exp = experiment_of(outcomes, items)
+    review = exp.review({"thumbs": True, "scale": (1, 5)}, order="input")
+    assert review.rubric == Rubric(thumbs=True, scale=(1, 5))
+    with pytest.raises(ValueError, match="stars"):
+        exp.review({"stars": 5})

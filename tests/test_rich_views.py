@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import items_of
-from mastra_notebook.widget.experiment import Experiment
+from mastra_notebook.analysis.outcomes import items_of
+from mastra_notebook.widget.experiment_view import Experiment
 
 from .conftest import RecordingComm
 from .helpers import start_tags

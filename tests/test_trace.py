@@ -1,4 +1,4 @@
-"""Mastra's trace as data (core/trace.py), fetching it (client/trace.py) with a fake clock and a fake
+"""Mastra's trace as data (core/trace.py), fetching it (client/observability.py) with a fake clock and a fake
 server under the transport, and what a redacted stream's steps take from it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.bodies import body_options, chosen_trace_id
-from mastra_notebook.client.trace import TraceUnavailable, fetch_trace, new_trace_id, traced_body
+from mastra_notebook.client.observability import TraceUnavailable, fetch_trace, new_trace_id, traced_body
 from mastra_notebook.client.transport import Transport
 from mastra_notebook.core.trace import Trace, read_trace, settled, traced_requests, with_trace
 

@@ -13,7 +13,7 @@ HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)"></td></tr>\u20
 
 
 def test_a_table_of_hostile_cells_is_text_in_isolated_labels() -> None:
-    rows = [[views.code(views.label(HOSTILE)), views.label(HOSTILE, title=HOSTILE), views.muted("—")]]
+    rows = [[views.code(views.untrusted(HOSTILE)), views.untrusted(HOSTILE, title=HOSTILE), views.muted("—")]]
     html = views.draw([views.table(["id", "name", ""], rows, cls="mn-catalogue", kind="agents")], "mn-x")
     tags = start_tags(html)
     drawn = {tag for tag, _ in tags}

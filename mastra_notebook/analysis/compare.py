@@ -487,7 +487,11 @@ class Comparison:
         if call is None:
             return None
         reference = next(r for r, index in enumerate(call_row) if index is not None)
-        head: Inline = [views.code(views.label(call.tool_name)), " ", views.muted(status_word(call.status))]
+        head: Inline = [
+            views.code(views.untrusted(call.tool_name)),
+            " ",
+            views.muted(status_word(call.status)),
+        ]
         other = self._call(reference, row, call_row[reference])
         plain = reference == run or other is None
         changes = arg_diff(call.args if plain or other is None else other.args, call.args)
@@ -574,9 +578,9 @@ class Comparison:
             {
                 "summary": [
                     "text: ",
-                    views.label(self.labels[0]),
+                    views.untrusted(self.labels[0]),
                     " → ",
-                    views.label(self.labels[i]),
+                    views.untrusted(self.labels[i]),
                     " (",
                     views.deleted("removed"),
                     " ",

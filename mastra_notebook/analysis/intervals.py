@@ -1,7 +1,7 @@
 """Numbers over an experiment's inputs, not its runs: the repeats of one input are not independent of
 each other, so each input counts once (its repeats' mean), and intervals are Student's t over those
 per-input means; two variants are compared input by input (paired). Pure functions over
-:class:`~mastra_notebook.analysis.experiment.Outcome` records: no widget, no HTTP.
+:class:`~mastra_notebook.analysis.outcomes.Outcome` records: no widget, no HTTP.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .experiment import LEVEL, Outcome, mean_interval
+from .outcomes import LEVEL, Outcome, mean_interval
 
 INTERVAL_RULE = (
     "95% intervals over inputs: each input's mean over its repeats, then Student's t over the inputs"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .experiment import Item, Outcome
+from .outcomes import Item, Outcome
 
 Choice = Literal["first", "second", "tie"]
 Judge = Callable[..., Any]

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core.result import RunResult, Step
 from .align import align, canonical, step_key, step_likeness
-from .experiment import Item, Outcome, known_cost, scorer_names, trajectory
 from .intervals import input_passes
+from .outcomes import Item, Outcome, known_cost, scorer_names, trajectory
 
 
 def pass_at_k(n: int, passed: int, k: int) -> float:

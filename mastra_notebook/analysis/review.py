@@ -19,8 +19,8 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from ..core.documented import Documented
-from .experiment import Outcome, scorer_names
 from .intervals import by_input
+from .outcomes import Outcome, scorer_names
 from .pairwise import Pairwise
 
 REVIEW_FILE = "review.json"  # the labels' file in an experiment's folder

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core.result import RunResult
 from ..core.score import as_scorer
-from .experiment import Item, Outcome, known_cost, percentile, scorer_names
 from .intervals import clustered_interval, failures
+from .outcomes import Item, Outcome, known_cost, percentile, scorer_names
 from .repeats import cost_per_pass, repeat_rows
 
 

@@ -19,27 +19,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
-from ..analysis.experiment import Comparisons, Item, items_of
-from ..render import views
-from ..render.views import DASH, Inline
+from ..analysis.outcomes import Comparisons, Item, items_of
+from ..core.records import DatasetRecord, ExperimentRecord
+from ..render.catalogue import dataset_html
 from ..runs.experiment import Experiment
 from .bodies import checked
-from .catalogue import Catalogue, excerpt
+from .catalogue import Catalogue
 from .experiments import EXPERIMENT_TIMEOUT, MastraExperiment
 from .scores import KnownScorers
 from .transport import Transport, blocking
 from .waiting import paginate
-
-if TYPE_CHECKING:
-    pass
-
-SHOWN = 200  # rows drawn in a notebook table; to_dataframe() has them all
-
-_TEXT = 220  # characters of an input, output or expected answer in a cell
-
 
 # ---- items ----------------------------------------------------------------------------------------
 
@@ -82,37 +74,7 @@ def as_item(row: Mapping[str, Any]) -> DatasetItem:
     )
 
 
-# ---- the tables' pieces (data drawn by the one renderer, as the catalogue's: render/views.py) ----
-
-
-def _label(value: Any, limit: int = _TEXT) -> Inline:
-    """An untrusted value on one line, cut and isolated; its whole text on hover."""
-    text = value if isinstance(value, str) else _json(value)
-    short = excerpt(text, limit)
-    return views.label(short, text[:2000] if short != " ".join(text.split()) else None)
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return "" if value is None else json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _muted(body: Inline) -> Inline:
-    return views.muted(body)
-
-
-def _table(rows: list[list[Inline]], heads: tuple[str, ...], noun: str, caption: Inline = "") -> Inline:
-    """A table of ``rows``, at most SHOWN of them, under ``caption`` and their count."""
-    shown = rows[:SHOWN]
-    more = len(rows) - len(shown)
-    count = f"{len(shown)} {noun if len(shown) != 1 else noun[:-1]}"
-    return [
-        views.block(caption, "mn-caption") if caption else "",
-        views.block(count, "mn-caption"),
-        views.table(list(heads), shown, cls="mn-catalogue", kind=noun),
-        _muted(f"+{more} more: to_dataframe() has them all") if more > 0 else "",
-    ]
+# ---- the server's datasets ------------------------------------------------------------------------
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:
@@ -123,27 +85,12 @@ def _frame(rows: list[dict[str, Any]]) -> Any:
     return pd.DataFrame(rows)
 
 
-# ---- the server's datasets ------------------------------------------------------------------------
-
-
-class Datasets(Catalogue):
+class Datasets(Catalogue[DatasetRecord]):
     """``client.datasets()``: the server's datasets by id (``GET /api/datasets``), shown as a table;
     ``to_dataframe()`` gives one row each."""
 
     noun = "datasets"
-    heads = ("id", "name", "version", "created (UTC)", "updated (UTC)")
-
-    def _row(self, dataset_id: str, entry: Mapping[str, Any]) -> list[Inline]:
-        return [
-            views.code(_label(dataset_id)),
-            _label(entry.get("name", "")),
-            str(entry.get("version", "")),
-            _label(_when(entry.get("createdAt"))),
-            _label(_when(entry.get("updatedAt"))),
-        ]
-
-    def _lines(self) -> list[str]:
-        return [f"  {dataset_id}  {entry.get('name', '')}" for dataset_id, entry in self.items()]
+    record = DatasetRecord
 
     def to_dataframe(self) -> Any:
         """One row per dataset: id, name, version, description, created_at, updated_at."""
@@ -151,20 +98,15 @@ class Datasets(Catalogue):
             [
                 {
                     "id": dataset_id,
-                    "name": entry.get("name"),
-                    "version": entry.get("version"),
-                    "description": entry.get("description"),
-                    "created_at": entry.get("createdAt"),
-                    "updated_at": entry.get("updatedAt"),
+                    "name": entry.name,
+                    "version": entry.version,
+                    "description": entry.description,
+                    "created_at": entry.created_at,
+                    "updated_at": entry.updated_at,
                 }
                 for dataset_id, entry in self.items()
             ]
         )
-
-
-def _when(value: Any) -> str:
-    """An ISO time as ``2026-12-01 10:52:40`` (UTC, as Mastra stores it)."""
-    return value[:19].replace("T", " ") if isinstance(value, str) else ""
 
 
 def list_datasets(transport: Transport) -> Datasets:
@@ -215,15 +157,17 @@ class Dataset:
         self,
         transport: Transport,
         known: KnownScorers,
-        record: Mapping[str, Any],
+        record: Mapping[str, Any] | DatasetRecord,
         items: list[DatasetItem] | None = None,
     ) -> None:
         self.items: list[DatasetItem] = list(items or [])
         self.transport = transport
         self.known_scorers = known
-        self.record = dict(record)
-        self.id = str(record["id"])
-        self.name = str(record.get("name", self.id))
+        self.record = (
+            record if isinstance(record, DatasetRecord) else DatasetRecord.of(str(record["id"]), record)
+        )
+        self.id = self.record.id
+        self.name = self.record.name or self.id
         self.path = f"/api/datasets/{quote(self.id, safe='')}"
 
     def __repr__(self) -> str:
@@ -358,31 +302,11 @@ class Dataset:
         return self.watched(experiment_id, record.get("name"), str(record.get("targetId")), scorers, record)
 
     def _repr_html_(self) -> str:
-        items = self.items  # as read: drawing makes no request
-        rows = [
-            [_label(i.input), _label(i.expected) if i.expected is not None else _muted(DASH)] for i in items
-        ]
-        caption: Inline = ["dataset ", views.label(self.name), " ", _muted(f"id {self.id}")]
-        return views.draw(_table(rows, ("input", "expected"), "items", caption), "mn-dataset")
+        return dataset_html(self.name, self.id, [(i.input, i.expected) for i in self.items])  # as read
 
 
-class Experiments(Catalogue):
+class Experiments(Catalogue[ExperimentRecord]):
     """``dataset.experiments()``: a dataset's experiments by id (``GET /api/datasets/:id/experiments``)."""
 
     noun = "experiments"
-    heads = ("id", "name", "agent", "status", "items", "started (UTC)")
-
-    def _row(self, experiment_id: str, entry: Mapping[str, Any]) -> list[Inline]:
-        ok, failed = entry.get("succeededCount", 0), entry.get("failedCount", 0)
-        counts = f"{ok} ok, {failed} failed of {entry.get('totalItems', '?')}"
-        return [
-            views.code(_label(experiment_id)),
-            _label(entry.get("name") or ""),
-            _label(entry.get("targetId") or ""),
-            _label(entry.get("status") or "?"),
-            counts,
-            _label(_when(entry.get("startedAt"))),
-        ]
-
-    def _lines(self) -> list[str]:
-        return [f"  {eid}  {e.get('name', '')}  {e.get('status', '?')}" for eid, e in self.items()]
+    record = ExperimentRecord

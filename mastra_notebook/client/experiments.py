@@ -15,12 +15,13 @@ from collections.abc import Generator, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from ..analysis.experiment import BASELINE, Outcome
+from ..analysis.outcomes import BASELINE, Outcome
+from ..core.labels import excerpt
+from ..core.records import ExperimentRecord
 from ..core.result import ErrorInfo, RunResult, Usage
 from ..core.score import Score
 from ..runs.experiment import Experiment
 from ..runs.loops import Work, run_nested, schedule
-from .catalogue import excerpt
 from .scores import mastra_score, run_scores, scores_path
 from .transport import Transport
 from .waiting import Clock, Sleep, paginate, poll
@@ -78,7 +79,7 @@ class MastraExperiment:
         self.id = experiment_id
         self.agent = agent_id
         self.scorers = scorers
-        self.record: dict[str, Any] = {}
+        self.record = ExperimentRecord(id=experiment_id)  # as the server last described it
         self.error: str | None = None
         self.timeout, self.scores_timeout, self.clock, self.sleep = timeout, scores_timeout, clock, sleep
         self._task: Work | None = None
@@ -96,7 +97,7 @@ class MastraExperiment:
     def status(self) -> str:
         """Mastra's status: ``pending``, ``running``, ``completed`` or ``failed`` (``error`` says when
         the notebook stopped watching before it ended)."""
-        return str(self.record.get("status") or "pending")
+        return self.record.status or "pending"
 
     @property
     def done(self) -> bool:
@@ -107,16 +108,12 @@ class MastraExperiment:
     def progress(self) -> tuple[int, int, int]:
         """``(succeeded, failed, total)`` items as the server counts them."""
         r = self.record
-        return (
-            int(r.get("succeededCount") or 0),
-            int(r.get("failedCount") or 0),
-            int(r.get("totalItems") or 0),
-        )
+        return int(r.succeeded_count or 0), int(r.failed_count or 0), int(r.total_items or 0)
 
     def take(self, record: Any) -> None:
         """The server's record of the experiment (as its start or ``GET .../:eid`` answered)."""
         if isinstance(record, Mapping):
-            self.record.update(record)
+            self.record = ExperimentRecord.model_validate({**self.record.to_dict(), **record, "id": self.id})
 
     def start(self) -> None:
         """Watch from a task on the event loop (the cell returns; the grid updates)."""
@@ -195,9 +192,7 @@ class MastraExperiment:
         if errors:
             first = excerpt(errors[0], 300)
             return f"{failed} of {total} items failed ({succeeded} succeeded); the first said: {first}"
-        began = (
-            "never began" if not self.record.get("startedAt") else f"{succeeded} of {total} items succeeded"
-        )
+        began = "never began" if not self.record.started_at else f"{succeeded} of {total} items succeeded"
         return (
             f"Mastra failed the experiment ({began}, {failed} failed) and gives no reason over HTTP: "
             f"the server's log has it, on a line 'Experiment {self.id} failed: ...'"

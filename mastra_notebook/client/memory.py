@@ -24,6 +24,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from ..core.documented import Documented
+from ..core.records import ThreadRecord
 from .transport import Transport
 
 NO_MEMORY = (
@@ -151,11 +152,15 @@ def has_memory(transport: Transport, agent_id: str) -> bool:
     return isinstance(status, dict) and status.get("result") is True
 
 
-def threads(transport: Transport, agent_id: str, resource: str | None = None) -> list[dict[str, Any]]:
-    """The agent's stored threads (of ``resource`` if given), as Mastra lists them."""
+def threads(transport: Transport, agent_id: str, resource: str | None = None) -> list[ThreadRecord]:
+    """The agent's stored threads (of ``resource`` if given), in Mastra's order, as records."""
     found = transport.call("GET", "/api/memory/threads", params=_query(agent_id, resource))
     listed = found.get("threads") if isinstance(found, dict) else found
-    return list(listed) if isinstance(listed, list) else []
+    return [
+        ThreadRecord.of(str(thread["id"]), thread)
+        for thread in (listed if isinstance(listed, list) else [])
+        if isinstance(thread, dict) and thread.get("id") is not None
+    ]
 
 
 def messages(transport: Transport, agent_id: str, thread_id: str, resource: str | None = None) -> list[Any]:

@@ -24,16 +24,18 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Literal
 
+from ..core.records import schema
 from ..core.result import ToolCall
 from ..core.status_words import decision_word, status_word
 from ..core.trace import Trace
+from ..render import DEFAULT_MAX_HEIGHT
+from ..render.renderers import drawer
 from ..runs.loops import Work, schedule
 from ..runs.stream import Breather, RunStream
-from . import catalogue
 from .feedback import MastraFeedback
+from .observability import fetch_trace, new_trace_id, traced_body
 from .scores import Scoring
 from .tools import ToolSession
-from .trace import fetch_trace, new_trace_id, traced_body
 from .transport import NO_RETRY, MastraError, Transport, blocking
 
 Kind = Literal["agent", "network", "workflow", "observed"]
@@ -149,9 +151,9 @@ class RunSession:
         schemas: dict[str, Any] = {}
         for listed in (steps.get("steps"), steps.get("allSteps")):  # allSteps: nested workflows' too
             for name, step in listed.items() if isinstance(listed, Mapping) else ():
-                schema = catalogue.schema(step.get("resumeSchema")) if isinstance(step, Mapping) else None
-                if schema is not None:
-                    schemas[str(name)] = schema
+                resume = schema(step.get("resumeSchema")) if isinstance(step, Mapping) else None
+                if resume is not None:
+                    schemas[str(name)] = resume
         return schemas
 
     # ---- the view's controls ------------------------------------------------------------------------
@@ -288,3 +290,28 @@ async def _past_the_replay(records: AsyncGenerator[bytes, None]) -> AsyncGenerat
             else:
                 replayed = len(seen)  # past the first pass (or away from it): take everything
             yield record
+
+
+def new_run(
+    view: bool,
+    title: str,
+    *,
+    prompt: Any = None,
+    max_height: str | float | None = DEFAULT_MAX_HEIGHT,
+    renderers: Mapping[str, Any] | None = None,
+) -> tuple[Any, RunStream]:
+    """A new run's stream and what shows it: a StreamView (titled, its subtitle the prompt's first
+    line), or, when not ``view``, the stream itself (no widget library is imported then)."""
+    if not view:
+        made = RunStream(prompt=prompt, draw=drawer(renderers) if renderers else None)
+        return made, made
+    from ..widget.streamview import StreamView, first_line
+
+    shown = StreamView(
+        title=title,
+        subtitle=first_line(prompt) if prompt is not None else "",
+        prompt=prompt,
+        max_height=max_height,
+        renderers=renderers,
+    )
+    return shown, shown.stream

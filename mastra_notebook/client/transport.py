@@ -46,7 +46,9 @@ from ..runs.loops import private_loop, run_nested, running_loop
 T = TypeVar("T")
 
 Timeout = httpx.Timeout  # what ``timeout=`` takes besides seconds (users need not import httpx)
-Wire = httpx.MockTransport  # an injected wire under both clients (tests count the requests on it)
+InjectedTransport = (
+    httpx.MockTransport
+)  # injected under both clients (MastraClient(wire=...)): tests count requests
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 ERROR_BODY_LIMIT = 64 * 1024  # an error's body is read only this far: an error page can be endless
 MESSAGE_LIMIT = 500  # characters of a non-JSON error body kept in a message
@@ -274,7 +276,7 @@ class Transport:
         token: str | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
         retry: Retry | None = None,
-        wire: Wire | None = None,
+        wire: InjectedTransport | None = None,
     ) -> None:
         url, url_auth = without_credentials(base_url)
         self.base_url = url.rstrip("/")

@@ -67,6 +67,13 @@ def truncate(text: str, maximum: int) -> str:
     return text if len(text) <= maximum else text[: max(0, maximum - 1)] + "…"
 
 
+def excerpt(text: str, limit: int = 160) -> str:
+    """``text`` on one line (its whitespace runs as single spaces), cut at ``limit`` characters
+    with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
 def summarize_text(text: str, maximum: int = 80) -> str:
     """The first line of ``text``, without direction controls, cut to ``maximum`` characters."""
     line = text[: maximum + 1].split("\n", 1)[0]

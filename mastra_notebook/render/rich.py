@@ -52,7 +52,7 @@ _REPRS = (  # IPython's rich reprs, by the MIME type each gives
     ("application/json", "_repr_json_"),
 )
 
-Bundle = dict[str, Any]
+MimeBundle = dict[str, Any]
 
 
 # ---- what a value is ---------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def display_of(value: Any, source: str) -> dict[str, Any] | None:
     return {"data": data, "source": source, "preview": preview, "error": None}
 
 
-def bundle(value: Any) -> tuple[Bundle, str | None]:
+def bundle(value: Any) -> tuple[MimeBundle, str | None]:
     """A Python object as MIME type -> payload (binary images as base64 text), within
     :data:`BYTES_PER_CARD`, and what was left out (``first 50 of 1,000,000 rows``) or None."""
     if _is_series(value):
@@ -154,7 +154,7 @@ def _chart_library(value: Any) -> str | None:
     return library if library in drawable and hasattr(value, drawable[library]) else None
 
 
-def _chart(value: Any) -> tuple[Bundle, str | None]:
+def _chart(value: Any) -> tuple[MimeBundle, str | None]:
     """A plotly figure (through kaleido) or an altair chart (through vl-convert) as a static image:
     their own bundles need their JavaScript, which no card runs. Without that package, the preview
     says which one draws it."""
@@ -171,9 +171,9 @@ def _chart(value: Any) -> tuple[Bundle, str | None]:
         return text, f"not drawn: {library} charts are drawn here as images by {needs} (pip install {needs})"
 
 
-def _reprs(value: Any) -> Bundle:
+def _reprs(value: Any) -> MimeBundle:
     """IPython's protocol: ``_repr_mimebundle_``, then each ``_repr_*_``, then ``repr``."""
-    data: Bundle = {}
+    data: MimeBundle = {}
     maker = getattr(value, "_repr_mimebundle_", None)
     if callable(maker):
         made = maker(include=None, exclude=None)
@@ -197,13 +197,13 @@ def _reprs(value: Any) -> Bundle:
     return {mime: data[mime] for mime in DRAWN if mime in data}
 
 
-def _table(frame: Any) -> tuple[Bundle, str | None]:
+def _table(frame: Any) -> tuple[MimeBundle, str | None]:
     """A DataFrame's first rows as an HTML table (pandas' own), fewer when they weigh too much."""
     rows, columns = frame.shape
     shown_columns = min(columns, TABLE_COLUMNS)
     part = frame.iloc[:, :shown_columns] if shown_columns < columns else frame
 
-    def make(count: int) -> Bundle:
+    def make(count: int) -> MimeBundle:
         head = part.head(count)
         return {"text/html": head.to_html(border=0, max_cols=TABLE_COLUMNS), "text/plain": head.to_string()}
 
@@ -221,10 +221,10 @@ def _table(frame: Any) -> tuple[Bundle, str | None]:
     return data, "; ".join([*left, *([cut] if cut else [])]) or None
 
 
-def _figure(figure: Any) -> tuple[Bundle, str | None]:
+def _figure(figure: Any) -> tuple[MimeBundle, str | None]:
     """A matplotlib figure as a PNG (lower resolutions while it weighs too much). A figure pyplot
     manages is closed once drawn: the card shows it, not an inline backend under a later cell."""
-    data: Bundle = {}
+    data: MimeBundle = {}
     for dpi in (100, 72, 48, 24):
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
@@ -238,11 +238,11 @@ def _figure(figure: Any) -> tuple[Bundle, str | None]:
     return _fit(data)
 
 
-def _image(image: Any) -> tuple[Bundle, str | None]:
+def _image(image: Any) -> tuple[MimeBundle, str | None]:
     """A PIL image as a PNG, scaled down to :data:`IMAGE_SIDE` (then smaller while it weighs too much)."""
     width, height = image.size
     side = IMAGE_SIDE
-    data: Bundle = {}
+    data: MimeBundle = {}
     while side >= 64:
         shown = image
         if max(width, height) > side:
@@ -268,7 +268,7 @@ def _array_text(array: Any) -> str:
     return f"array of shape {array.shape}, {array.dtype}\n" + str(numpy.array2string(array, threshold=1000))
 
 
-def _fit(data: Bundle) -> tuple[Bundle, str | None]:
+def _fit(data: MimeBundle) -> tuple[MimeBundle, str | None]:
     """``data`` within :data:`BYTES_PER_CARD`: the heaviest types left out (text/plain, cut, stays)
     until it fits, and which were."""
     dropped: list[str] = []
@@ -285,7 +285,7 @@ def _fit(data: Bundle) -> tuple[Bundle, str | None]:
     return data, f"too large to show here: {', '.join(dropped)}; the value stays in the kernel"
 
 
-def _weight(data: Bundle) -> int:
+def _weight(data: MimeBundle) -> int:
     """Bytes of ``data`` as JSON (what the wire carries)."""
     return len(json.dumps(data, ensure_ascii=False, default=str).encode())
 
@@ -363,7 +363,7 @@ def model_form(value: Any, jsonable: Callable[[Any], Any]) -> Any:
     return jsonable(value)
 
 
-def _words(data: Bundle, value: Any) -> Any:
+def _words(data: MimeBundle, value: Any) -> Any:
     """What a model is told of another rich object: its markdown, JSON or HTML, else that it is a
     picture, else its text."""
     for mime in ("text/markdown", "application/json", "text/html"):

@@ -31,7 +31,6 @@ __all__ = [
     "draw_each",
     "inserted",
     "joined",
-    "label",
     "lines",
     "link",
     "muted",
@@ -40,10 +39,11 @@ __all__ = [
     "span",
     "strong",
     "table",
+    "untrusted",
 ]
 
 
-class Label(TypedDict):
+class UntrustedText(TypedDict):  # js's {t: "label"}: text from elsewhere, isolated; not a person's label
     t: Literal["label"]
     text: str
     title: NotRequired[str]
@@ -132,7 +132,8 @@ class Table(TypedDict):
 
 
 Piece: TypeAlias = (
-    "Label | Wrapped | Span | Block | Button | Lines | Pre | Details | Link | Badge | Progress | Table"
+    "UntrustedText | Wrapped | Span | Block | Button | Lines | Pre | Details | Link | Badge | Progress"
+    " | Table"
 )
 Inline: TypeAlias = "str | list[Inline] | Piece"
 """Text, pieces side by side, or one typed piece."""
@@ -140,9 +141,9 @@ Inline: TypeAlias = "str | list[Inline] | Piece"
 DASH = "—"  # a cell with nothing to show
 
 
-def label(text: Any, title: str | None = None) -> Label:
+def untrusted(text: Any, title: str | None = None) -> UntrustedText:
     """Untrusted label text, isolated (``<bdi dir=auto>``); ``title``: its whole text on hover."""
-    piece: Label = {"t": "label", "text": str(text)}
+    piece: UntrustedText = {"t": "label", "text": str(text)}
     if title is not None:
         piece["title"] = title
     return piece

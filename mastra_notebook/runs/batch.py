@@ -50,7 +50,7 @@ class RunHandle(Protocol):
 
 
 H = TypeVar("H", bound=RunHandle)
-Start = Callable[[], tuple[H, Streaming]]  # makes a run's handle and the work that streams into it
+StartJob = Callable[[], tuple[H, Streaming]]  # makes a run's handle and the work that streams into it
 
 
 class Job(Generic[H]):
@@ -61,13 +61,13 @@ class Job(Generic[H]):
     its handle, to go on there (approve, resume).
     """
 
-    def __init__(self, index: int, prompt: Any, start: Start[H]) -> None:
+    def __init__(self, index: int, prompt: Any, start: StartJob[H]) -> None:
         self.index = index
         self.prompt = prompt
         self.handle: H | None = None  # while it runs (or waits for a person)
         self.run: Run | None = None  # the Run the batch made for a job that never ran (stopped, failed)
         self.ended = False  # for good: a run waiting for a person has not (it may go on in its view)
-        self._start: Start[H] | None = start  # None once started or stopped
+        self._start: StartJob[H] | None = start  # None once started or stopped
         self._result: RunResult | None = None  # kept as it ended
         self._queued_result: RunResult | None = None
 
@@ -141,7 +141,7 @@ class Batch(Generic[H]):
 
     # ---- scheduling -------------------------------------------------------------------------------
 
-    def submit(self, start: Start[H], *, prompt: Any = None) -> Job[H]:
+    def submit(self, start: StartJob[H], *, prompt: Any = None) -> Job[H]:
         """Queue one run: ``start()`` makes its handle and the work that streams into it, once a slot
         is free (nothing is made before)."""
         job: Job[H] = Job(len(self.jobs), prompt, start)

@@ -1,11 +1,11 @@
 """An experiment: every input run with every variant (and again, ``repeats`` times), scored,
 summarised per variant, saved and reopened. No widget: a plain script runs one as it is; the widget
 layer shows it as a live grid (inputs are rows, variants columns), wired in by the package
-(:func:`shown_with`; widget/experiment.py draws it).
+(:func:`shown_with`; widget/experiment_view.py draws it).
 
 The runs go through a :class:`Batch` at the experiment's concurrency. A run that ended keeps its
 RunResult and recording (and its reducer state), not its stream or view. The numbers are
-analysis/experiment.py's; what starts a run on a server is the client's (``agent.experiment``).
+analysis/outcomes.py's; what starts a run on a server is the client's (``agent.experiment``).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ..analysis import experiment as numbers
+from ..analysis import outcomes as numbers
 from ..analysis.agreement import Agreement, Level, scorer_labels
 from ..analysis.agreement import agreement as rater_agreement
-from ..analysis.experiment import BASELINE, Comparisons, Item, Outcome
 from ..analysis.intervals import INTERVAL_RULE, paired
+from ..analysis.outcomes import BASELINE, Comparisons, Item, Outcome
 from ..analysis.pairwise import Pairwise, as_judge, judged_pairs
 from ..analysis.repeats import Fork, fork, input_rows
 from ..analysis.review import Book, Rubric, dataset_rows, ordered, places
@@ -56,7 +56,7 @@ class Titled(Protocol):
 
 
 class Shown(Protocol):
-    """An experiment's grid (widget/experiment.py's ``Grid``), told what changed."""
+    """An experiment's grid (widget/experiment_view.py's ``Grid``), told what changed."""
 
     def changed(self, cell: Cell, event: Event) -> None:
         """A run was queued, started, paused or ended."""
@@ -111,7 +111,7 @@ class Remote(Protocol):
 
 
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
-StartRun = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
+StartCell = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
 
 
 @dataclass(eq=False)
@@ -179,7 +179,7 @@ class Experiment:
       ``agreement(scorer, labels)``: kappa or alpha against a person's labels;
     - ``by_input()``, ``forks(input)``: what the repeats did and where they part;
       ``rescore(scorers)``: scored again in the kernel, no server;
-    - ``review(rubric=mn.Rubric(...))``: a person labels the runs (or pairs) one at a time, by
+    - ``review(rubric={...})``: a person labels the runs (or pairs) one at a time, by
       keyboard; ``review_labels()`` for ``agreement``; ``to_dataset(name)``: the reviewed inputs
       as a Mastra dataset, the label as ground truth;
     - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
@@ -190,7 +190,7 @@ class Experiment:
         items: Sequence[Item],
         variants: Mapping[str, Any] | None = None,
         *,
-        start: StartRun | None = None,
+        start: StartCell | None = None,
         repeats: int = 1,
         concurrency: int = 8,
         name: str | None = None,
@@ -221,7 +221,7 @@ class Experiment:
                     for repeat in range(repeats):
                         self._submit(start, index, item, variant, repeat)
 
-    def _submit(self, start: StartRun, index: int, item: Item, variant: str, repeat: int) -> None:
+    def _submit(self, start: StartCell, index: int, item: Item, variant: str, repeat: int) -> None:
         cell = Cell(index, variant, repeat, len(self.cells))
         self.cells.append(cell)
 
@@ -440,14 +440,15 @@ class Experiment:
 
     def review(
         self,
-        rubric: Rubric | None = None,
+        rubric: Rubric | Mapping[str, Any] | None = None,
         pairwise: Pairwise | tuple[str, str] | None = None,
         order: str = "disagreements first",
         reviewer: str | None = None,
     ) -> Review:
         """A review queue of the ended runs, one at a time (``pairwise``: two variants' runs side by
         side, a/b/tie; a ``Pairwise`` from ``exp.pairwise`` names them), by ``rubric``
-        (``mn.Rubric(thumbs=True, scale=(1, 5), categories=[...], comment=True)``; thumbs and a
+        (``{"thumbs": True, "scale": (1, 5), "categories": [...], "comment": True}``, or the same
+        as ``mn.results.Rubric(...)``; thumbs and a
         comment by default, a pair's choice and a comment), in ``order``: ``"disagreements
         first"`` (the inputs whose repeats disagree, or where a pairwise judge and a scorer do,
         come first) or ``"input"``. It resumes
@@ -466,6 +467,8 @@ class Experiment:
         outcomes = self.outcomes()
         judged = [*self.verdicts.values(), *([pairwise] if isinstance(pairwise, Pairwise) else [])]
         queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
+        if isinstance(rubric, Mapping):
+            rubric = Rubric.model_validate(rubric)
         chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
         return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)
 
@@ -550,7 +553,7 @@ class Experiment:
 
     @property
     def grid(self) -> Any:
-        """The experiment's grid (made when first shown: widget/experiment.py's ``Grid``)."""
+        """The experiment's grid (made when first shown: widget/experiment_view.py's ``Grid``)."""
         if self._grid is None:
             self._grid = _shown()[0](self, self._page_tiles)
         return self._grid

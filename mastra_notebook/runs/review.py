@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..analysis.experiment import Item
+from ..analysis.outcomes import Item
 from ..analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, resume_at
 from ..core.feedback import NO_TRACE, Feedback, Preference, preference_records
 from ..core.feedback import make as make_feedback

@@ -23,7 +23,7 @@ from ..core.run import Run
 from ..core.score import scored_lines
 from ..core.status_words import status_word
 from ..render import views
-from ..runs.batch import Batch, Event, Job, Start, Streaming
+from ..runs.batch import Batch, Event, Job, StartJob, Streaming
 from .grid import (
     DETAIL_HEIGHT,
     PAGE_TILES,
@@ -70,7 +70,7 @@ class Affixes:
         self.cut = (0, 0)  # words left out at the start and at the end of every line
 
     def add(self, line: str) -> bool:
-        """Count ``line`` in; True when the cut changed (the tiles' labels are to be made again)."""
+        """Count ``line`` in; True when the cut changed (the tiles' headings are to be made again)."""
         words = line.split()
         if not words:
             return False
@@ -93,7 +93,7 @@ class Affixes:
             return 0
         return len(shared)
 
-    def label(self, line: str) -> str:
+    def heading(self, line: str) -> str:
         """``line`` without the batch's shared words, an ellipsis where they were."""
         head, tail = self.cut
         if not head and not tail:
@@ -113,7 +113,7 @@ class Tile:
 
     ``result`` is the RunResult so far; ``recording`` every chunk received (once ended);
     ``view`` the run's own view while it streams, or while it is open (None while queued and once
-    ended). ``title`` is the prompt's first line; ``label`` the part of it the tile's header shows;
+    ended). ``title`` is the prompt's first line; ``heading`` the part of it the tile's header shows;
     ``number`` its number as the grid shows it (from 1: ``tiles[number - 1]``).
     """
 
@@ -123,9 +123,9 @@ class Tile:
         self.index = index
         self.prompt = prompt
         self.title = title
-        self.label = title
+        self.heading = title
         self.subtitle = subtitle
-        self.prompted = False  # titled by its prompt (not by what runs it): labelled by the batch
+        self.prompted = False  # titled by its prompt (not by what runs it): headed by the batch
         self.view: StreamView | None = None
         self.kept: KeptRun | None = None
         self._batch = batch
@@ -142,9 +142,9 @@ class Tile:
 
     @property
     def byline(self) -> str:
-        """The header's line beside the label: the subtitle, then the whole prompt when the label is a
+        """The header's line beside the heading: the subtitle, then the whole prompt when the heading is a
         part of it (the line is cut first, and shows whole on hover)."""
-        return self.subtitle if self.label == self.title else f"{self.subtitle} · {self.title}"
+        return self.subtitle if self.heading == self.title else f"{self.subtitle} · {self.title}"
 
     @property
     def status(self) -> str:
@@ -277,7 +277,7 @@ class Gallery:
         self.page_size = page_size
         self.tiles: list[Tile] = []
         self._affixes = Affixes()
-        self._labelled = (0, 0)  # the affixes' cut the tiles' labels were made with
+        self._headed = (0, 0)  # the affixes' cut the tiles' headings were made with
         self.pages = Pages(self.tiles, page_size)
         self._note = ""  # said beside the pager (a jump that found nothing) until the page changes
         self._display: Any = None
@@ -298,7 +298,7 @@ class Gallery:
 
     # ---- adding runs --------------------------------------------------------------------------
 
-    def submit(self, start: Start[StreamView], *, prompt: Any = None, title: str = "") -> Tile:
+    def submit(self, start: StartJob[StreamView], *, prompt: Any = None, title: str = "") -> Tile:
         """Queue one run: ``start()`` makes its view and the work that streams into it, once a slot
         is free (no widget exists before). The tile is titled by the prompt's first line, ``title``
         (what runs it: "agent weather") under it."""
@@ -333,7 +333,7 @@ class Gallery:
                     subtitle=f"#{index + 1} · {title}" if title else f"#{index + 1}")  # fmt: skip
         if line:
             self._affixes.add(line)
-            tile.label, tile.prompted = self._affixes.label(line), True
+            tile.heading, tile.prompted = self._affixes.heading(line), True
         self.tiles.append(tile)
         return tile
 
@@ -342,8 +342,8 @@ class Gallery:
         the loop the runs live on): the page follows."""
         tile = self.tiles[job.index]
         if event == "queued":
-            if self._affixes.cut != self._labelled:
-                self._relabel()
+            if self._affixes.cut != self._headed:
+                self._head_again()
         elif event == "started":
             tile.view = job.handle
         elif event == "ended":
@@ -363,19 +363,19 @@ class Gallery:
         if self.batch.idle and self._display is not None:
             self._display.update(self.bundle(), raw=True)
 
-    def _relabel(self) -> None:
-        """The batch's shared words changed (a prompt came that shares fewer): every tile's label is
+    def _head_again(self) -> None:
+        """The batch's shared words changed (a prompt came that shares fewer): every tile's heading is
         made again (on the loop the gallery's state lives on)."""
-        self._labelled = self._affixes.cut
+        self._headed = self._affixes.cut
         for tile in self.tiles:
             if tile.prompted:
-                tile.label = self._affixes.label(tile.title)
+                tile.heading = self._affixes.heading(tile.title)
                 if tile.view is not None:
-                    tile.view.title, tile.view.subtitle = tile.label, tile.byline
+                    tile.view.title, tile.view.subtitle = tile.heading, tile.byline
 
     def _dress(self, tile: Tile, view: StreamView) -> None:
         view.max_height = DETAIL_HEIGHT
-        view.title, view.subtitle = tile.label, tile.byline
+        view.title, view.subtitle = tile.heading, tile.byline
 
     # ---- what the gallery shows ----------------------------------------------------------------
 
@@ -439,7 +439,7 @@ class Gallery:
                         openable=tile.view is not None or tile.kept is not None,
                     )
                 ],
-                title=tile.label,
+                title=tile.heading,
                 subtitle=tile.subtitle,
                 hover=tile.title,
                 target=tile is target,

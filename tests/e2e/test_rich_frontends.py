@@ -189,8 +189,8 @@ def test_compare_draws_rich_results_side_by_side(lab: e2e.Lab, browser: Any) -> 
 
 EXPERIMENT = f"""import asyncio
 import mastra_notebook as mn
-from mastra_notebook.analysis.experiment import items_of
-from mastra_notebook.widget.experiment import Experiment
+from mastra_notebook.analysis.outcomes import items_of
+from mastra_notebook.widget.experiment_view import Experiment
 
 LINES = open({str(RICH)!r}).read().splitlines()
 

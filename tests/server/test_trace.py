@@ -13,12 +13,12 @@ import httpx
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.transport import Wire
+from mastra_notebook.client.transport import InjectedTransport
 
 pytestmark = pytest.mark.server
 
 
-def recording_wire(url: str, bodies: list[dict[str, Any]]) -> Wire:
+def recording_wire(url: str, bodies: list[dict[str, Any]]) -> InjectedTransport:
     """A wire under the client that forwards each request to the real server and keeps the JSON
     body of each POST it carried."""
 

@@ -1,6 +1,7 @@
-"""An experiment's numbers: its inputs, its runs as rows, the summary per variant, where the variants
-differ, and the folder it is saved in. Pure functions over finished or running results: no widget,
-no HTTP (the live experiment is widget/experiment.py; what starts its runs, client/experiment.py).
+"""An experiment's outcomes and their numbers: its inputs (``Item``), each run's ``Outcome``, the
+runs as rows, the summary per variant, where the variants differ, and the folder it is saved in.
+Pure functions over finished or running results: no widget, no HTTP (the live experiment is
+widget/experiment_view.py; what starts its runs, client/variants.py).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis import experiment as numbers
+from ..analysis import outcomes as numbers
 from ..analysis.pairwise import Judged, Pairwise, Verdict
 from ..analysis.repeats import described_step
 from ..analysis.summary import summary_rows

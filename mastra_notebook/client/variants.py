@@ -1,7 +1,7 @@
 """``agent.experiment(...)``: each variant's stream options turned into runs of an agent on its server.
 
 The experiment itself (its batch, numbers and folder) is runs/experiment.py's, its grid
-widget/experiment.py's; this module only knows how a variant runs one input: which agent, which
+widget/experiment_view.py's; this module only knows how a variant runs one input: which agent, which
 prompt, which options, and whether a view shows the run.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from ..analysis.experiment import BASELINE, Item
-from ..runs.experiment import ExperimentRun, StartRun
+from ..analysis.outcomes import BASELINE, Item
+from ..runs.experiment import ExperimentRun, StartCell
 from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
 
@@ -54,7 +54,7 @@ def variant_runs(
     scorers: Iterable[Any],
     *,
     view: bool = True,
-) -> tuple[dict[str, dict[str, Any]], StartRun]:
+) -> tuple[dict[str, dict[str, Any]], StartCell]:
     """The variants by name (None is one, ``baseline``), checked now rather than once per run, and
     how a variant runs an input's repeat: its agent, its prompt, ``scorers`` and its own options,
     into a view, or, when not ``view``, a bare RunStream (no widget library is imported)."""
