@@ -8,8 +8,6 @@ runs/review.py; its view, widget/review.py).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -19,6 +17,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from ..core.documented import Documented
+from ..core.files import write_atomically
 from .intervals import by_input
 from .outcomes import Outcome, scorer_names
 from .pairwise import Pairwise
@@ -249,19 +248,6 @@ def label_value(values: Values, field: str | None = None) -> Any:
         if value is not None:
             return {"up": True, "down": False}.get(value, value) if name == "thumbs" else value
     return None
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # ---- the queue ------------------------------------------------------------------------------------

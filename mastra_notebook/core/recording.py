@@ -16,6 +16,7 @@ from typing import Any
 
 from . import values
 from .chunks import InvalidChunk, coerce, is_chunk, unwrap
+from .files import write_atomically
 from .ingest import records
 from .state import TIME_KEY
 
@@ -97,11 +98,8 @@ class Recording:
         """Write the recording to ``path`` as JSONL (``mn.view(path)`` or ``mn.replay(path)`` reads it),
         then the lines ``after``, untimed (the run's scores: no chunk of its stream says them)."""
         path = Path(path)
-        with path.open("wb") as file:
-            for line in self.lines():
-                file.write(line + b"\n")
-            for item in after:
-                file.write(_line(item, math.nan) + b"\n")
+        lines = [*self.lines(), *(_line(item, math.nan) for item in after)]
+        write_atomically(path, b"".join(line + b"\n" for line in lines))  # whole, or the previous file
         return path
 
     @classmethod
