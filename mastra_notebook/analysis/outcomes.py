@@ -10,19 +10,21 @@ import json
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from ..core.files import write_atomically
 from ..core.recording import Recording
-from ..core.result import RunResult
+from ..core.result import TRANSPORT_ERROR, RunResult
 from ..core.score import scored_lines
 from .align import call_key
 from .compare import Comparison, compare
 from .dataframe import row
 
 LEVEL = 0.95  # the confidence of the summary's intervals
-FORMAT = "mastra-notebook experiment 1"  # experiment.json's "format": what load() reads
+FORMAT = "mastra-notebook experiment 2"  # experiment.json's "format": what save() writes
+FORMAT_1 = "mastra-notebook experiment 1"  # the earlier one (its runs listed in experiment.json): read too
 BASELINE = "baseline"  # the one variant of an experiment given none
 
 
@@ -87,6 +89,36 @@ class Outcome:
         """Neither queued nor running (a run waiting for a person has not ended either)."""
         return self.status not in ("queued", "running", "suspended")
 
+    @property
+    def failure(self) -> Failure | None:
+        """Why it did not finish, when it ended so (:func:`failure`)."""
+        return failure(self.status, self.result)
+
+
+Failure = Literal["transport", "agent", "stopped"]
+RETRIED = ("transport",)  # the failures exp.retry() runs again
+RERUN = ("transport", "agent", "stopped")  # and exp.resume(): every run that did not end its own way
+
+
+def failure(status: str, result: RunResult) -> Failure | None:
+    """Who failed a run that ended without its answer: ``transport`` (the request never reached the
+    agent or its answer was cut: refused, reset, timed out, HTTP 5xx from the server, or a stream
+    that stopped before its end, ``incomplete``), ``agent`` (the agent or its model said so: an
+    error in the stream, or the server refused the request with a 4xx), ``stopped`` (a person
+    stopped it); None for a run that ended its own way (finished, a guardrail's tripwire) or has
+    not ended."""
+    if status == "incomplete":
+        return "transport"
+    if status == "aborted":
+        return "stopped"
+    if status != "error":
+        return None
+    error = result.error
+    if error is not None and error.name == TRANSPORT_ERROR:
+        code = error.status_code
+        return "transport" if code is None or code >= 500 else "agent"
+    return "agent"
+
 
 # ---- rows -----------------------------------------------------------------------------------------
 
@@ -99,6 +131,7 @@ def rows(outcomes: Sequence[Outcome], items: Sequence[Item]) -> list[dict[str, A
         item = items[outcome.item]
         facts = row(outcome.result, item.input)
         facts["status"] = outcome.status
+        facts["failure"] = outcome.failure
         where = {"input_index": outcome.item, "input": item.input, "expected": item.expected,
                  "variant": outcome.variant, "repeat": outcome.repeat}  # fmt: skip
         facts.pop("prompt", None)
@@ -313,11 +346,26 @@ def described(value: Any) -> Any:
     return repr(value)
 
 
+def unsaved(value: Any) -> list[str]:
+    """What :func:`described` kept only by name in ``value`` (a function, a tool, an object): it
+    cannot be run again from a folder."""
+    if isinstance(value, Mapping):
+        return [found for part in value.values() for found in unsaved(part)]
+    if isinstance(value, (list, tuple)):
+        return [found for part in value for found in unsaved(part)]
+    if isinstance(value, str) and value.startswith("<") and value.endswith(">") and " " in value:
+        return [value]
+    return []
+
+
 @dataclass
 class Saved:
-    """What an experiment's folder holds: ``experiment.json`` (name, agent, inputs, variants as
-    described, repeats, and per run its place, status, result and recording's file) and ``runs/``
-    (each run's recording as JSONL, a valid Mastra stream)."""
+    """What an experiment's folder holds: ``experiment.json`` (name, agent, inputs, variants and
+    scorers as described, repeats, pairwise verdicts) and ``runs/`` (per run, ``NNNN.json``: its
+    place, status and result with its scores, and ``NNNN.jsonl``: its recording, a valid Mastra
+    stream), NNNN its cell's number in the grid (input by input, variant by variant, repeat by
+    repeat). Each run's files are written as it ends (an experiment given a folder), so
+    ``outcomes`` and ``recordings`` are the runs there are, not always the whole grid."""
 
     name: str | None
     agent: str | None
@@ -326,25 +374,18 @@ class Saved:
     repeats: int
     outcomes: list[Outcome]
     recordings: list[Recording]
+    scorers: list[Any] = field(default_factory=list)  # as described: ids, and Python scorers by name
+    verdicts: list[dict[str, Any]] = field(default_factory=list)  # Pairwise.saved() of each pair
 
 
-def save(folder: str | Path, saved: Saved) -> Path:
-    """Write ``saved`` into ``folder`` (made if missing): ``experiment.json`` and ``runs/NNNN.jsonl``.
-    Each run's recording ends with a line of its scores (Mastra's come after the stream: no chunk
-    says them), and its result is kept whole beside it."""
+def cell_number(variants: Sequence[str], repeats: int, outcome: Outcome) -> int:
+    """The place of ``outcome``'s run in its experiment's grid (its files' number)."""
+    return (outcome.item * len(variants) + list(variants).index(outcome.variant)) * repeats + outcome.repeat
+
+
+def save_header(folder: str | Path, saved: Saved) -> Path:
+    """Write ``experiment.json`` (all but the runs) into ``folder``, atomically."""
     folder = Path(folder)
-    (folder / "runs").mkdir(parents=True, exist_ok=True)
-    runs = []
-    width = max(4, len(str(len(saved.outcomes))))
-    for index, (outcome, recording) in enumerate(zip(saved.outcomes, saved.recordings, strict=True)):
-        name = f"runs/{index:0{width}d}.jsonl"
-        recording.save(folder / name, scored_lines(outcome.result))  # its scores end it
-        runs.append({
-            "item": outcome.item, "variant": outcome.variant, "repeat": outcome.repeat,
-            "status": outcome.status, "recording": name,
-            "scores": [score.model_dump(mode="json") for score in outcome.result.scores],
-            "result": json.loads(outcome.result.model_dump_json()),
-        })  # fmt: skip
     document = {
         "format": FORMAT,
         "name": saved.name,
@@ -355,27 +396,72 @@ def save(folder: str | Path, saved: Saved) -> Path:
             for i in saved.items
         ],
         "variants": described(saved.variants),
+        "scorers": described(saved.scorers),
         "repeats": saved.repeats,
-        "runs": runs,
+        "verdicts": saved.verdicts,
     }
-    path = folder / "experiment.json"
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_atomically(folder / "experiment.json", json.dumps(document, ensure_ascii=False, indent=1))
     return folder
 
 
+def _run_name(number: int, cells: int) -> str:
+    return f"runs/{number:0{max(4, len(str(cells)))}d}"
+
+
+def save_run(
+    folder: str | Path, number: int, cells: int, outcome: Outcome, recording: Recording | None
+) -> None:
+    """Write run ``number`` (of ``cells``) into ``folder``: its recording (ended by a line of its
+    scores: Mastra's come after the stream, no chunk says them), then its row (place, status,
+    result whole), each atomically, the row last (a row names a recording that is there). Without a
+    ``recording``: a run that started, written ``incomplete`` until it ends."""
+    folder = Path(folder)
+    name = _run_name(number, cells)
+    if recording is not None:
+        recording.save(folder / f"{name}.jsonl", scored_lines(outcome.result))
+    row = {
+        "item": outcome.item, "variant": outcome.variant, "repeat": outcome.repeat,
+        "status": outcome.status, "recording": f"{name}.jsonl" if recording is not None else None,
+        "scores": [score.model_dump(mode="json") for score in outcome.result.scores],
+        "result": json.loads(outcome.result.model_dump_json()),
+    }  # fmt: skip
+    write_atomically(folder / f"{name}.json", json.dumps(row, ensure_ascii=False, indent=1))
+
+
+def save(folder: str | Path, saved: Saved) -> Path:
+    """Write ``saved`` into ``folder`` (made if missing): ``experiment.json`` and each run's files
+    (:func:`save_run`)."""
+    folder = Path(folder)
+    cells = len(saved.items) * len(saved.variants) * saved.repeats
+    for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
+        number = cell_number(list(saved.variants), saved.repeats, outcome)
+        save_run(folder, number, cells, outcome, recording)
+    return save_header(folder, saved)
+
+
 def load(folder: str | Path) -> Saved:
-    """Read an experiment saved by :func:`save`: no server needed."""
+    """Read an experiment saved by :func:`save` (or written run by run as it ran): no server needed.
+    A run that started and never ended (a kernel killed mid-stream) reads as ``incomplete``; a run
+    with no files is not among ``outcomes``. Reads the earlier format (its runs listed in
+    ``experiment.json``) too."""
     folder = Path(folder)
     document = json.loads((folder / "experiment.json").read_text(encoding="utf-8"))
-    if document.get("format") != FORMAT:
+    if document.get("format") not in (FORMAT, FORMAT_1):
         raise ValueError(
             f"{folder} holds no experiment this version reads (format {document.get('format')!r})"
         )
+    listed = document["runs"] if document.get("format") == FORMAT_1 else [
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted((folder / "runs").glob("*.json"))
+    ]  # fmt: skip
     outcomes, recordings = [], []
-    for run in document["runs"]:
+    for run in listed:
         result = RunResult.model_validate(run["result"])
-        outcomes.append(Outcome(run["item"], run["variant"], run["repeat"], run["status"], result))
-        recordings.append(Recording.load(folder / run["recording"]))
+        status = run["status"]
+        if status in ("queued", "running") or run["recording"] is None:  # it never ended here
+            status = "incomplete"
+            result = result.model_copy(update={"status": "incomplete"})
+        outcomes.append(Outcome(run["item"], run["variant"], run["repeat"], status, result))
+        recordings.append(Recording.load(folder / run["recording"]) if run["recording"] else Recording())
     return Saved(
         name=document.get("name"),
         agent=document.get("agent"),
@@ -386,4 +472,6 @@ def load(folder: str | Path) -> Saved:
         repeats=document["repeats"],
         outcomes=outcomes,
         recordings=recordings,
+        scorers=list(document.get("scorers") or []),
+        verdicts=list(document.get("verdicts") or []),
     )

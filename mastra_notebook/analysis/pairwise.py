@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from .outcomes import Item, Outcome
@@ -124,6 +124,20 @@ class Pairwise:
     def verdicts(self) -> dict[tuple[int, int], str]:
         """The verdicts by (input, repeat): ``a``, ``b`` or ``tie`` (for ``agreement``)."""
         return {(j.item, j.repeat): j.verdict for j in self.judged}
+
+    def saved(self) -> dict[str, Any]:
+        """As an experiment's folder keeps it (JSON): the pair and each judged pair with both
+        askings' choices and reasons (:meth:`of_saved` reads it back)."""
+        return {"a": self.a, "b": self.b, "judged": [asdict(judged) for judged in self.judged]}
+
+    @classmethod
+    def of_saved(cls, saved: Mapping[str, Any], items: Sequence[Item]) -> Pairwise:
+        """A pair's verdicts as :meth:`saved` wrote them."""
+        judged = [
+            Judged(j["item"], j["repeat"], j["verdict"], Verdict(**j["a_first"]), Verdict(**j["b_first"]))
+            for j in saved["judged"]
+        ]
+        return cls(str(saved["a"]), str(saved["b"]), judged, items)
 
     def counts(self) -> dict[str, Any]:
         """The pair's figures as a table's row."""

@@ -27,7 +27,9 @@ from .session import RunSession, new_run
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
 
 if TYPE_CHECKING:
-    from ..runs.experiment import Experiment
+    from pathlib import Path
+
+    from ..runs.experiment import Experiment, StartCell
     from ..widget.conversation import Conversation
     from ..widget.gallery import Gallery
     from ..widget.streamview import StreamView
@@ -184,6 +186,7 @@ class Agent(Resource):
         concurrency: int = 8,
         name: str | None = None,
         view: bool = True,
+        folder: str | Path | None = None,
     ) -> Experiment:
         """Run every input with every variant, ``repeats`` times, ``concurrency`` runs at a time,
         scored by ``scorers`` (as for :meth:`stream`; Python scorers get ``input=`` and
@@ -195,19 +198,30 @@ class Agent(Resource):
         ``request_context``, ``tools``, ``scorers``, ...), plus ``agent=`` another agent's id and
         ``prompt=`` a template with ``{input}`` or a function of the input; None is one variant,
         ``baseline``. ``view=False``: each run a bare RunStream, no widget (a plain script: no
-        widget library is imported; shown later, the grid opens only the runs that ended). See
-        :class:`~mastra_notebook.runs.experiment.Experiment`."""
+        widget library is imported; shown later, the grid opens only the runs that ended).
+        ``folder``: each run is written there as it ends (recording, scores, labels, its row), so
+        that after a crash ``mn.load_experiment(folder)`` shows every run that ended and
+        ``.resume(client)`` runs the rest. Unknown agent and Mastra scorer ids are refused here,
+        before the first run. See :class:`~mastra_notebook.runs.experiment.Experiment`."""
         from ..analysis.outcomes import items_of
         from ..runs.experiment import Experiment
-        from .variants import variant_runs
 
         items = items_of(inputs)
-        chosen, start = variant_runs(self, variants, scorers, view=view)
+        chosen, start = self.experiment_start(variants, scorers, view=view)
         made = Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
-                          agent=self.id)  # fmt: skip
+                          agent=self.id, scorers=list(scorers), folder=folder)  # fmt: skip
         made.agents = self.client.agent  # a pairwise judge named by its agent id is asked here
         made.client = self.client  # a review's labels go to its feedback; to_dataset makes datasets there
         return made
+
+    def experiment_start(
+        self, variants: Mapping[str, Mapping[str, Any]] | None, scorers: Iterable[Any], *, view: bool = True
+    ) -> tuple[dict[str, dict[str, Any]], StartCell]:
+        """The variants checked (and the agent and scorer ids, on the server) and how one of an
+        experiment's cells runs here: what ``experiment`` and ``exp.resume(client)`` run with."""
+        from .variants import variant_runs
+
+        return variant_runs(self, variants, scorers, view=view)
 
     @checked(AGENT_BODY)
     def prepare(

@@ -25,7 +25,7 @@ from contextlib import aclosing
 from typing import Any, Literal
 
 from ..core.records import schema
-from ..core.result import ToolCall
+from ..core.result import TRANSPORT_ERROR, ToolCall
 from ..core.status_words import decision_word, status_word
 from ..core.trace import Trace
 from ..render import DEFAULT_MAX_HEIGHT
@@ -134,7 +134,7 @@ class RunSession:
                 lost = "the connection to the Mastra server was lost (not retried: the run had begun)"
                 run.note("warning", f"{lost}: {error.lost}")
             else:
-                run.mark_error(error.problem, status_code=error.status_code)
+                run.mark_error(error.problem, status_code=error.status_code, name=TRANSPORT_ERROR)
         if self._resume_schemas is not None:
             steps = self.stream.result.workflow.steps if self.stream.result.workflow else []
             if self._resume_schemas.done() or any(step.status == "suspended" for step in steps):

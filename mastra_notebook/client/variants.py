@@ -14,6 +14,8 @@ from ..analysis.outcomes import BASELINE, Item
 from ..runs.experiment import ExperimentRun, StartCell
 from ..runs.stream import Streaming
 from .bodies import known_options, refuse_unknown
+from .scores import split
+from .transport import MastraError
 
 
 class Runs(Protocol):
@@ -48,6 +50,25 @@ def prompt_for(template: Any, given: Any) -> Any:
     )
 
 
+def refuse_unknown_ids(client: Any, agent_ids: list[str], scorers: list[Any]) -> None:
+    """Before the first run, as ``dataset.experiment`` does: ValueError naming what the server has
+    when an agent id or a Mastra scorer id is not there (a server that cannot list them is not
+    refused: each run says so)."""
+    ids, _ = split(scorers)
+    known = getattr(client, "known_scorers", None)
+    try:
+        if ids and known is not None:
+            known.refuse_unknown(ids)
+        listed = client.transport.call("GET", "/api/agents")
+    except MastraError:
+        return
+    missing = [agent_id for agent_id in agent_ids if isinstance(listed, Mapping) and agent_id not in listed]
+    if missing:
+        there = ", ".join(sorted(map(str, listed))) or "none"
+        names = ", ".join(map(repr, missing))
+        raise ValueError(f"no agent {names} on this server (its agents: {there}; GET /api/agents)")
+
+
 def variant_runs(
     agent: Runs,
     variants: Mapping[str, Mapping[str, Any]] | None,
@@ -73,6 +94,9 @@ def variant_runs(
             prompt_for(options["prompt"], "")
         if "agent" in options:
             agents.setdefault(options["agent"], agent.client.agent(options["agent"]))
+    refuse_unknown_ids(
+        agent.client, list(agents), [*scorers, *(s for o in chosen.values() for s in o.get("scorers", ()))]
+    )
 
     def start(item: Item, variant: str, repeat: int) -> tuple[ExperimentRun, Streaming]:
         options = dict(chosen[variant])

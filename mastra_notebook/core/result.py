@@ -67,6 +67,9 @@ class Usage(_Result):
     Mastra's ``cacheCreationInputTokens``."""
 
 
+TRANSPORT_ERROR = "MastraError"  # ErrorInfo.name of a request the client could not complete
+
+
 class ErrorInfo(_Result):
     """Why a run, a tool call, a workflow step or a background task failed."""
 

@@ -212,10 +212,15 @@ class Run:
         if self.state.status in ("running", "incomplete"):
             self.state.abort(message)
 
-    def mark_error(self, message: str, *, status_code: int | None = None, details: Any = None) -> None:
-        """A transport fault (HTTP error, refused connection, timeout) ends the run in error."""
+    def mark_error(
+        self, message: str, *, status_code: int | None = None, details: Any = None, name: str | None = None
+    ) -> None:
+        """A fault outside the stream (HTTP error, refused connection, timeout: ``name``
+        ``TRANSPORT_ERROR``) ends the run in error."""
         self._version += 1
         info: dict[str, Any] = {"message": message}
+        if name is not None:
+            info["name"] = name
         if status_code is not None:
             info["status_code"] = status_code
         if details is not None:

@@ -253,10 +253,10 @@ class Batch(Generic[H]):
         """Every run's RunResult so far, in submission order."""
         return [job.result for job in self.jobs]
 
-    def wait(self, timeout: float | None = None) -> list[RunResult]:
+    def wait(self, timeout: float | None = None, *, stop: bool = True) -> list[RunResult]:
         """Block until no run is queued or streaming; the results in submission order. Works in a
         plain script and in a cell; interrupting stops the batch (queued runs never start) and
-        returns what there is."""
+        returns what there is, or, when not ``stop``, raises KeyboardInterrupt and the runs go on."""
         idle, loop = self._idle, self._loop
         try:
             if loop is not None and not idle.is_set():
@@ -267,6 +267,8 @@ class Batch(Generic[H]):
         except (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError):
             raise TimeoutError(f"the batch did not end within {timeout} s") from None
         except KeyboardInterrupt:
+            if not stop:
+                raise
             self.stop()
         return self.results
 

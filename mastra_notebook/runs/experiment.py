@@ -196,6 +196,8 @@ class Experiment:
         name: str | None = None,
         agent: str | None = None,
         page_tiles: int = PAGE_TILES,
+        scorers: Sequence[Any] = (),
+        folder: str | Path | None = None,
     ) -> None:
         if repeats < 1:
             raise ValueError("repeats must be at least 1")
@@ -204,7 +206,10 @@ class Experiment:
         self.repeats = repeats
         self.name = name
         self.agent = agent
+        self.scorers = list(scorers)  # what its runs are scored by (saved as described)
+        self.concurrency = concurrency
         self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job)
+        self._start = start  # how a cell runs (None: a loaded or remote experiment; resume() is given one)
         self.cells: list[Cell] = []
         self.remote: Remote | None = None  # Mastra's experiment, run on its server, watched
         self._by_job: dict[int, Cell] = {}
@@ -215,15 +220,29 @@ class Experiment:
         self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
         # each pair's last pairwise(): the grid's verdict column, and the review's order
         self.verdicts: dict[tuple[str, str], Pairwise] = {}
+        self.folder: Path | None = None  # where each run is written as it ends (``folder=``, or save())
+        if folder is not None:
+            self.keep_in(folder)
         if start is not None:
-            for index, item in enumerate(self.items):  # row by row: the grid fills from the top
+            for index in range(len(self.items)):  # row by row: the grid fills from the top
                 for variant in self.variants:
                     for repeat in range(repeats):
-                        self._submit(start, index, item, variant, repeat)
+                        self._submit(start, self.add_cell(index, variant, repeat))
 
-    def _submit(self, start: StartCell, index: int, item: Item, variant: str, repeat: int) -> None:
-        cell = Cell(index, variant, repeat, len(self.cells))
-        self.cells.append(cell)
+    def keep_in(self, folder: str | Path) -> Path:
+        """From now on, each run is written into ``folder`` as it ends (its recording, scores and
+        row; labels as they are made), atomically; ``folder`` gets the experiment's description now."""
+        self.folder = Path(folder)
+        numbers.save_header(self.folder, self._saved([], []))
+        self.book.folder = self.folder
+        self.book.write()
+        return self.folder
+
+    def _submit(self, start: StartCell, cell: Cell) -> None:
+        """Queue ``cell``'s run (again, for a cell that ran before: what it kept is let go)."""
+        index, variant, repeat = cell.item, cell.variant, cell.repeat
+        item = self.items[index]
+        cell.saved, cell.kept, cell.recording = None, None, Recording()
 
         def started() -> tuple[ExperimentRun, Streaming]:
             with opened_when_shown():  # a run streaming off the grid has no browser model
@@ -234,8 +253,11 @@ class Experiment:
                 )
             return handle, work
 
+        # listed before it is queued: from a script's thread, the loop may start (and end) it at once
+        self._by_job[len(self.batch.jobs)] = cell  # the job's index: its place in the batch's jobs
         cell.job = self.batch.submit(started, prompt=item.input)
-        self._by_job[cell.job.index] = cell
+        if self._grid is not None:
+            self._grid.changed(cell, "started")  # a run queued again: its tile drawn queued
 
     def add_cell(self, item: int, variant: str, repeat: int = 0, saved: Outcome | None = None) -> Cell:
         """A run not run by this experiment's batch: a saved one (``saved``), or one run elsewhere
@@ -253,8 +275,11 @@ class Experiment:
     def _on_job(self, job: Job[Any], event: Event) -> None:
         """A run was queued, started, paused or ended (on the loop the runs live on)."""
         cell = self._by_job.get(job.index)
-        if cell is None:  # queued from a script's thread a moment before it was listed
+        if cell is None:
             return
+        cell.job = job  # from a script's thread, the loop may get here before submit() returned
+        if event == "started" and self.folder is not None:  # incomplete until it ends: a crash shows it
+            self._write(cell, None)
         if event == "ended":
             handle = job.handle
             if handle is not None:
@@ -265,8 +290,17 @@ class Experiment:
                     handle.close()
             elif job.run is not None:  # never ran: the batch's own run says why
                 cell.kept = KeptRun(job.run, Recording(), [])
+            if self.folder is not None and job.handle is not None:  # a run that never started: missing
+                self._write(cell, cell.recording)
         if self._grid is not None:
             self._grid.changed(cell, event)
+
+    def _write(self, cell: Cell, recording: Recording | None) -> None:
+        """``cell``'s run into the folder: ended (with its ``recording``), or started (None)."""
+        assert self.folder is not None
+        cells = len(self.items) * len(self.variants) * self.repeats
+        number = numbers.cell_number(list(self.variants), self.repeats, cell.outcome())
+        numbers.save_run(self.folder, number, cells, cell.outcome(), recording)
 
     # ---- waiting --------------------------------------------------------------------------------
 
@@ -276,10 +310,16 @@ class Experiment:
         return self.batch.idle and (self.remote is None or self.remote.done)
 
     def wait(self, timeout: float | None = None) -> Experiment:
-        """Block until every run ended (interrupting stops the queued runs); the experiment."""
-        self.batch.wait(timeout)
-        if self.remote is not None:
-            self.remote.wait(timeout)
+        """Block until every run ended; the experiment. Interrupting stops the waiting, not the runs
+        (they go on, and the grid fills in): ``stop()`` stops them."""
+        try:
+            self.batch.wait(timeout, stop=False)
+            if self.remote is not None:
+                self.remote.wait(timeout)
+        except KeyboardInterrupt:
+            left = sum(cell.status in ("queued", "running") for cell in self.cells)
+            print(f"Stopped waiting; {left} runs go on (exp.stop() stops them).")
+            return self
         if self._grid is not None:
             self._grid.settled()
         return self
@@ -294,10 +334,92 @@ class Experiment:
 
     def stop(self) -> None:
         """Stop every run: the queued ones never start, the streaming ones stop (a remote experiment
-        is no longer watched; it goes on on its server)."""
+        is no longer watched; it goes on on its server); says how many of each. ``resume()`` runs
+        them later."""
+        queued = sum(cell.status == "queued" and cell.job is not None for cell in self.cells)
+        running = sum(cell.status == "running" for cell in self.cells)
         self.batch.stop()
         if self.remote is not None:
             self.remote.stop()
+        print(f"Stopped {running} running and {queued} queued runs (exp.resume() runs them again).")
+
+    # ---- run again --------------------------------------------------------------------------------
+
+    def retry(self, client: Any = None) -> Experiment:
+        """Run again the runs the transport failed (refused, reset, timed out, HTTP 5xx, cut off:
+        ``failure == "transport"``), not those the agent or its model failed; the others stay as they
+        are. ``client``: for a loaded experiment, as for ``resume``. The experiment."""
+        return self._again(numbers.RETRIED, client, None, None, None)
+
+    def resume(
+        self,
+        client: Any = None,
+        *,
+        scorers: Sequence[Any] | None = None,
+        variants: Mapping[str, Any] | None = None,
+        concurrency: int | None = None,
+        view: bool = True,
+    ) -> Experiment:
+        """Run the runs that are missing (never written: the kernel died first; or half-written,
+        ``incomplete``) or failed (by the transport, the agent, or stopped), and only those; the grid
+        fills in around the kept ones, and each is written into the experiment's folder as it ends.
+        ``client``: a MastraClient, for an experiment loaded from a folder (its agent, variants and
+        scorers are read from there; ``scorers=`` and ``variants=`` give again those saved only by
+        name, Python functions). The experiment."""
+        return self._again(numbers.RERUN, client, scorers, variants, concurrency, view=view, missing=True)
+
+    def _again(
+        self,
+        failures: Sequence[str],
+        client: Any,
+        scorers: Sequence[Any] | None,
+        variants: Mapping[str, Any] | None,
+        concurrency: int | None,
+        *,
+        view: bool = True,
+        missing: bool = False,
+    ) -> Experiment:
+        if not self.batch.idle:
+            raise RuntimeError("the experiment is still running: wait() or stop() it first")
+        chosen = [
+            cell
+            for cell in self.cells
+            if (missing and cell.job is None and cell.saved is None) or cell.outcome().failure in failures
+        ]
+        start = self._start
+        if client is not None or start is None:
+            start = self._start_on(client, scorers, variants, view)
+        if not chosen:
+            return self
+        if concurrency is not None:
+            self.concurrency = self.batch.concurrency = concurrency
+        for cell in chosen:
+            self._submit(start, cell)
+        return self
+
+    def _start_on(
+        self, client: Any, scorers: Sequence[Any] | None, variants: Mapping[str, Any] | None, view: bool
+    ) -> StartCell:
+        """How this experiment's cells run on ``client``: its agent with its variants and scorers
+        (checked as ``agent.experiment`` checks them, before the first run)."""
+        if client is None:
+            raise ValueError("this experiment was loaded: resume(client) with a mn.MastraClient to run it")
+        if self.agent is None:
+            raise ValueError("this experiment names no agent: it cannot be run again here")
+        given_variants = dict(variants) if variants is not None else self.variants
+        given_scorers = list(scorers) if scorers is not None else self.scorers
+        unsaved = [*numbers.unsaved(given_variants), *numbers.unsaved(given_scorers)]
+        if unsaved:
+            raise ValueError(
+                f"saved by name only ({', '.join(unsaved)}): give them again, "
+                "resume(client, scorers=[...], variants={...})"
+            )
+        if set(given_variants) != set(self.variants):
+            raise ValueError(f"variants= names the experiment's variants: {', '.join(self.variants)}")
+        _, start = client.agent(self.agent).experiment_start(given_variants, given_scorers, view=view)
+        self._start, self.scorers = start, given_scorers
+        self.agents, self.client = client.agent, client
+        return start  # type: ignore[no-any-return]
 
     # ---- the numbers ----------------------------------------------------------------------------
 
@@ -366,6 +488,8 @@ class Experiment:
         judged = judged_pairs(self.outcomes(), self.items, a, b, judge=chosen, seed=seed)
         self.verdicts.pop((b, a), None)  # one column per pair of variants: the last judging of it
         self.verdicts[a, b] = judged
+        if self.folder is not None:
+            numbers.save_header(self.folder, self._saved([], []))
         if self._grid is not None:
             self._grid.judged()
         return judged
@@ -420,6 +544,7 @@ class Experiment:
             copy.cells.append(Cell(outcome.item, outcome.variant, outcome.repeat, len(copy.cells),
                                    saved=outcome, recording=cell.recording))  # fmt: skip
         copy.agents, copy.client, copy.book = self.agents, self.client, self.book  # the same runs' labels
+        copy.verdicts = dict(self.verdicts)  # the same answers: a pairwise judge's verdicts stand
         return copy
 
     def runs(self, item: int, variant: str) -> list[RunResult]:
@@ -518,6 +643,8 @@ class Experiment:
             )
         else:
             cell.keep().keep_label(feedback)
+        if self.folder is not None and cell.outcome().ended:
+            self._write(cell, cell.recording)
         if self._grid is not None:
             self._grid.changed(cell, "ended")
 
@@ -537,11 +664,15 @@ class Experiment:
             cell.kept.recording if cell.kept is not None else self._recording_so_far(cell)
             for cell in self.cells
         ]
-        saved = numbers.Saved(self.name, self.agent, self.items, self.variants, self.repeats,
-                              self.outcomes(), recordings)  # fmt: skip
-        written = numbers.save(folder, saved)
+        written = numbers.save(folder, self._saved(self.outcomes(), recordings))
         self.book.write(written)  # and each label after, as it is made
+        self.folder = written  # and each run that ends after, and each pair judged
         return written
+
+    def _saved(self, outcomes: list[Outcome], recordings: list[Recording]) -> numbers.Saved:
+        verdicts = [pairwise.saved() for pairwise in self.verdicts.values()]
+        return numbers.Saved(self.name, self.agent, self.items, self.variants, self.repeats, outcomes,
+                             recordings, self.scorers, verdicts)  # fmt: skip
 
     @staticmethod
     def _recording_so_far(cell: Cell) -> Recording:
@@ -579,12 +710,21 @@ def load_experiment(folder: str | Path, client: Any = None) -> Experiment:
     resumes at the first item with none); shown as its grid. ``client``: a MastraClient, to send
     the review's labels to Mastra's feedback with the runs' trace ids (and ``to_dataset``)."""
     saved = numbers.load(folder)
-    experiment = Experiment(
-        saved.items, saved.variants, repeats=saved.repeats, name=saved.name, agent=saved.agent
-    )
-    for outcome, recording in zip(saved.outcomes, saved.recordings, strict=True):
-        experiment.add_cell(outcome.item, outcome.variant, outcome.repeat, outcome).recording = recording
+    experiment = Experiment(saved.items, saved.variants, repeats=saved.repeats, name=saved.name,
+                            agent=saved.agent, scorers=saved.scorers)  # fmt: skip
+    kept = {
+        (o.item, o.variant, o.repeat): (o, r) for o, r in zip(saved.outcomes, saved.recordings, strict=True)
+    }
+    for index in range(len(saved.items)):  # the whole grid: a run never written is missing (resume runs it)
+        for variant in saved.variants:
+            for repeat in range(saved.repeats):
+                outcome, recording = kept.get((index, variant, repeat), (None, Recording()))
+                experiment.add_cell(index, variant, repeat, outcome).recording = recording
+    for pair in saved.verdicts:
+        judged = Pairwise.of_saved(pair, experiment.items)
+        experiment.verdicts[judged.a, judged.b] = judged
     experiment.book = Book.read(folder)
+    experiment.folder = Path(folder)  # resumed runs and new labels are written there
     experiment.client = client
     if client is not None:
         experiment.agents = client.agent
