@@ -182,7 +182,12 @@ class Experiment:
     - ``review(rubric={...})``: a person labels the runs (or pairs) one at a time, by
       keyboard; ``review_labels()`` for ``agreement``; ``to_dataset(name)``: the reviewed inputs
       as a Mastra dataset, the label as ground truth;
-    - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server.
+    - ``save(folder)``; ``mn.load_experiment(folder)`` reopens it without a server. Made with
+      ``folder=``, each run is written there as it ends (a crash loses no ended run);
+      ``resume(client)`` runs only the missing and failed runs of a loaded (or stopped) one;
+    - a run's ``failure`` (``to_dataframe()``'s column): ``transport`` (refused, reset, timed out,
+      HTTP 5xx, cut off), ``agent`` or ``stopped``; ``retry()`` runs the transport's again;
+    - interrupting ``wait()`` stops the waiting, not the runs; ``stop()`` stops them.
     """
 
     def __init__(
