@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from . import figures
+from . import figures, labels
 from .cost import Cost, combine, step_price
 from .feedback import Feedback
 from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
@@ -89,6 +89,7 @@ def _tool_call(node: Node, nested: dict[str, RunResult], value: Any = None) -> T
         provider_executed=bool(get("provider_executed")),
         orphan=bool(get("orphan")),
         called_at=_time(get("called_at")),
+        traced_time=seconds(figures.span_ms(get("trace_start"), get("trace_end"))),
         **_waiting_work(node, nested),
     )
 
@@ -147,7 +148,8 @@ def _steps(
         text = "".join(node.text("text") for node in step.texts)
         spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
-        timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
+        took = labels.duration_ms(step.node.fields)
+        timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans, took))
         from_trace = traced[position] if position < len(traced) else None
         request, request_reason = _request(step, get("provider"), from_trace)
         steps.append(
@@ -310,4 +312,5 @@ def run_timing(
         tokens_per_second=figures.run_rate(run),
         steps=steps,
         untimed=untimed,
+        source="trace" if run.get("trace_start") is not None else "arrival",
     )

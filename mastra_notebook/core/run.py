@@ -23,7 +23,7 @@ from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .score import SCORES_TYPE, Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
-from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests
+from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests, traced_times
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
@@ -83,7 +83,9 @@ class Run:
             self.epoch_ms = at_ms
         elif self.epoch_ms is None and not recorded:
             self.epoch_ms = now_ms()
-        if not recorded:
+        if recorded:  # its view's "so far" is the recording's time, never the wall clock
+            self.tree.set(self.state.node, "clock", "recorded")
+        else:
             self._begin()
 
     def _begin(self) -> None:
@@ -316,10 +318,18 @@ class Run:
 
     def keep_trace(self, trace: Trace) -> None:
         """Mastra's trace of the run, read (``view.trace()``) or saved with its recording: the steps'
-        requests filled from it, its lane on the timeline, and ``trace`` kept for a replay to return."""
+        requests filled from it, the durations of its steps, tool calls and nested runs taken from
+        its spans, its lane on the timeline, and ``trace`` kept for a replay to return."""
         self.trace = trace
-        self.fill_requests(traced_requests(trace))
+        self.learn_from(trace)
         self.show_trace(lane(trace))
+
+    def learn_from(self, trace: Trace) -> None:
+        """What each step was given and how long each step, tool call and nested run took, by
+        Mastra's trace (a replay reads them before its chunks: its lane waits for the end)."""
+        self.fill_requests(traced_requests(trace))
+        self._version += 1
+        self.state.time_by(traced_times(trace))
 
     # ---- reading --------------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from .request import (
     ToolResultPart,
 )
 from .result import RunResult
+from .timing import TracedTimes
 
 # What to turn on, on the server, for a trace to exist (DESIGN.md, "Evaluation, tracing and memory").
 OBSERVABILITY_HINT = (
@@ -413,6 +414,49 @@ def with_trace(result: RunResult, trace: Trace) -> RunResult:
 
 def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:
     return [span for span in trace.children(parent) if span.type == kind]
+
+
+# ---- how long each part took, by the server's spans ------------------------------------------------
+
+
+def _interval(span: Span) -> tuple[float, float] | None:
+    start, end = _ms(span.start), _ms(span.end)
+    return None if start is None or end is None else (start, end)
+
+
+def _run_steps(trace: Trace, runs: list[Span]) -> list[tuple[float, float]]:
+    """The model steps of these runs' own generations, in order (a resumed run's first step finishes
+    the one that waited: not a step of its own, as in ``traced_requests``)."""
+    found: list[tuple[float, float]] = []
+    for run in runs:
+        for generation in _children(trace, run, "model_generation"):
+            steps = sorted(_children(trace, generation, "model_step"), key=_step_index)
+            for step in steps[1:] if run.parent is not None and run in trace.requests else steps:
+                interval = _interval(step)
+                if interval is not None:
+                    found.append(interval)
+    return found
+
+
+def traced_times(trace: Trace) -> TracedTimes:
+    """The spans of the run's tool calls (by id), of the runs nested in them, and of each run's
+    model steps, from ``trace``."""
+    times = TracedTimes(steps={"": _run_steps(trace, trace.requests)})
+    first = trace.requests[0] if trace.requests else None
+    times.request = _interval(first) if first is not None else None
+    for call in trace.spans_of("tool_call"):
+        call_id = _str(call.attributes.get("toolCallId"))
+        interval = _interval(call)
+        if call_id is None or interval is None:
+            continue
+        times.tools[call_id] = interval
+        nested = [span for span in trace.children(call) if span.type.endswith("_run")]
+        if nested:
+            run = _interval(nested[0])
+            if run is not None:
+                times.runs[call_id] = run
+            times.steps[call_id] = _run_steps(trace, nested)
+    return times
 
 
 # ---- the trace as the timeline draws it (the run node's ``trace`` field) ----------------------------

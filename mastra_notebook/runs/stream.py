@@ -40,7 +40,7 @@ from ..core.recording import Recording, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import scored_lines
-from ..core.trace import TRACE_LINE, Trace, TraceUnavailable, read_trace_line, trace_line, traced_requests
+from ..core.trace import TRACE_LINE, Trace, TraceUnavailable, read_trace_line, trace_line
 from ..core.tree import Op
 from .loops import Work, private_loop, run_nested, running_loop, schedule
 
@@ -267,12 +267,13 @@ class RunStream:
         self._ended.clear()
 
     def read_recorded_requests(self) -> None:
-        """A recording saved with its run's trace (a line at its end): the steps' requests from it at
-        once, so a replay held before a step shows what the model was given there. Its lane follows
+        """A recording saved with its run's trace (a line at its end): the steps' requests and the
+        durations by the server's spans from it at once, so a replay held before a step shows what
+        the model was given there, and how long each part took on the server. Its lane follows
         when the replay reaches the line, as the live view had it after the run."""
         found = self.recorded_trace()
         if found is not None:
-            self.run.fill_requests(traced_requests(found))
+            self.run.learn_from(found)
 
     def recorded_trace(self) -> Trace | None:
         """The trace saved with the recording (its last trace line), if any."""
