@@ -16,8 +16,17 @@ from mastra_notebook.analysis.compare import compare
 from mastra_notebook.analysis.dataframe import row
 from mastra_notebook.core import state as state_module
 from mastra_notebook.core.labels import ARRIVAL_SOURCE, TRACE_SOURCE
+from mastra_notebook.core.request import ToolCallPart, ToolResultPart
+from mastra_notebook.core.request_bounded import bounded_request
 from mastra_notebook.core.run import Run
-from mastra_notebook.core.trace import read_trace, traced_times
+from mastra_notebook.core.trace import (
+    ABBREVIATED,
+    FROM_RUN,
+    filled_from_run,
+    read_trace,
+    traced_requests,
+    traced_times,
+)
 from mastra_notebook.runs.stream import RunStream
 from mastra_notebook.widget.replay import replay
 
@@ -142,3 +151,54 @@ def test_a_paused_replay_s_figures_stay_the_same_as_the_wall_clock_moves(
         wall[0] += 1.0
         view.seek(18)
         assert (view.result.timing, view.result.figures, view.run.snapshot()) == before
+
+
+# ---- a request that teaches (issue 32, item 3) ------------------------------------------------------
+
+
+def redacted_run() -> Run:
+    """The weather run whose stream bodies the server redacted: its requests come from the trace."""
+    run = Run()
+    run.start(recorded=True)
+    for chunk in weather_chunks():
+        if chunk["type"] == "step-start":
+            chunk["payload"]["request"] = {}
+        run.feed(chunk)
+    run.end()
+    run.keep_trace(TRACE)
+    return run
+
+
+def test_the_trace_s_abbreviated_tool_call_and_result_are_filled_from_the_run_s_call() -> None:
+    result = redacted_run().result
+    [call] = result.tool_calls
+    request = result.steps[1].request
+    assert request is not None
+    assert request.source == "trace"
+    parts = [part for message in request.messages for part in message.parts]
+    [called] = [part for part in parts if isinstance(part, ToolCallPart)]
+    [answered] = [part for part in parts if isinstance(part, ToolResultPart)]
+    assert (called.id, called.name, called.args, called.note) == (
+        CALL_ID,
+        "getWeather",
+        {"city": "Paris"},
+        FROM_RUN,
+    )
+    assert (answered.id, answered.result, answered.note) == (CALL_ID, call.result, FROM_RUN)
+    shown = bounded_request(request)  # what the view's Request toggle draws
+    drawn = [part for message in shown["messages"] for part in message["parts"]]
+    assert [part.get("note") for part in drawn if part["type"] in ("tool-call", "tool-result")] == [
+        FROM_RUN
+    ] * 2
+
+
+def test_an_abbreviated_call_the_run_did_not_make_stays_abbreviated_and_says_so() -> None:
+    request = traced_requests(TRACE)[1]
+    alone = filled_from_run(request, [])  # an earlier turn's call: not this run's
+    parts = [part for message in alone.messages for part in message.parts]
+    notes = [part.note for part in parts if isinstance(part, (ToolCallPart, ToolResultPart))]
+    assert notes == [ABBREVIATED, ABBREVIATED]
+    assert [p.name for p in parts if isinstance(p, ToolCallPart)] == ["getWeather"]
+    [call] = redacted_run().result.tool_calls
+    other = filled_from_run(request, [call.model_copy(update={"tool_name": "getForecast"})])
+    assert [p.note for m in other.messages for p in m.parts if isinstance(p, ToolCallPart)] == [ABBREVIATED]

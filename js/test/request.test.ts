@@ -5,7 +5,7 @@
  * kernel it says where the request is; a static page answers from the requests it embeds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_KERNEL_MS } from "../src/render/request";
+import { drawRequest, NO_KERNEL_MS } from "../src/render/request";
 import { mountStatic } from "../src/widget";
 import { add, click, drawn, FakeModel, root, show, snapshot } from "./helpers";
 
@@ -145,5 +145,20 @@ describe("the Request toggle", () => {
     mountStatic(el, snapshot(1, [root(), add("root", "n1", "step", STEP)]), { budgetMs: Infinity, requests: { n1: shown } });
     click(el.querySelector(".mn-request-toggle"));
     expect(el.querySelector(".mn-request")?.textContent).toContain("getWeather");
+  });
+});
+
+describe("a request that teaches (issue 32)", () => {
+  it("says where a tool call and result Mastra's trace abbreviated came from, with their values", () => {
+    const note = "from the run's tool call (Mastra's trace abbreviates it)";
+    const parts = [
+      { type: "tool-call", id: "c1", name: "getWeather", args: { city: "Paris" }, note },
+      { type: "tool-result", id: "c1", name: "getWeather", result: { temperatureC: 18 }, note },
+    ];
+    const request = { source: "trace", messages: [{ i: 0, role: "assistant", new: true, parts }], tools: [], settings: {} };
+    const el = document.createElement("div");
+    el.append(...drawRequest({ request, where: null } as never));
+    expect([...el.querySelectorAll(".mn-request-note")].map((n) => n.textContent)).toEqual([note, note]);
+    expect(el.textContent).toContain('"city": "Paris"');
   });
 });

@@ -85,6 +85,9 @@ class ToolCallPart(_Request):
     """The tool called."""
     args: Raw = None
     """The arguments (parsed when the provider sent them as JSON text)."""
+    note: str | None = None
+    """Where it came from when not from the request itself: Mastra's trace abbreviates a tool call
+    (``[tool: getWeather]``), so it is filled from the run's own tool call, and says so."""
 
 
 class ToolResultPart(_Request):
@@ -98,6 +101,9 @@ class ToolResultPart(_Request):
     """The tool's name (from its call, when the provider names only the call's id)."""
     result: Raw = None
     """The result (parsed when the provider sent it as JSON text)."""
+    note: str | None = None
+    """Where it came from when not from the request itself (``[tool-result: getWeather]`` in
+    Mastra's trace, filled from the run's own tool call)."""
 
 
 class ImagePart(_Request):

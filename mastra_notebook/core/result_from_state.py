@@ -34,6 +34,7 @@ from .result import (
 from .score import Score
 from .state import RunState, StepState
 from .timing import StepTiming, Timing, seconds, step_timing
+from .trace import filled_from_run
 from .tree import Node
 
 
@@ -121,10 +122,11 @@ def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
 
 
 def _request(
-    step: StepState, provider: Any, traced: ModelRequest | None
+    step: StepState, provider: Any, traced: ModelRequest | None, before: Sequence[ToolCall] = ()
 ) -> tuple[ModelRequest | None, str | None]:
     """What the model was given in ``step``, from its step-start's body (else from Mastra's trace,
-    ``traced``), or why it is not known."""
+    ``traced``, its abbreviated tool calls filled from the run's calls ``before`` the step), or why
+    it is not known."""
     body = step.request.get("body") if step.request is not None else None
     if body is not None and body != {}:
         hint = provider if isinstance(provider, str) else None
@@ -132,7 +134,7 @@ def _request(
             step.request_read = (hint, normalise_request(body, hint))
         return step.request_read[1], None
     if traced is not None:  # redacted (or not seen): the trace's model_generation span has it
-        return traced, None
+        return filled_from_run(traced, before), None
     return None, NO_STEP_START_REASON if step.request is None else NO_BODY_REASON
 
 
@@ -142,6 +144,7 @@ def _steps(
     """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished.
     ``traced``: what each step was given by Mastra's trace, in order (core/trace.py)."""
     steps, timings = [], []
+    made: list[ToolCall] = []  # the run's calls in the steps before this one
     for position, step in enumerate(state.steps):
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
@@ -151,7 +154,7 @@ def _steps(
         took = labels.duration_ms(step.node.fields)
         timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans, took))
         from_trace = traced[position] if position < len(traced) else None
-        request, request_reason = _request(step, get("provider"), from_trace)
+        request, request_reason = _request(step, get("provider"), from_trace, made)
         steps.append(
             Step(
                 index=get("index"),
@@ -173,6 +176,7 @@ def _steps(
                 request_reason=request_reason,
             )
         )
+        made = [*made, *steps[-1].tool_calls]
     return steps, timings
 
 

@@ -16,6 +16,8 @@ its requests. Pure data: nothing here does I/O.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -37,7 +39,7 @@ from .request import (
     ToolCallPart,
     ToolResultPart,
 )
-from .result import RunResult
+from .result import RunResult, ToolCall
 from .timing import TracedTimes
 
 # What to turn on, on the server, for a trace to exist (DESIGN.md, "Evaluation, tracing and memory").
@@ -280,13 +282,42 @@ def _part(part: Any) -> RequestPart:
     return OtherPart(value=part)
 
 
+# Mastra's trace records a later step's tool calls and results in short: ``[tool: getWeather]``,
+# ``[tool-result: getWeather]``. They are read as tool parts with no value, noted as abbreviated;
+# ``filled_from_run`` gives them the run's own calls' arguments and results.
+_ABBREVIATED = re.compile(r"\[(tool|tool-result): ([^\]]+)\]")
+ABBREVIATED = (
+    "Mastra's trace abbreviates it, and this run made no such call before this step (an earlier turn's)"
+)
+FROM_RUN = "from the run's tool call (Mastra's trace abbreviates it)"
+
+
+def _abbreviated(content: str) -> list[RequestPart] | None:
+    """The tool parts a content of abbreviations alone stands for, or None for any other text."""
+    found = list(_ABBREVIATED.finditer(content))
+    if not found or _ABBREVIATED.sub("", content).strip():
+        return None
+    return [
+        ToolCallPart(name=match[2], note=ABBREVIATED)
+        if match[1] == "tool"
+        else ToolResultPart(name=match[2], note=ABBREVIATED)
+        for match in found
+    ]
+
+
 def _messages(raw: Any) -> tuple[str | None, list[RequestMessage]]:
     """The system prompt (the leading system messages, joined by a blank line) and the rest."""
     messages = []
     for given in raw if isinstance(raw, list) else ():
         message = _dict(given)
         content = message.get("content")
-        parts = [TextPart(text=content)] if isinstance(content, str) else [_part(p) for p in content or ()]
+        short = _abbreviated(content) if isinstance(content, str) else None
+        if short is not None:
+            parts = short
+        else:
+            parts = (
+                [TextPart(text=content)] if isinstance(content, str) else [_part(p) for p in content or ()]
+            )
         messages.append(RequestMessage(role=_str(message.get("role")) or "", parts=parts))
     count = next((i for i, message in enumerate(messages) if message.role != "system"), len(messages))
     system = "\n\n".join(message.text for message in messages[:count]) if count else None
@@ -398,18 +429,58 @@ def traced_requests(trace: Trace) -> list[ModelRequest]:
     return found
 
 
+def filled_from_run(request: ModelRequest, calls: Sequence[ToolCall]) -> ModelRequest:
+    """``request`` with the tool calls and results Mastra's trace abbreviated filled from ``calls``
+    (the run's calls made before this step, in order), each noted as such. They are paired from the
+    end: the latest abbreviated call is the run's latest call of that name (the history before them
+    may hold an earlier turn's, which stay abbreviated and say so)."""
+    if not any(
+        isinstance(part, (ToolCallPart, ToolResultPart)) and part.note == ABBREVIATED
+        for message in request.messages
+        for part in message.parts
+    ):
+        return request
+    left = {"tool-call": list(calls), "tool-result": list(calls)}
+    messages = []
+    for message in reversed(request.messages):
+        parts: list[RequestPart] = []
+        for part in reversed(message.parts):
+            short = isinstance(part, (ToolCallPart, ToolResultPart)) and part.note == ABBREVIATED
+            parts.append(_filled(part, left[part.type]) if short else part)  # type: ignore[arg-type]
+        messages.append(message.model_copy(update={"parts": parts[::-1]}))
+    return request.model_copy(update={"messages": messages[::-1]})
+
+
+def _filled(part: ToolCallPart | ToolResultPart, calls: list[ToolCall]) -> ToolCallPart | ToolResultPart:
+    """The abbreviated ``part`` filled from the latest of ``calls`` (taken from it) of its name."""
+    if not calls or calls[-1].tool_name != part.name:
+        calls.clear()  # out of step with the run: what is earlier is an earlier turn's
+        return part
+    call = calls.pop()
+    if isinstance(part, ToolCallPart):
+        return ToolCallPart(id=call.tool_call_id, name=call.tool_name, args=call.args, note=FROM_RUN)
+    outcome = call.result if call.error is None else {"error": call.error.message}
+    return ToolResultPart(id=call.tool_call_id, name=call.tool_name, result=outcome, note=FROM_RUN)
+
+
 def with_trace(result: RunResult, trace: Trace) -> RunResult:
     """A copy of ``result`` whose steps without a request (their stream body redacted) take it from
     ``trace``, in order (``view.trace()`` does this for a live view's run; this serves a result read
     back from JSON, say). Steps that have one keep it."""
     traced = traced_requests(trace)
     steps = [
-        step.model_copy(update={"request": traced[i], "request_reason": None})
+        step.model_copy(
+            update={"request": filled_from_run(traced[i], _before(result, i)), "request_reason": None}
+        )
         if step.request is None and i < len(traced)
         else step
         for i, step in enumerate(result.steps)
     ]
     return result.model_copy(update={"steps": steps})
+
+
+def _before(result: RunResult, position: int) -> list[ToolCall]:
+    return [call for step in result.steps[:position] for call in step.tool_calls]
 
 
 def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:

@@ -117,7 +117,12 @@ function drawPart(part: Record<string, unknown>): HTMLElement {
     const name = str(part.name) ?? str(part.id) ?? "";
     const word = kind === "tool-call" ? "tool call" : "tool result";
     const value = kind === "tool-call" ? part.args : part.result;
-    return h("div", "mn-request-part", [h("div", "mn-label", [`${word} `, bidi("", name)]), jsonPre(value ?? null)]);
+    const note = str(part.note); // filled from the run's own call where Mastra's trace abbreviates it
+    return h("div", "mn-request-part", [
+      h("div", "mn-label", [`${word} `, bidi("", name)]),
+      note === null ? null : h("div", "mn-muted mn-request-note", [note]),
+      value === undefined && note !== null ? null : jsonPre(value ?? null),
+    ].filter((el): el is HTMLElement => el !== null));
   }
   if (kind === "image" || kind === "file") {
     const bits = [kind, str(part.filename), str(part.media_type), str(part.size_label), str(part.url)];
