@@ -202,3 +202,53 @@ def test_an_abbreviated_call_the_run_did_not_make_stays_abbreviated_and_says_so(
     [call] = redacted_run().result.tool_calls
     other = filled_from_run(request, [call.model_copy(update={"tool_name": "getForecast"})])
     assert [p.note for m in other.messages for p in m.parts if isinstance(p, ToolCallPart)] == [ABBREVIATED]
+
+
+def _span(span_id: str, parent: str | None, kind: str, name: str, **more: Any) -> dict[str, Any]:
+    return {
+        "spanId": span_id,
+        "parentSpanId": parent,
+        "spanType": kind,
+        "name": name,
+        "startedAt": f"2026-12-02T00:00:0{len(span_id)}.000Z",
+        "endedAt": "2026-12-02T00:00:09.000Z",
+        **more,
+    }
+
+
+def test_each_system_message_is_apart_with_the_agent_it_came_from() -> None:
+    """A sub-agent's generation is given its own instructions and its supervisor's (the bundled
+    supervisor's trace has that shape): each is shown apart, named by its agent."""
+    given = [
+        {"role": "system", "content": "You are the analyst."},
+        {"role": "system", "content": "You are the supervisor."},
+        {"role": "user", "content": "Analyse Paris."},
+    ]
+    answer = {
+        "traceId": "t",
+        "spans": [
+            _span(
+                "a",
+                None,
+                "agent_run",
+                "agent run: 'analyst'",
+                attributes={"instructions": "You are the analyst."},
+            ),
+            _span(
+                "bb",
+                None,
+                "agent_run",
+                "agent run: 'supervisor'",
+                attributes={"instructions": "You are the supervisor."},
+            ),
+            _span("ccc", "a", "model_generation", "llm: 'mock'", input={"messages": given}),
+        ],
+    }
+    [request] = traced_requests(read_trace(answer, "t"))
+    assert request.system == "You are the analyst.\n\nYou are the supervisor."
+    assert [(m.text, m.agent) for m in request.system_messages] == [
+        ("You are the analyst.", "analyst"),
+        ("You are the supervisor.", "supervisor"),
+    ]
+    shown = bounded_request(request)["system_messages"]
+    assert [m["agent"] for m in shown] == ["analyst", "supervisor"]

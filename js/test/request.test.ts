@@ -161,4 +161,19 @@ describe("a request that teaches (issue 32)", () => {
     expect([...el.querySelectorAll(".mn-request-note")].map((n) => n.textContent)).toEqual([note, note]);
     expect(el.textContent).toContain('"city": "Paris"');
   });
+
+  it("shows each system message apart with the agent it came from", () => {
+    const system_messages = [
+      { text: "You are the analyst.", agent: "analyst" },
+      { text: "You are the supervisor.", agent: "supervisor" },
+    ];
+    const request = { source: "trace", system: "You are the analyst.\n\nYou are the supervisor.", system_messages, messages: [], tools: [], settings: {} };
+    const el = document.createElement("div");
+    el.append(...drawRequest({ request, where: null } as never));
+    expect([...el.querySelectorAll(".mn-label")].slice(0, 2).map((n) => n.textContent)).toEqual([
+      "System message · from analyst",
+      "System message · from supervisor",
+    ]);
+    expect([...el.querySelectorAll(".mn-request-system")].map((n) => n.textContent)).toEqual(["You are the analyst.", "You are the supervisor."]);
+  });
 });

@@ -208,6 +208,16 @@ class RequestSettings(_Request):
     """The body's other fields, as sent (``stream``, ``store``, ``include``...)."""
 
 
+class SystemMessage(_Request):
+    """One system message, apart from the others, with the agent whose instructions it is."""
+
+    text: str
+    """Its text."""
+    agent: str | None = None
+    """The agent whose instructions it is (a sub-agent is given its own and its supervisor's), when
+    Mastra's trace says so."""
+
+
 class ModelRequest(_Request):
     """What the model was given in one step: system prompt, messages, tools and settings."""
 
@@ -226,6 +236,9 @@ class ModelRequest(_Request):
     """The request body, as sent."""
     source: Literal["stream", "trace"] = "stream"
     """Where the request came from: the stream's step-start, or Mastra's trace."""
+    system_messages: list[SystemMessage] = Field(default_factory=list)
+    """Each leading system message apart (``system`` joins them), with the agent it came from;
+    filled from Mastra's trace (empty for a request read from the stream)."""
 
 
 # ---- small readers that accept anything ----------------------------------------------------------

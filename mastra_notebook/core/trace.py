@@ -35,6 +35,7 @@ from .request import (
     RequestMessage,
     RequestPart,
     RequestSettings,
+    SystemMessage,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -324,6 +325,32 @@ def _messages(raw: Any) -> tuple[str | None, list[RequestMessage]]:
     return system, messages[count:]
 
 
+_AGENT_NAME = re.compile(r"^agent run: '(.+)'")
+
+
+def _authors(trace: Trace) -> dict[str, str]:
+    """Each agent's instructions, to the agent's id (from its run span's name): who wrote a system message."""
+    found: dict[str, str] = {}
+    for run in trace.spans_of("agent_run"):
+        instructions, named = run.attributes.get("instructions"), _AGENT_NAME.match(run.name)
+        if isinstance(instructions, str) and named:
+            found.setdefault(instructions, named[1])
+    return found
+
+
+def _system_texts(raw: Any) -> list[str]:
+    """The text of each leading system message, apart."""
+    texts = []
+    for given in raw if isinstance(raw, list) else ():
+        message = _dict(given)
+        if message.get("role") != "system":
+            break
+        content = message.get("content")
+        parts = [content] if isinstance(content, str) else [_dict(p).get("text") for p in content or ()]
+        texts.append("".join(part for part in parts if isinstance(part, str)))
+    return texts
+
+
 # AI SDK call settings (a generation's ``attributes.parameters``) -> RequestSettings
 _SETTINGS = {
     "temperature": "temperature",
@@ -380,6 +407,7 @@ def _tools(generation: Span) -> list[OfferedTool]:
 def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
     """One request per ``model_step`` of ``generation`` (its first step: the generation's own input)."""
     steps = sorted(_children(trace, generation, "model_step"), key=_step_index)
+    authors = _authors(trace)
     tools = _tools(generation)
     provider = _str(generation.attributes.get("provider"))
     requests = []
@@ -388,6 +416,7 @@ def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
         if index == 0 and given is None and step is not None:
             given = step.input
         system, messages = _messages(given)
+        systems = [SystemMessage(text=text, agent=authors.get(text)) for text in _system_texts(given)]
         inferences = _children(trace, step, "model_inference") if step is not None else []
         raw = {
             "messages": given,
@@ -397,6 +426,7 @@ def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
         requests.append(
             ModelRequest(
                 system=system,
+                system_messages=systems,
                 messages=messages,
                 tools=tools,
                 settings=_settings(generation, inferences[0] if inferences else None),

@@ -192,6 +192,22 @@ function cutNote(request: Record<string, unknown>, where: string | null): HTMLEl
   return h("div", "mn-request-cut", [said + (where ? ` The whole request is in ${where}.` : "")]);
 }
 
+/** The system prompt: each system message apart with the agent it came from, when the kernel says
+ * (a sub-agent is given its own instructions and its supervisor's), else the one block. */
+function drawSystem(request: Record<string, unknown>, system: string | null): HTMLElement[] {
+  const apart = list(request.system_messages)
+    .map(obj)
+    .filter((m): m is Record<string, unknown> => m !== null);
+  if (apart.length === 0) return system === null ? [] : [label("System prompt"), h("div", "mn-request-text", [system])];
+  return apart.flatMap((message) => {
+    const agent = str(message.agent);
+    return [
+      h("div", "mn-label", agent === null ? ["System message"] : ["System message · from ", bidi("", agent)]),
+      h("div", "mn-request-text mn-request-system", [str(message.text) ?? ""]),
+    ];
+  });
+}
+
 /** The panel's content for a kernel's (or a page's) answer. */
 export function drawRequest(reply: RequestReply): HTMLElement[] {
   const request = reply.request;
@@ -201,7 +217,7 @@ export function drawRequest(reply: RequestReply): HTMLElement[] {
     str(request.source) === "trace"
       ? h("div", "mn-muted", ["From Mastra's trace (the stream's copy was redacted)."])
       : null,
-    ...(system === null ? [] : [label("System prompt"), h("div", "mn-request-text", [system])]),
+    ...drawSystem(request, system),
     ...drawMessages(request),
     ...drawTools(request),
     ...drawSettings(request),
