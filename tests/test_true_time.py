@@ -252,3 +252,12 @@ def test_each_system_message_is_apart_with_the_agent_it_came_from() -> None:
     ]
     shown = bounded_request(request)["system_messages"]
     assert [m["agent"] for m in shown] == ["analyst", "supervisor"]
+
+
+def test_steps_are_numbered_from_1_everywhere() -> None:
+    run = redacted_run()
+    assert [step.index for step in run.result.steps] == [1, 2]  # result.steps[0] is "Step 1"
+    assert [s.index for s in run.result.timing.steps] == [1, 2]
+    [root] = [op[2] for op in run.snapshot() if op[0] == "add" and op[1] is None]
+    names = [span["name"] for span in root["trace"]["spans"] if span["type"] == "model_step"]
+    assert names == ["step 1", "step 2"]  # Mastra's "step: 0" and "step: 1"

@@ -618,7 +618,7 @@ def lane(trace: Trace) -> dict[str, Any]:
                 "id": span.id,
                 "parent": span.parent,
                 "depth": depth,
-                "name": span.name,
+                "name": _lane_name(span),
                 "type": span.type,
                 "start": _ms(span.start),
                 "end": _ms(span.end),
@@ -636,6 +636,15 @@ def lane(trace: Trace) -> dict[str, Any]:
         "spans": spans,
         "hidden": hidden,
     }
+
+
+def _lane_name(span: Span) -> str:
+    """A span's name in the lane: a model step numbered from 1, as the view's "Step 1" and
+    ``Step.index`` number it (Mastra names it from 0: ``step: 0``, kept in its attributes)."""
+    index = span.attributes.get("stepIndex")
+    if span.type == "model_step" and isinstance(index, int) and not isinstance(index, bool):
+        return f"step {index + 1}"
+    return span.name
 
 
 def unavailable_lane(trace_id: str | None, message: str) -> dict[str, Any]:
