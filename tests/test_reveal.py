@@ -15,6 +15,7 @@ import pytest
 import mastra_notebook as mn
 from mastra_notebook.core import notes
 from mastra_notebook.core.moments import moments
+from mastra_notebook.widget.export import replay_of
 from mastra_notebook.widget.replay import ReplayView
 from tests.conftest import RecordingComm, fixture_path
 from tests.fake_clock import run_on_fake_clock
@@ -157,3 +158,25 @@ def test_present_mode_is_a_trait_set_from_python(recording_comm: RecordingComm) 
     assert plain._present is False
     plain.present()
     assert plain._present is True
+
+
+def test_the_export_page_replays_each_position_as_a_run_fed_that_many_chunks(
+    tmp_path: Path, recording_comm: RecordingComm
+) -> None:
+    view = mn.view(fixture_path("agent-as-tool"))
+    view.wait()
+    view.note(1, "The supervisor hands the question to its researcher.")
+    recording = view.recording
+    played = replay_of(recording)
+    assert len(played["chunks"]) == len(recording)
+    assert played["marks"]["sub-agent"] == [17]
+    for position in (0, 8, 18, 40, len(recording)):
+        fed = mn.Run()
+        fed.start(recorded=True)
+        fed.keep_note(1, "The supervisor hands the question to its researcher.")
+        for item in recording.items[:position]:
+            fed.feed(item)
+        ops = [op for group in [played["start"], *played["chunks"][:position]] for op in group]
+        assert replay_ops(ops) == replay_ops(json.loads(json.dumps(fed.snapshot()))), position
+    page = view.to_html()
+    assert '"replay":{"start":' in page  # the page's data: its bar plays it (js/src/widget.ts mountReplay)

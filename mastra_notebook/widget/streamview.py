@@ -415,10 +415,11 @@ class StreamView(anywidget.AnyWidget):
         self._transcripts.show(super()._repr_mimebundle_() or {}, plain)
 
     def to_html(self, path: str | Path | None = None) -> str:
-        """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
+        """One self-contained, offline page of the run (the widget's own renderer, with the replay
+        bar: play, pause, step, the scrubber), written to ``path``."""
         from .export import page_html
 
-        page = page_html(self.run, self.title, self.subtitle)
+        page = page_html(self.run, self.title, self.subtitle, self.recording, present=self._present)
         if path is not None:
             Path(path).write_text(page)
         return page
