@@ -147,6 +147,7 @@ def test_a_note_on_the_export_page_is_data_not_markup(recording_comm: RecordingC
     assert "<script>alert" not in page
     assert "<img src=x" not in page
     assert "\\u003cimg src=x onerror" in page  # in the page's data, as JSON text the renderer sets as text
+    assert "&lt;img src=x onerror" in page  # and in its transcript (shown until the page mounts), as text
 
 
 def test_present_mode_is_a_trait_set_from_python(recording_comm: RecordingComm) -> None:
