@@ -133,6 +133,7 @@ class RunState:
     awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
     resume_schemas: dict[str, Any] = field(default_factory=dict)  # step name -> schema (Run.expect_resume)
     traced: list[ModelRequest] = field(default_factory=list)  # each step's request from the trace
+    notes: dict[int, str] = field(default_factory=dict)  # a teacher's note by step number (from 1)
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
@@ -307,6 +308,7 @@ class RunState:
         step.request = request
         step.request_read = read
         self.steps.append(step)
+        self.show_note(len(self.steps))
         if read is None and len(self.steps) <= len(self.traced):  # a replay whose trace came first
             self.label_traced(self.traced)
         self.open_step = step
@@ -331,6 +333,21 @@ class RunState:
         before = previous.request_read[1] if previous is not None and previous.request_read else None
         history = labels.new_messages_from(read, before)
         return (hint, read), {"request_summary": labels.request_summary(read, history)}
+
+    def keep_note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1; None clears it): on the step's divider now, or
+        when the step starts (a replay that read its notes before its chunks)."""
+        if text is None:
+            self.notes.pop(step, None)
+        else:
+            self.notes[step] = text
+        self.show_note(step)
+
+    def show_note(self, step: int) -> None:
+        """Step ``step``'s divider shows its note (or none), if the step has started."""
+        node = self.steps[step - 1].node if 0 < step <= len(self.steps) else None
+        if node is not None and node.fields.get("note") != self.notes.get(step):
+            self.tree.set(node, "note", self.notes.get(step))
 
     def label_traced(self, traced: list[ModelRequest]) -> None:
         """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
@@ -362,6 +379,7 @@ class RunState:
                 request_reason=NO_STEP_START_REASON,
             )
             self.steps.append(step)
+            self.show_note(len(self.steps))
         self.open_step = None
         self.open_texts.clear()
         self.closed_texts.clear()
