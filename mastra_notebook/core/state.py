@@ -645,7 +645,8 @@ class RunState:
         apart from the tool's own time, and out of tokens/s (``human_waits`` on the run node)."""
         at = self.now()
         since = node.fields.get("waiting_since")
-        waited = at - since if isinstance(since, (int, float)) and at is not None else None
+        # never negative: the wall clock may step back between the two moments (as span_ms says too)
+        waited = max(at - since, 0.0) if isinstance(since, (int, float)) and at is not None else None
         decision = {
             "action": action,
             "by": by,
