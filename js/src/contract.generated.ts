@@ -249,6 +249,8 @@ export interface StepNode extends Timed {
   request_summary?: string | null;
   /** Why this step has no request, and what to turn on, on the server. */
   request_reason?: string | null;
+  /** A teacher's note on the step (`view.note(step, text)`): text, never HTML. */
+  note?: string | null;
 }
 
 /** A tool that runs on after its step. */
@@ -344,6 +346,11 @@ export interface ViewTraits {
   max_height: string;
   /** Names this view's transcripts: where the view draws, it hides them (and only them). */
   view_key: string;
+  /**
+   * Present mode, for a projector (`view.present()`): larger type, a compact header, no label
+   * row, token counts or raw JSON (the class `mn-present` on the view's root).
+   */
+  _present: boolean;
 }
 
 /** A replay's traits (`ReplayView`): a view's, and its position. */
@@ -441,6 +448,17 @@ export interface PauseMsg {
 export interface SeekMsg {
   t: "seek";
   position: number;
+}
+
+/** A replay's speed control: play at `speed` times the recorded pace. */
+export interface SpeedMsg {
+  t: "speed";
+  speed: number;
+}
+
+/** A replay held before a moment (`pause_at`): show it, and play on to the next. */
+export interface RevealMsg {
+  t: "reveal";
 }
 
 /** The inspector opened or closed: while open, the kernel sends `chunks`. */
@@ -601,6 +619,15 @@ export interface ReplayState {
   playing?: boolean;
   /** Its pace against the recorded one. */
   speed?: number;
+  /**
+   * Where each moment begins (`step`, `tool-call`, `sub-agent`: chunk indexes, core/moments.py):
+   * the bar's next and previous step and next tool call.
+   */
+  marks?: Record<string, number[]>;
+  /** The moment playback stops before (`mn.replay(path, pause_at=...)`), or `""`. */
+  pause_at?: string;
+  /** The moment the replay is held before, hidden until revealed (`""`: not held). */
+  held?: string;
 }
 
 /**
@@ -840,6 +867,8 @@ export type BrowserMessage =
   | PlayMsg
   | PauseMsg
   | SeekMsg
+  | SpeedMsg
+  | RevealMsg
   | InspectMsg
   | LabelMsg
   | ChunkJsonMsg

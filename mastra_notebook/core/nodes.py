@@ -493,6 +493,8 @@ class StepNode(Timed):
     model was given in this step. The request itself is not a node field: it is sent on demand."""
     request_reason: str | None = None
     """Why this step has no request, and what to turn on, on the server."""
+    note: str | None = None
+    """A teacher's note on the step (``view.note(step, text)``): text, never HTML."""
 
 
 class BackgroundTaskNode(NodeBase):

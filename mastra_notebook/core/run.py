@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from . import feedback, values
+from . import feedback, notes, values
 from .chunks import InvalidChunk, coerce, raw_of
 from .display import Drawer, wired_drawer
 from .feedback import FEEDBACK_TYPE, Feedback
@@ -27,7 +27,12 @@ from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests, tr
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
-_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE, TRACE_LINE)  # the notebook's own lines in a recording
+_OWN_TYPES = (
+    FEEDBACK_TYPE,
+    SCORES_TYPE,
+    TRACE_LINE,
+    notes.NOTE_TYPE,
+)  # the notebook's own lines in a recording
 _NO_TYPE = object()
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
@@ -157,6 +162,10 @@ class Run:
         trace = read_trace_line(chunk)
         if trace is not None:  # the run's trace, saved with its recording
             self.keep_trace(trace)
+            return True
+        note = notes.read(chunk)
+        if note is not None:  # a teacher's note on a step, saved with the recording
+            self.keep_note(*note)
             return True
         return False
 
@@ -330,6 +339,17 @@ class Run:
         self.fill_requests(traced_requests(trace))
         self._version += 1
         self.state.time_by(traced_times(trace))
+
+    def keep_note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1, as the view numbers steps; None clears it),
+        shown under the step's divider, now or when the step starts."""
+        self._version += 1
+        self.state.keep_note(step, text)
+
+    @property
+    def notes(self) -> dict[int, str]:
+        """The teacher's notes on the run's steps, by step number (from 1)."""
+        return dict(self.state.notes)
 
     # ---- reading --------------------------------------------------------------------------------
 

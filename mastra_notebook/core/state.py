@@ -137,6 +137,7 @@ class RunState:
     # one object, shared by the runs nested in this one (``time_by``)
     spans: TracedTimes = field(default_factory=TracedTimes)
     call_id: str = ""  # the tool call this run is nested in ("" for the root): its key in ``spans``
+    notes: dict[int, str] = field(default_factory=dict)  # a teacher's note by step number (from 1)
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
@@ -311,6 +312,7 @@ class RunState:
         step.request = request
         step.request_read = read
         self.steps.append(step)
+        self.show_note(len(self.steps))
         if read is None and len(self.steps) <= len(self.traced):  # a replay whose trace came first
             self.label_traced(self.traced)
         self._place_step(len(self.steps) - 1, step)
@@ -336,6 +338,21 @@ class RunState:
         before = previous.request_read[1] if previous is not None and previous.request_read else None
         history = labels.new_messages_from(read, before)
         return (hint, read), {"request_summary": labels.request_summary(read, history)}
+
+    def keep_note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1; None clears it): on the step's divider now, or
+        when the step starts (a replay that read its notes before its chunks)."""
+        if text is None:
+            self.notes.pop(step, None)
+        else:
+            self.notes[step] = text
+        self.show_note(step)
+
+    def show_note(self, step: int) -> None:
+        """Step ``step``'s divider shows its note (or none), if the step has started."""
+        node = self.steps[step - 1].node if 0 < step <= len(self.steps) else None
+        if node is not None and node.fields.get("note") != self.notes.get(step):
+            self.tree.set(node, "note", self.notes.get(step))
 
     def label_traced(self, traced: list[ModelRequest]) -> None:
         """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
@@ -367,6 +384,7 @@ class RunState:
                 request_reason=NO_STEP_START_REASON,
             )
             self.steps.append(step)
+            self.show_note(len(self.steps))
         self.open_step = None
         self.open_texts.clear()
         self.closed_texts.clear()
@@ -634,7 +652,8 @@ class RunState:
         apart from the tool's own time, and out of tokens/s (``human_waits`` on the run node)."""
         at = self.now()
         since = node.fields.get("waiting_since")
-        waited = at - since if isinstance(since, (int, float)) and at is not None else None
+        # never negative: the wall clock may step back between the two moments (as span_ms says too)
+        waited = max(at - since, 0.0) if isinstance(since, (int, float)) and at is not None else None
         decision = {
             "action": action,
             "by": by,

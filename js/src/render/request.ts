@@ -221,7 +221,7 @@ export function drawRequest(reply: RequestReply): HTMLElement[] {
     ...drawMessages(request),
     ...drawTools(request),
     ...drawSettings(request),
-    ...("raw" in request ? [label("Body as sent"), jsonPre(request.raw)] : []),
+    ...("raw" in request ? [h("div", "mn-raw", [label("Body as sent"), jsonPre(request.raw)])] : []),
     cutNote(request, reply.where),
   ].filter((el): el is HTMLElement => el !== null);
 }
