@@ -204,7 +204,8 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         else:
             bundle: Any = own() or {}
             data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-            display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+            # no text/plain line above the transcript (nbconvert, an untrusted notebook): it says the chat
+            display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
         handle = display({"text/html": self.transcript_html()}, raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
 
