@@ -72,8 +72,10 @@ phase "ruff, mypy, import-linter (the layers)"
 run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]; }
 
 # --durations=30: the 30 slowest tests (setup, call and teardown apart) are listed after each run.
-phase "pytest: units, properties, the real Mastra server, example notebooks"
-run_pytest -m "not e2e" --durations=30 "$@"
+# -n 2 (pytest-xdist): the units and server tests on both cores, each worker with its own Mastra server
+# (tests/server/conftest.py). The e2e tests share one JupyterLab and run in one process.
+phase "pytest: units, properties, the real Mastra server, example notebooks (2 workers)"
+run_pytest -m "not e2e" -n 2 --durations=30 "$@"
 
 finish js
 finish ipywidgets7

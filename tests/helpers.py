@@ -135,6 +135,53 @@ def start_tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
     return parser.tags
 
 
+class _Elements(HTMLParser):
+    """Each element's tag, attributes and whole text (its descendants' too), in document order."""
+
+    VOID = frozenset(
+        ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr")
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, dict[str, str | None], list[str]]] = []
+        self.open: list[tuple[str, list[str]]] = []  # the open elements: tag and text parts
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        parts: list[str] = []
+        self.found.append((tag, dict(attrs), parts))
+        if tag not in self.VOID:
+            self.open.append((tag, parts))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs), []))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open:  # an unclosed element ends with its parent
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, parts in self.open:
+            parts.append(data)
+
+
+def texts_of(html: str, name: str = "", **attrs: str) -> list[str]:
+    """The text of every element of ``html`` with the class ``name`` (if given) and the attributes
+    ``attrs`` (``data_stat="tokens"``: ``data-stat="tokens"``), in order, whitespace squeezed: what a
+    test reads of a page the kernel drew (the static transcript), as a browser's selector would."""
+    parser = _Elements()
+    parser.feed(html)
+    parser.close()
+    wanted = {key.replace("_", "-"): value for key, value in attrs.items()}
+    return [
+        re.sub(r"\s+", " ", "".join(parts)).strip()
+        for _, found, parts in parser.found
+        if (not name or name in (found.get("class") or "").split())
+        and all(found.get(key) == value for key, value in wanted.items())
+    ]
+
+
 class Cells(HTMLParser):
     """Every table's rows as lists of cell texts, and the tags met (to find anything live)."""
 
@@ -208,3 +255,23 @@ def remote_addresses(html: str) -> list[tuple[str, str, str]]:
             if remote or (name == "style" and "url(" in text):
                 found.append((tag, name, value or ""))
     return found
+
+
+# ---- a scored run ---------------------------------------------------------------------------------
+
+# The bundled server's scores of the dynamic agent's "What is Paris?" by three of its Mastra scorers,
+# and a Python scorer's: tests/test_page_facts.py draws them, tests/server/test_page_facts.py holds
+# the server to them.
+PARIS_SCORERS = ["answer-length", "completeness-scorer", "judge-answers-question"]
+PARIS_SCORES = [
+    mn.Score(scorer="answer-length", score=0.7, reason="14 words; score 0.7", source="mastra"),
+    mn.Score(scorer="completeness-scorer", score=1.0, source="mastra"),
+    mn.Score(scorer="judge-answers-question", score=1.0, source="mastra"),
+    mn.Score(scorer="mentions Paris", score=1.0, passed=True, threshold=1, source="notebook"),
+]
+PARIS_BADGES = [
+    "answer-length 0.7",
+    "completeness-scorer 1",
+    "judge-answers-question 1",
+    "mentions Paris 1 ✓",
+]

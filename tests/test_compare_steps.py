@@ -29,7 +29,7 @@ from mastra_notebook.core.request import ModelRequest, OfferedTool, RequestSetti
 
 from .compare_runs import LYON, PARIS, body, run
 from .conftest import fixture_path
-from .helpers import parse
+from .helpers import parse, texts_of
 
 
 def steps_rows(html: str) -> list[list[str]]:
@@ -324,3 +324,53 @@ def test_a_failed_call_shows_its_error_beside_the_other_runs_result() -> None:
     assert errors == ["error: Stock service unavailable for ACME: upstream timeout after 5000ms"]
     assert not re.search(r"<del[^>]*>[^<]*Stock service", html)  # tinted, not struck out as removed
     assert '→ {"city": "Paris"' in html  # the other run's result, side by side (text: quotes as they are)
+
+
+def test_three_prompt_versions_compared_as_a_reader_sees_them() -> None:
+    """The comparison tests/e2e/test_compare_steps.py drew in JupyterLab (issue 30: its strings are the
+    kernel's HTML, read here): where the runs part, the argument and request diffs, drawn inert, and a
+    score's change."""
+    terse = body(
+        "You answer in one sentence.\nUse getWeather for the weather.", ["getWeather", "searchWeb"], 0.2
+    )
+    chatty = body(
+        "You answer warmly, with detail.\nUse getWeather for the weather.",
+        ["getWeather", "searchWeb", "getTime"],
+        0.9,
+    )
+    a = run([PARIS], "Paris is sunny, 18 °C.", request=terse)
+    b = run([PARIS], [("searchWeb", {"query": "Paris weather this week", "limit": 3})],
+            "Paris is sunny today, 18 °C, and the week stays mild.", request=terse, output_tokens=12, gap_ms=14)  # fmt: skip
+    c = run([PARIS], [("searchWeb", {"query": "Paris forecast <b>week</b>", "lang": "fr"})],
+            "Paris: sunny and 18 °C today; a mild week ahead, says the forecast.", request=chatty,
+            output_tokens=20, gap_ms=25)  # fmt: skip
+
+    def scored(chunks: list[dict[str, object]], correct: float, tone: float) -> mn.RunResult:
+        scores = [
+            mn.Score(scorer="correct", score=correct, passed=correct >= 0.5),
+            mn.Score(scorer="tone", score=tone),
+        ]
+        return mn.collect(chunks).model_copy(update={"scores": scores})
+
+    comparison = mn.compare(
+        scored(a, 0.4, 0.6),
+        scored(b, 0.9, 0.7),
+        scored(c, 0.9, 0.95),
+        labels=["v1 terse", "v2 search", "v3 warm"],
+    )
+    html = comparison._repr_html_()
+    assert texts_of(html, "mn-compare-parting") == [
+        "runs part at step 2: v1 terse answers, v2 search calls searchWeb, v3 warm calls searchWeb"
+    ]
+    (marked,) = texts_of(html, "mn-compare-parts")
+    assert marked.startswith("step — / 2 / 2")
+    assert "runs part here" in marked
+    gaps = texts_of(html, "mn-compare-gap")
+    assert gaps
+    assert set(gaps) == {""}  # a gap is an empty cell
+    assert texts_of(html, "mn-arg-changed") == ["query: Paris weather this week → Paris forecast <b>week</b>"]
+    assert texts_of(html, "mn-arg-added") == ["+ lang: fr"]
+    assert any("limit: 3" in removed for removed in texts_of(html, "mn-arg-removed"))
+    assert "<b>week" not in html  # drawn inert
+    assert "temperature: 0.2 → 0.9" in texts_of(html, "mn-compare-request")[0]
+    assert dict(comparison.rows())["score: correct"][1] == "0.9 (passed) (+0.5)"

@@ -37,7 +37,7 @@ def test_the_traits_defaults_are_the_declared_ones() -> None:
 
 def test_every_browser_kind_is_declared_once() -> None:
     kinds = [model.model_fields["t"].annotation.__args__[0] for model in contract.BROWSER_MODELS]
-    assert len(kinds) == len(set(kinds)) == 12
+    assert len(kinds) == len(set(kinds)) == 14
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,7 @@ def test_the_data_script_holds_no_angle_bracket_and_parses_back() -> None:
         "title": "<!--<script>",
         "subtitle": "",
         "requests": requests,
+        "present": False,
     }
     assert HOSTILE in strings(json.loads(data))  # the text is all there
     # the page has exactly its three scripts, the boot script last and whole

@@ -3,7 +3,8 @@
 Every entry: ``feed`` never raises and every line is accounted for; every output path works (the
 result as JSON, the StreamView to its end, save and read back, the export page, the transcript, the
 CLI). Then the specific promises: every level of deep nesting kept, deep values written with a
-marker, reused ids separated, the export page's data free of ``<``, linear cost.
+marker, reused ids separated, the export page's data free of ``<``, large inputs read whole (their
+cost is benchmarks/hostile.py's to measure).
 """
 
 from __future__ import annotations
@@ -32,13 +33,10 @@ from .helpers import remote_addresses
 NAMES = sorted(h.CORPUS)
 LIGHT = [name for name in NAMES if not h.CORPUS[name].heavy]  # the 60 MB event: feed and account only
 
-# Seconds per test and entry: linear code needs a fraction of these; a quadratic reducer runs into them.
-TIMEOUTS = {"arg-deltas-40k": 10, "big-event-60mb": 60}
-
-
-def each(names: list[str], seconds: float = 20) -> list[Any]:
-    """``names`` as parameters, each with its own timeout (a function-level mark would win over it)."""
-    return [pytest.param(name, marks=pytest.mark.timeout(TIMEOUTS.get(name, seconds))) for name in names]
+# No test here bounds its time below pytest's own timeout (pyproject.toml: 300 s, for a hang): what
+# the corpus costs (linear, beside text deltas and orjson.loads) is measured in benchmarks/hostile.py,
+# where a quadratic reducer shows as minutes. A tighter bound failed beside two busy processes
+# (issue 30: 1.8 s quiet, over 20 s at load 8), and no test asserts wall-clock speed.
 
 
 @cache
@@ -101,7 +99,7 @@ def walk_children(result: mn.RunResult, levels: int) -> list[mn.RunResult]:
 # ---- every entry: feed never raises, every line accounted for ------------------------------------------
 
 
-@pytest.mark.parametrize("name", each(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_feed_never_raises_and_accounts_for_every_line(name: str) -> None:
     case = h.CORPUS[name]
     if case.heavy:
@@ -120,7 +118,7 @@ def test_feed_never_raises_and_accounts_for_every_line(name: str) -> None:
     assert_accounted(mn.collect(h.pieces(stream_bytes(name))), name)  # in 16 KiB pieces
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_nothing_after_a_bad_line_is_lost(name: str) -> None:
     value = built(name)
     if not isinstance(value, list):
@@ -143,19 +141,19 @@ def test_nothing_after_a_bad_line_is_lost(name: str) -> None:
 # ---- every entry: every output path works ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_result_as_json(name: str) -> None:
     text = collected(name).model_dump_json()
     assert text.startswith("{")
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_result_as_json_mode_dict(name: str) -> None:
     dumped = collected(name).model_dump(mode="json")
     assert dumped["chunk_count"] == collected(name).chunk_count
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_transcript(name: str) -> None:
     html = render_html(collected(name), title=name)
     assert html.startswith('<div class="mastra-notebook-transcript"')
@@ -172,7 +170,7 @@ def fed_view(name: str) -> mn.StreamView:
     return view
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_stream_view_to_its_end(name: str, recording_comm: Any) -> None:
     view = fed_view(name)
     assert view._final != ""
@@ -182,7 +180,7 @@ def test_stream_view_to_its_end(name: str, recording_comm: Any) -> None:
     assert repr(view).startswith("<StreamView")
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_view_saved_and_read_back(name: str, recording_comm: Any, tmp_path: Path) -> None:
     view = fed_view(name)
     saved = view.save(tmp_path / f"{name}.jsonl")
@@ -199,7 +197,7 @@ def embedded_data(page: str) -> str:
     return page[start : page.index("</script>", start)]
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_export_page(name: str, recording_comm: Any) -> None:
     page = fed_view(name).to_html()
     assert page.startswith("<!doctype html>")
@@ -208,7 +206,7 @@ def test_export_page(name: str, recording_comm: Any) -> None:
     assert page.endswith("</script></body></html>\n")
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_cli_result(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / f"{name}.jsonl"
     path.write_bytes(stream_bytes(name))
@@ -223,7 +221,7 @@ def test_cli_result(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert out.lstrip().startswith("{")
 
 
-@pytest.mark.parametrize("name", each(LIGHT))
+@pytest.mark.parametrize("name", LIGHT)
 def test_cli_render(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, output = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.html"
     path.write_bytes(stream_bytes(name))
@@ -236,7 +234,6 @@ def test_cli_render(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "<" not in embedded_data(output.read_text())
 
 
-@pytest.mark.timeout(120)
 def test_cli_in_a_process_of_its_own(tmp_path: Path) -> None:
     path, output = tmp_path / "deep.jsonl", tmp_path / "deep.html"
     lines = h.deep_value_lines(1000) + h.deep_tool_output_lines(250, call_prefix="call-other-")[2:]
@@ -252,7 +249,6 @@ def test_cli_in_a_process_of_its_own(tmp_path: Path) -> None:
 # ---- deep nesting: every level kept ---------------------------------------------------------------------
 
 
-@pytest.mark.timeout(30)
 @pytest.mark.parametrize("levels", [250, 511])
 def test_deep_tool_output_envelopes_keep_every_level(levels: int) -> None:
     result = collected(f"deep-tool-output-{levels}" if levels == 250 else "deep-tool-output-511")
@@ -264,7 +260,6 @@ def test_deep_tool_output_envelopes_keep_every_level(levels: int) -> None:
     assert result.status == "finished"
 
 
-@pytest.mark.timeout(30)
 def test_a_thousand_envelopes_fed_as_dicts_keep_every_level(recording_comm: Any) -> None:
     items = h.deep_tool_output_chunks(1000)
     run = mn.Run()
@@ -290,7 +285,6 @@ def test_a_thousand_envelopes_fed_as_dicts_keep_every_level(recording_comm: Any)
     assert "<" not in embedded_data(view.to_html())
 
 
-@pytest.mark.timeout(30)
 def test_a_thousand_envelopes_as_json_lines_are_kept_or_invalid() -> None:
     """2,002 JSON levels: beyond what orjson reads, so each deep line is either kept whole or invalid."""
     lines = built("deep-tool-output-1000")
@@ -304,7 +298,6 @@ def test_a_thousand_envelopes_as_json_lines_are_kept_or_invalid() -> None:
         assert walk_children(result, 1000)[-1].text == h.BOTTOM
 
 
-@pytest.mark.timeout(30)
 def test_a_thousand_nested_execution_events_keep_every_level() -> None:
     result = collected("deep-execution-event-1000")
     assert result.invalid == []
@@ -326,7 +319,6 @@ def deep_values(result: mn.RunResult | dict[str, Any]) -> dict[str, Any]:
     return {"result": call.result, "output": call.outputs[0], "data": data.value}
 
 
-@pytest.mark.timeout(30)
 @pytest.mark.parametrize("levels", [300, 1000])
 def test_deep_values_are_kept_in_the_result(levels: int) -> None:
     result = collected(f"deep-value-{levels}")
@@ -336,7 +328,6 @@ def test_deep_values_are_kept_in_the_result(levels: int) -> None:
     assert result.text == "The value is deep."
 
 
-@pytest.mark.timeout(30)
 @pytest.mark.parametrize("levels", [300, 1000])
 def test_deep_values_are_written_with_a_marker(levels: int) -> None:
     written = orjson.loads(collected(f"deep-value-{levels}").model_dump_json())
@@ -348,7 +339,6 @@ def test_deep_values_are_written_with_a_marker(levels: int) -> None:
     assert written["text"] == "The value is deep."
 
 
-@pytest.mark.timeout(30)
 def test_deep_values_written_by_the_cli_carry_the_marker(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -469,7 +459,6 @@ def blank_pieces(total: int, piece: int = h.PIECE) -> Iterator[bytes]:
         yield chunk
 
 
-@pytest.mark.timeout(30)
 @pytest.mark.parametrize("name", ["blank-lines", "blank-crlf-lines"])
 def test_a_body_of_blank_lines_settles(name: str) -> None:
     result = mn.collect(h.pieces(stream_bytes(name)))
@@ -478,7 +467,6 @@ def test_a_body_of_blank_lines_settles(name: str) -> None:
     assert result.status != "running"
 
 
-@pytest.mark.timeout(30)
 def test_blank_lines_are_never_buffered() -> None:
     """8 MB of blank lines in 16 KiB pieces: what is held stays near one piece, not the whole body."""
     tracemalloc.start()
@@ -491,7 +479,6 @@ def test_blank_lines_are_never_buffered() -> None:
     assert peak < 2 * h.MB, f"peak {peak / h.MB:.1f} MB for 8 MB of blank lines"
 
 
-@pytest.mark.timeout(30)
 def test_a_megabyte_of_blank_lines_then_a_stream_reads_the_stream() -> None:
     for name in ("blank-prefix-jsonl", "blank-prefix-sse"):
         result = mn.collect(h.pieces(stream_bytes(name)))
@@ -499,12 +486,11 @@ def test_a_megabyte_of_blank_lines_then_a_stream_reads_the_stream() -> None:
         assert result.status == "finished"
 
 
-# ---- linear cost --------------------------------------------------------------------------------------------
+# ---- large inputs, read whole -------------------------------------------------------------------------------
 
 
 # What these cost beside text deltas and orjson.loads is measured in benchmarks/hostile.py (figures
-# in the README); here, what they must give. The timeouts catch a reducer gone quadratic.
-@pytest.mark.timeout(30)
+# in the README); here, what they must give.
 def test_forty_thousand_argument_deltas_give_the_whole_arguments() -> None:
     result = fed(mn.Run(), h.arg_delta_lines()).result
     call = result.tool_calls[0]
@@ -512,7 +498,6 @@ def test_forty_thousand_argument_deltas_give_the_whole_arguments() -> None:
     assert call.args_text == orjson.dumps(h.big_args()).decode()
 
 
-@pytest.mark.timeout(60)
 def test_a_sixty_megabyte_event_in_pieces_is_read_whole() -> None:
     result = mn.collect(h.big_event_pieces())
     assert result.chunk_count == h.BIG_EVENT_RECORDS

@@ -209,6 +209,7 @@ def test_anthropic_tools_second_step_in_full() -> None:
                     "id": "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
                     "name": "updateIssueList",
                     "args": {},
+                    "note": None,  # from the request itself
                 },
             ],
         },
@@ -220,6 +221,7 @@ def test_anthropic_tools_second_step_in_full() -> None:
                     "id": "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
                     "name": "updateIssueList",
                     "result": {"updated": 3},
+                    "note": None,
                 }
             ],
         },

@@ -133,6 +133,21 @@ def test_a_live_feed_is_timed_by_the_clock_and_a_person_deciding_is_left_out(
     assert timing.total == pytest.approx(5.5)  # the run's whole time on the clock, the wait in it
 
 
+def test_a_wall_clock_that_steps_back_makes_no_negative_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's clock is the wall clock: set back (NTP, a loaded VM) while a person decides, the
+    wait they took is none, never negative (issue 30: seen as -0.02 s under two busy processes)."""
+    clock = FrozenTime(monkeypatch)
+    run = mn.Run()
+    run.start()
+    for chunk in mn.read_chunks(fixture_path("tool-approval")):
+        run.feed(chunk)
+    clock.advance(-0.025)
+    run.decide("approve", "view", tool_call_id="call_delete_1")
+    decision = run.result.tool_calls[0].decision
+    assert decision is not None
+    assert decision.waited == 0
+
+
 def test_figures_that_the_stream_does_not_tell_are_none() -> None:
     result = mn.collect(fixture_path("tripwire"))  # one chunk: no token, no step
     assert result.timing.time_to_first_token is None

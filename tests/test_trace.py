@@ -107,11 +107,12 @@ def test_each_step_s_request_comes_from_the_generation_and_its_steps() -> None:
         assert tool.description == "Current weather for a city"
         assert tool.input_schema["properties"] == {"city": {"type": "string"}}
     assert [(m.role, m.text) for m in first.messages] == [("user", "Weather in Paris?")]
-    # later steps as Mastra's model_step span records them (a call and its result in short)
-    assert [(m.role, m.text) for m in second.messages] == [
-        ("user", "Weather in Paris?"),
-        ("assistant", "[tool: getWeather]"),
-        ("tool", "[tool-result: getWeather]"),
+    # later steps as Mastra's model_step span records them (a call and its result in short: read
+    # as tool parts noted so, which a run's result fills from its own calls)
+    assert [(m.role, [(p.type, getattr(p, "name", None)) for p in m.parts]) for m in second.messages] == [
+        ("user", [("text", None)]),
+        ("assistant", [("tool-call", "getWeather")]),
+        ("tool", [("tool-result", "getWeather")]),
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -307,7 +308,11 @@ def test_shown_view_updates_only_its_transcript(
 # ---- the view's own traits (when batches leave: tests/test_flush_policy.py) ---------------------
 
 
-def test_a_fed_chunk_is_sent_at_once_then_a_burst_is_coalesced(recording_comm: RecordingComm) -> None:
+def test_a_fed_chunk_is_sent_at_once_then_a_burst_is_coalesced(
+    recording_comm: RecordingComm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the flush policy's clock held still: a loaded machine's 50 feeds outlasted its interval once
+    monkeypatch.setattr("mastra_notebook.widget.sync.time", SimpleNamespace(monotonic=lambda: 1_000.0))
     view = mn.view()
     delta = {"type": "text-delta", "payload": {"id": "t", "text": "hi "}}
     view.feed(delta)

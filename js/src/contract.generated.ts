@@ -32,6 +32,18 @@ export interface RunNode extends NodeBase {
   first_token_at?: number | null;
   /** Its finish chunk, or the end of its stream. */
   finished_at?: number | null;
+  /**
+   * Its start by Mastra's trace (the span of its first request, or a sub-agent's run; epoch ms on
+   * the server's clock), once the trace is known: the timeline places the trace's times from it.
+   */
+  trace_start?: number | null;
+  /** Its end by Mastra's trace. */
+  trace_end?: number | null;
+  /**
+   * `recorded`: a replay or a read recording, timed by the recording alone: its view's "so far"
+   * is its latest recorded moment, never the wall clock.
+   */
+  clock?: "recorded" | null;
   /** How many model steps it took. */
   steps?: number | null;
   /** A workflow run's own state. */
@@ -201,8 +213,17 @@ export interface FileNode extends NodeBase {
 /** A divider between model steps. */
 export interface StepNode extends Timed {
   kind: "step";
-  /** 1-based. */
+  /** 1-based, as the view's "Step 1" and `Step.index` say it (Mastra's trace: `step: 0`). */
   index?: number | null;
+  /**
+   * How long the step took (`1.3 s`): its span by Mastra's trace when known, else from its
+   * start to its finish as its chunks arrived; null until it ended (core/labels.py).
+   */
+  duration?: string | null;
+  /** What measured `duration`: the server's span (`trace`) or its chunks' arrival. */
+  duration_source?: "trace" | "arrival" | null;
+  /** The duration's tooltip: what measured it. */
+  duration_title?: string | null;
   /** Why the step ended. */
   finish_reason?: string | null;
   /** The step's usage. */
@@ -228,6 +249,8 @@ export interface StepNode extends Timed {
   request_summary?: string | null;
   /** Why this step has no request, and what to turn on, on the server. */
   request_reason?: string | null;
+  /** A teacher's note on the step (`view.note(step, text)`): text, never HTML. */
+  note?: string | null;
 }
 
 /** A tool that runs on after its step. */
@@ -323,6 +346,11 @@ export interface ViewTraits {
   max_height: string;
   /** Names this view's transcripts: where the view draws, it hides them (and only them). */
   view_key: string;
+  /**
+   * Present mode, for a projector (`view.present()`): larger type, a compact header, no label
+   * row, token counts or raw JSON (the class `mn-present` on the view's root).
+   */
+  _present: boolean;
 }
 
 /** A replay's traits (`ReplayView`): a view's, and its position. */
@@ -420,6 +448,17 @@ export interface PauseMsg {
 export interface SeekMsg {
   t: "seek";
   position: number;
+}
+
+/** A replay's speed control: play at `speed` times the recorded pace. */
+export interface SpeedMsg {
+  t: "speed";
+  speed: number;
+}
+
+/** A replay held before a moment (`pause_at`): show it, and play on to the next. */
+export interface RevealMsg {
+  t: "reveal";
 }
 
 /** The inspector opened or closed: while open, the kernel sends `chunks`. */
@@ -532,6 +571,10 @@ export interface HumanStep extends Timed {
   outcome?: string | null;
   /** How long it took without the person's wait (`1.3 s`); null until it ended. */
   duration?: string | null;
+  /** What measured `duration`: the server's span (`trace`) or its chunks' arrival. */
+  duration_source?: "trace" | "arrival" | null;
+  /** The duration's tooltip: what measured it (core/labels.py). */
+  duration_title?: string | null;
 }
 
 /** A person's answer to an approval or suspension. */
@@ -576,6 +619,15 @@ export interface ReplayState {
   playing?: boolean;
   /** Its pace against the recorded one. */
   speed?: number;
+  /**
+   * Where each moment begins (`step`, `tool-call`, `sub-agent`: chunk indexes, core/moments.py):
+   * the bar's next and previous step and next tool call.
+   */
+  marks?: Record<string, number[]>;
+  /** The moment playback stops before (`mn.replay(path, pause_at=...)`), or `""`. */
+  pause_at?: string;
+  /** The moment the replay is held before, hidden until revealed (`""`: not held). */
+  held?: string;
 }
 
 /**
@@ -685,6 +737,13 @@ export interface Timed extends NodeBase {
    * denial; null while it runs (and in an untimed run).
    */
   ended_at?: number | null;
+  /**
+   * A step's or tool call's start by Mastra's trace (its span, epoch ms on the server's clock),
+   * once the trace is known: its duration and its bar come from the span then.
+   */
+  trace_start?: number | null;
+  /** Its end by Mastra's trace. */
+  trace_end?: number | null;
 }
 
 /** Mastra's trace of a run, fetched by `view.trace()`: a lane of the run's timeline. */
@@ -808,6 +867,8 @@ export type BrowserMessage =
   | PlayMsg
   | PauseMsg
   | SeekMsg
+  | SpeedMsg
+  | RevealMsg
   | InspectMsg
   | LabelMsg
   | ChunkJsonMsg

@@ -14,6 +14,7 @@ import { str } from "./format";
 import { rendererFor } from "./render";
 import { DEFAULT_TRAITS, type NodeView, type RenderCtx, type Traits } from "./render/context";
 import { Header } from "./render/header";
+import { latestTime } from "./render/timeline";
 import type { RequestSource } from "./render/request";
 import { type Change, ROOT_ID, type Store } from "./store";
 import { nodeOf, type Send } from "./types";
@@ -68,7 +69,7 @@ export class View {
     requests?: RequestSource,
   ) {
     this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline, requests };
-    this.header = new Header(send);
+    this.header = new Header(send, () => latestTime(store, ROOT_ID));
     this.header.update(this.traits);
     this.top.append(this.header.el);
     this.root = h("div", "mn-root", [this.top, this.body, this.jumpBar]);

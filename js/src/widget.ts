@@ -10,7 +10,7 @@ import { Timeline } from "./render/timeline";
 import { hideOwnTranscripts } from "./transcripts";
 import { parseReplay, ReplayBar } from "./replay-bar";
 import { type Change, Store } from "./store";
-import { type OutMsg, parseInMsg, type ReplayTraits, type SnapshotMsg } from "./types";
+import { type Op, type OutMsg, parseInMsg, type ReplayTraits, type SnapshotMsg } from "./types";
 import { browserClock, type Clock, FRAME_BUDGET, FrameScheduler, MAX_GAP_MS } from "./schedule";
 import { View } from "./view";
 
@@ -49,7 +49,7 @@ function changeOf(name: TraitName): string {
 }
 
 /** The synced traits the header reads. */
-const TRAITS: readonly TraitName[] = ["title", "subtitle", "streaming", "queued", "can_approve", "_can_label", "max_height"];
+const TRAITS: readonly TraitName[] = ["title", "subtitle", "streaming", "queued", "can_approve", "_can_label", "max_height", "_present"];
 
 /**
  * Merges store changes and applies them to the view when its scheduler says: a frame after a quiet
@@ -128,6 +128,7 @@ export function renderView(model: WidgetModel, el: HTMLElement, clock: Clock = b
   };
 
   const readTraits = () => {
+    view.root.classList.toggle("mn-present", trait(model, "_present") === true); // present mode, set from Python
     const traits: Traits = {
       title: String(trait(model, "title") ?? ""),
       subtitle: String(trait(model, "subtitle") ?? ""),
@@ -191,6 +192,8 @@ export interface StaticOptions {
   budgetMs?: number;
   /** Each step's request by step node id, as the export page embeds it (no kernel to ask). */
   requests?: Record<string, unknown>;
+  /** Present mode (a projector's): the class `mn-present` on the root. */
+  present?: boolean;
 }
 
 export interface StaticHandle {
@@ -200,17 +203,24 @@ export interface StaticHandle {
   destroy(): void;
 }
 
-/** Renders a snapshot message without a kernel: no Stop, no approval buttons. */
-export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: StaticOptions = {}): StaticHandle {
+/** A view with no kernel, its store and how it shows a snapshot (`mountStatic`, `mountReplay`). */
+function staticView(el: HTMLElement, opts: StaticOptions) {
   const store = new Store();
   const view = new View(el, store, () => {}, opts.budgetMs, new RequestSource(null, opts.requests ?? null));
   view.setTraits({ title: opts.title ?? "", subtitle: opts.subtitle ?? "" });
+  view.root.classList.toggle("mn-present", opts.present === true);
   const batcher = new FrameBatcher(view, browserClock, 0);
-  const timeline = mountTimeline(store, view);
   store.subscribe((change) => {
     batcher.add(change);
     batcher.flush(); // at once; what did not fit in the budget follows in the next frames
   });
+  return { store, view, batcher };
+}
+
+/** Renders a snapshot message without a kernel: no Stop, no approval buttons. */
+export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: StaticOptions = {}): StaticHandle {
+  const { store, view, batcher } = staticView(el, opts);
+  const timeline = mountTimeline(store, view);
   const show = (snap: SnapshotMsg) => {
     const parsed = parseSnapshot(snap);
     if (parsed) store.applySnapshot(parsed);
@@ -220,6 +230,111 @@ export function mountStatic(el: HTMLElement, snapshot: SnapshotMsg, opts: Static
     root: view.root,
     show,
     destroy: () => {
+      batcher.stop();
+      timeline.destroy();
+      view.destroy();
+    },
+  };
+}
+
+/**
+ * A recorded run the export page replays with no kernel (widget/export.py `replay_of`): the ops of a
+ * fresh run before any chunk (`start`: its root, its trace's requests, its notes), then those each
+ * chunk made, in order; each chunk's arrival time (ms, null when untimed); where each moment begins.
+ */
+export interface RecordedReplay {
+  start: Op[];
+  chunks: Op[][];
+  times: (number | null)[];
+  marks: Record<string, unknown>;
+}
+
+/** A recording's pace: the gap before chunk `index` (ms at speed 1), as replay.py `_gap_ms` says. */
+export function gapMs(times: (number | null)[], index: number): number {
+  const now = times[index];
+  const before = times[index - 1];
+  if (index > 0 && typeof now === "number" && typeof before === "number") return Math.min(Math.max(now - before, 0), MAX_REPLAY_GAP_MS);
+  return UNTIMED_GAP_MS;
+}
+const UNTIMED_GAP_MS = 40;
+const MAX_REPLAY_GAP_MS = 2000;
+
+export interface ReplayHandle extends StaticHandle {
+  /** How many chunks the page shows (the bar's position). */
+  position(): number;
+}
+
+/**
+ * The export page's view of a recorded run, with the replay bar (replay-bar.ts: the widget's own)
+ * played here: the run at position N is the ops of its first N chunks; at the end, the run as it was
+ * exported (`snapshot`: with what came after its stream, such as scores).
+ */
+export function mountReplay(el: HTMLElement, snapshot: SnapshotMsg, replay: RecordedReplay, opts: StaticOptions = {}, clock: Pick<typeof globalThis, "setTimeout" | "clearTimeout"> = globalThis): ReplayHandle {
+  const { store, view, batcher } = staticView(el, opts);
+  const total = replay.chunks.length;
+  let position = total;
+  let speed = 1;
+  let seq = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bar = new ReplayBar((msg) => answer(msg));
+  view.addBar(bar.el);
+  const timeline = mountTimeline(store, view);
+  const publish = () => {
+    const state = parseReplay({ total, position, playing: timer !== undefined, speed, marks: replay.marks });
+    bar.update(state);
+    view.setTraits({ paused: timer === undefined && position < total });
+  };
+  const showAt = (target: number) => {
+    target = Math.max(0, Math.min(total, Math.round(target)));
+    if (target === total) {
+      store.applySnapshot({ ...snapshot, seq: ++seq }); // the run as exported
+    } else if (target > position) {
+      for (let i = position; i < target; i++) store.receive({ t: "ops", seq: ++seq, ops: replay.chunks[i] ?? [] });
+    } else {
+      store.applySnapshot({ t: "snapshot", seq: ++seq, ops: replay.start.concat(...replay.chunks.slice(0, target)) });
+    }
+    position = target;
+  };
+  const stop = () => {
+    clock.clearTimeout(timer);
+    timer = undefined;
+  };
+  const tick = () => {
+    if (position >= total) {
+      stop();
+    } else {
+      timer = clock.setTimeout(() => {
+        showAt(position + 1);
+        if (position >= total) stop();
+        else tick();
+        publish();
+      }, gapMs(replay.times, position) / speed);
+    }
+  };
+  const answer = (msg: OutMsg) => {
+    if (msg.t === "play") {
+      if (position >= total) showAt(0);
+      stop();
+      tick();
+    } else if (msg.t === "pause") {
+      stop();
+    } else if (msg.t === "seek") {
+      stop();
+      showAt(msg.position);
+    } else if (msg.t === "speed" && Number.isFinite(msg.speed) && msg.speed > 0) {
+      speed = msg.speed;
+    }
+    publish();
+  };
+  store.applySnapshot({ ...snapshot, seq: ++seq });
+  publish();
+  return {
+    root: view.root,
+    show: (snap) => store.applySnapshot({ ...snap, seq: ++seq }),
+    position: () => position,
+    destroy: () => {
+      stop();
+      bar.destroy();
       batcher.stop();
       timeline.destroy();
       view.destroy();

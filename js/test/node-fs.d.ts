@@ -1,4 +1,4 @@
-// The two calls of node:fs the parity test makes (the package has no @types/node): it reads the
+// The two calls of node:fs the parity and page-facts tests make (the package has no @types/node): it reads the
 // snapshots and goldens Python writes, outside js/ where vite's module loader may not go.
 declare module "node:fs" {
   export function readFileSync(path: string, encoding: "utf8"): string;

@@ -5,7 +5,7 @@
  * kernel it says where the request is; a static page answers from the requests it embeds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_KERNEL_MS } from "../src/render/request";
+import { drawRequest, NO_KERNEL_MS } from "../src/render/request";
 import { mountStatic } from "../src/widget";
 import { add, click, drawn, FakeModel, root, show, snapshot } from "./helpers";
 
@@ -145,5 +145,35 @@ describe("the Request toggle", () => {
     mountStatic(el, snapshot(1, [root(), add("root", "n1", "step", STEP)]), { budgetMs: Infinity, requests: { n1: shown } });
     click(el.querySelector(".mn-request-toggle"));
     expect(el.querySelector(".mn-request")?.textContent).toContain("getWeather");
+  });
+});
+
+describe("a request that teaches (issue 32)", () => {
+  it("says where a tool call and result Mastra's trace abbreviated came from, with their values", () => {
+    const note = "from the run's tool call (Mastra's trace abbreviates it)";
+    const parts = [
+      { type: "tool-call", id: "c1", name: "getWeather", args: { city: "Paris" }, note },
+      { type: "tool-result", id: "c1", name: "getWeather", result: { temperatureC: 18 }, note },
+    ];
+    const request = { source: "trace", messages: [{ i: 0, role: "assistant", new: true, parts }], tools: [], settings: {} };
+    const el = document.createElement("div");
+    el.append(...drawRequest({ request, where: null } as never));
+    expect([...el.querySelectorAll(".mn-request-note")].map((n) => n.textContent)).toEqual([note, note]);
+    expect(el.textContent).toContain('"city": "Paris"');
+  });
+
+  it("shows each system message apart with the agent it came from", () => {
+    const system_messages = [
+      { text: "You are the analyst.", agent: "analyst" },
+      { text: "You are the supervisor.", agent: "supervisor" },
+    ];
+    const request = { source: "trace", system: "You are the analyst.\n\nYou are the supervisor.", system_messages, messages: [], tools: [], settings: {} };
+    const el = document.createElement("div");
+    el.append(...drawRequest({ request, where: null } as never));
+    expect([...el.querySelectorAll(".mn-label")].slice(0, 2).map((n) => n.textContent)).toEqual([
+      "System message · from analyst",
+      "System message · from supervisor",
+    ]);
+    expect([...el.querySelectorAll(".mn-request-system")].map((n) => n.textContent)).toEqual(["You are the analyst.", "You are the supervisor."]);
   });
 });

@@ -1,8 +1,8 @@
 /** The timeline's bar layout (nesting, phases, open bars, the cap), its toggle, highlights and costs. */
-import { describe, expect, it } from "vitest";
-import { type Bar, layoutTimeline, MAX_BARS, ticksFor, type TreeSource } from "../src/render/timeline";
+import { describe, expect, it, vi } from "vitest";
+import { type Bar, describeBar, layoutTimeline, MAX_BARS, ticksFor, type TreeSource } from "../src/render/timeline";
 import type { NodeData } from "../src/types";
-import { add, FakeModel, mount, nodeEl, opsMsg, root, show, snapshot } from "./helpers";
+import { add, FakeModel, liveOnFakeTimers, mount, nodeEl, opsMsg, root, show, snapshot } from "./helpers";
 
 /** A tree from [parent, node] pairs, in order. */
 function tree(pairs: [string | null, NodeData][]): TreeSource {
@@ -268,5 +268,84 @@ describe("Mastra's trace, a lane under the run", () => {
     el.querySelector<HTMLButtonElement>(".mn-timeline-toggle")?.click();
     expect(el.querySelector(".mn-tl-trace-none")?.textContent).toBe(sentence);
     expect(el.querySelectorAll(".mn-tl-row[data-span-ref]")).toHaveLength(0);
+  });
+});
+
+describe("time that tells the truth (issue 32)", () => {
+  const TRACED = "by Mastra's trace: its span on the server";
+  const ARRIVAL = "by its chunks' arrival in the notebook";
+  const DAY = 86_400_000; // the server's clock: a day off (a replay of another day's run)
+  /** The weather agent: the kernel saw the tool's result 108 ms after its call; its span on the server is 81 ms. */
+  const weather = (traced: boolean) =>
+    tree([
+      [null, n("root", "run", { agent_id: "weather", started_at: T0, finished_at: T0 + 600, ...(traced ? { trace_start: T0 + DAY, trace_end: T0 + DAY + 590 } : {}) })],
+      ["root", n("s1", "step", { index: 1, started_at: T0 + 10, ended_at: T0 + 400, ...(traced ? { trace_start: T0 + DAY + 100, trace_end: T0 + DAY + 571, duration_title: TRACED } : { duration_title: ARRIVAL }) })],
+      [
+        "root",
+        n("c1", "tool", {
+          tool_name: "getWeather",
+          started_at: T0 + 200,
+          called_at: T0 + 250,
+          ended_at: T0 + 358,
+          ...(traced ? { trace_start: T0 + DAY + 300, trace_end: T0 + DAY + 381, duration_title: TRACED } : { duration_title: ARRIVAL }),
+        }),
+      ],
+      ["c1", n("r1", "run", { agent_id: "analyst", nested: true, started_at: T0 + 260, finished_at: T0 + 263, ...(traced ? { trace_start: T0 + DAY + 310, trace_end: T0 + DAY + 334 } : {}) })],
+    ]);
+
+  it("takes a step's, a tool call's and a sub-agent's bar from the server's spans once the trace is known, and says so", () => {
+    const { bars } = layoutTimeline(weather(true), "root", T0 + 600);
+    expect(barOf(bars, "c1")).toMatchObject({ start: 300, end: 381, open: false });
+    expect(barOf(bars, "c1").segments).toEqual([{ phase: "exec", start: 300, end: 381 }]);
+    expect(barOf(bars, "s1")).toMatchObject({ start: 100, end: 571 });
+    expect(barOf(bars, "r1")).toMatchObject({ start: 310, end: 334 }); // the sub-agent: 24 ms, not 3
+    expect(barOf(bars, "root")).toMatchObject({ start: 0, end: 600 }); // the run: as the kernel saw it
+    expect(describeBar(barOf(bars, "c1")).split("\n")).toEqual(["getWeather · 81 ms", TRACED, "from 300 ms to 381 ms"]);
+  });
+
+  it("without the trace, bars are the chunks' arrival, and their tooltip says so", () => {
+    const { bars } = layoutTimeline(weather(false), "root", T0 + 600);
+    expect(barOf(bars, "c1")).toMatchObject({ start: 200, end: 358 });
+    expect(barOf(bars, "r1")).toMatchObject({ start: 260, end: 263 });
+    expect(describeBar(barOf(bars, "c1"))).toContain(ARRIVAL);
+  });
+
+  it("draws a card's duration with what measured it", () => {
+    const { el } = mount(
+      [add("root", "c1", "tool", { tool_name: "getWeather", status: "done", duration: "81 ms", duration_source: "trace", duration_title: TRACED })],
+      { status: "finished" },
+    );
+    const duration = nodeEl(el, "c1").querySelector<HTMLElement>(".mn-duration");
+    expect(duration?.textContent).toBe("81 ms");
+    expect(duration?.title).toBe(TRACED);
+    expect(duration?.dataset.source).toBe("trace");
+  });
+
+  it("keeps a paused replay's figures the same while the clock moves on 10 s", () => {
+    const { model, el, frame } = liveOnFakeTimers({ replay: { total: 30, position: 18, playing: false, speed: 1 } });
+    const start = Date.now() - 200; // a replay's run is placed on today's clock
+    model.receive(
+      snapshot(1, [
+        root({ status: "running", clock: "recorded", started_at: start }),
+        add("root", "s1", "step", { index: 1, started_at: start + 10, ended_at: null }),
+        add("root", "c1", "tool", { tool_name: "getWeather", started_at: start + 150, called_at: start + 180, ended_at: null }),
+      ]),
+    );
+    frame();
+    el.querySelector<HTMLButtonElement>(".mn-timeline-toggle")?.click();
+    const seen = () => [
+      el.querySelector(".mn-timeline")?.textContent,
+      el.querySelector('.mn-header [data-stat="elapsed"]')?.textContent,
+    ];
+    const before = seen();
+    expect(before[0]).toContain("180 ms"); // the axis ends at the latest recorded moment
+    expect(before[1]).toBe("180 ms so far");
+    for (let second = 0; second < 10; second++) {
+      vi.advanceTimersByTime(1000);
+      model.receive(opsMsg(2 + second, [])); // and the view is drawn again
+      frame();
+      expect(seen()).toEqual(before);
+    }
+    vi.useRealTimers();
   });
 });

@@ -263,6 +263,12 @@ class Comparison:
         def figure(key: str) -> list[str]:
             return [figures.get(key, NONE) for figures in shown]
 
+        def tool_time(r: RunResult) -> str:
+            """By the server's spans once the run's trace is known (said so), else by arrival."""
+            traced = r.timing.source == "trace" and bool(r.tool_calls)
+            took = seconds(r.timing.tool_time if traced or r.timing.untimed is None else None)
+            return f"{took} (by Mastra's trace)" if traced and took != NONE else took
+
         def cost(r: RunResult, figures: dict[str, str]) -> str:
             text = figures.get("cost", NONE)
             return f"unknown: {r.cost.reason}" if text == "unknown" else text
@@ -286,10 +292,7 @@ class Comparison:
             ("duration", figure("duration")),
             ("time to first token", figure("first_token")),
             ("tokens/s (streaming)", figure("tokens_per_second")),
-            (
-                "tool time",
-                [seconds(r.timing.tool_time if r.timing.untimed is None else None) for r in self.results],
-            ),
+            ("tool time", [tool_time(r) for r in self.results]),
             ("waited for people", [seconds(r.timing.human_wait or None) for r in self.results]),
             ("cost", [cost(r, f) for r, f in zip(self.results, shown, strict=True)]),
             ("text length", [f"{len(r.text):,} characters" for r in self.results]),

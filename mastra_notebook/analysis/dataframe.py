@@ -27,7 +27,8 @@ def row(result: RunResult, prompt: Any = None) -> dict[str, Any]:
         "time_to_first_token_s": timing.time_to_first_token,
         # over the steps' streaming spans only, at least 0.25 s of them (the view's rule: core/figures.py)
         "tokens_per_second": timing.tokens_per_second,
-        "tool_time_s": timing.tool_time,  # without the time people spent deciding
+        "tool_time_s": timing.tool_time,  # the server's spans once the trace is known; no human wait
+        "tool_time_source": timing.source,  # "trace" (Mastra's spans) or "arrival" (the kernel's)
         "human_wait_s": timing.human_wait,
         "cost_usd": result.cost.total_usd,  # None for a model genai-prices does not know
         "cost_reason": result.cost.reason,

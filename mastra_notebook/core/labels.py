@@ -5,8 +5,9 @@ in the kernel's static transcript) shows them as they are:
 
 - a tool's folded arguments, ``args_summary`` (``city="Paris", days=3``);
 - a tool's or workflow step's folded outcome, ``outcome`` (``→ 18``, ``→ error: ...``);
-- how long a tool call, step or reasoning took, ``duration`` (``1.3 s``), and a person's wait,
-  the decision's ``waited`` (``8.7 s``);
+- how long a tool call, step or reasoning took, ``duration`` (``1.3 s``), what measured it,
+  ``duration_source`` (``trace``: the server's span; ``arrival``: its chunks' arrival) and a
+  tooltip that says so, ``duration_title``; and a person's wait, the decision's ``waited`` (``8.7 s``);
 - a file's size, ``size_label`` (``1.5 KB``).
 
 Each is bounded (a one-line summary, at most 80 characters), and built lazily: a summary of a list
@@ -222,14 +223,37 @@ def _result_outcome(error: Any, result: Any) -> str:
     return outcome_line(error, result) if said is None else f"→ {said}"
 
 
-def duration(fields: Mapping[str, Any]) -> str | None:
-    """How long a tool call, step or reasoning took, without the time a person spent deciding."""
+# What each duration is measured by: a card's and a bar's tooltip, and ``ToolCall.timing_source``.
+TRACE_SOURCE = "by Mastra's trace: its span on the server"
+ARRIVAL_SOURCE = "by its chunks' arrival in the notebook, network included (view.trace(): the server's spans)"
+
+
+def duration_ms(fields: Mapping[str, Any]) -> tuple[float, str] | None:
+    """How long a tool call, step or reasoning took, in ms, and what says so: ``"trace"`` (the
+    server's span, ``trace_start`` to ``trace_end``, once Mastra's trace is known) or ``"arrival"``
+    (its chunks' arrival, without the time a person spent deciding)."""
+    start, end = _num(fields.get("trace_start")), _num(fields.get("trace_end"))
+    if start is not None and end is not None:
+        return max(0.0, end - start), "trace"
     start, end = _num(fields.get("started_at")), _num(fields.get("ended_at"))
     if start is None or end is None:
         return None
     decision = fields.get("decision")
     waited = _num(decision.get("waited_ms")) if isinstance(decision, dict) else None
-    return format_duration(max(0, end - start - (waited or 0)))
+    return max(0.0, end - start - (waited or 0)), "arrival"
+
+
+def duration(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A card's duration (``1.3 s``), what it is measured by (``duration_source``) and its tooltip."""
+    found = duration_ms(fields)
+    if found is None:
+        return {"duration": None, "duration_source": None, "duration_title": None}
+    ms, source = found
+    return {
+        "duration": format_duration(ms),
+        "duration_source": source,
+        "duration_title": TRACE_SOURCE if source == "trace" else ARRIVAL_SOURCE,
+    }
 
 
 def waited(waited_ms: Any) -> str | None:
@@ -260,15 +284,19 @@ def _tool(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
             if isinstance(answer, str)
             else _result_outcome(fields.get("error"), result)
         )
-    return {"args_summary": args_summary, "outcome": outcome, "duration": duration(fields)}
+    return {"args_summary": args_summary, "outcome": outcome, **duration(fields)}
 
 
 def _workflow_step(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
-    return {"outcome": outcome_line(fields.get("error"), fields.get("output")), "duration": duration(fields)}
+    return {"outcome": outcome_line(fields.get("error"), fields.get("output")), **duration(fields)}
+
+
+def _step(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
+    return duration(fields)
 
 
 def _reasoning(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
-    return {"duration": duration(fields)}
+    return {"duration": duration(fields)["duration"]}
 
 
 def _file(fields: Mapping[str, Any], nested: bool) -> dict[str, Any]:
@@ -292,11 +320,14 @@ LABELS: dict[str, tuple[frozenset[str], Labeller]] = {
                 "started_at",
                 "ended_at",
                 "decision",
+                "trace_start",
+                "trace_end",
             }
         ),
         _tool,
     ),
     "workflow-step": (frozenset({"output", "error", "started_at", "ended_at", "decision"}), _workflow_step),
+    "step": (frozenset({"started_at", "ended_at", "trace_start", "trace_end"}), _step),
     "reasoning": (frozenset({"started_at", "ended_at"}), _reasoning),
     "file": (frozenset({"size"}), _file),
 }

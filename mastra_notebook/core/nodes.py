@@ -210,6 +210,14 @@ class RunNode(NodeBase):
     """Its first text or reasoning token."""
     finished_at: float | None = None
     """Its finish chunk, or the end of its stream."""
+    trace_start: float | None = None
+    """Its start by Mastra's trace (the span of its first request, or a sub-agent's run; epoch ms on
+    the server's clock), once the trace is known: the timeline places the trace's times from it."""
+    trace_end: float | None = None
+    """Its end by Mastra's trace."""
+    clock: Literal["recorded"] | None = None
+    """``recorded``: a replay or a read recording, timed by the recording alone: its view's "so far"
+    is its latest recorded moment, never the wall clock."""
     steps: int | None = None
     """How many model steps it took."""
     workflow: WorkflowState | None = None
@@ -263,6 +271,11 @@ class Timed(NodeBase):
     ended_at: float | None = None
     """Its last: a part's end (``text-end``), a step's ``step-finish``, a call's result, error or
     denial; null while it runs (and in an untimed run)."""
+    trace_start: float | None = None
+    """A step's or tool call's start by Mastra's trace (its span, epoch ms on the server's clock),
+    once the trace is known: its duration and its bar come from the span then."""
+    trace_end: float | None = None
+    """Its end by Mastra's trace."""
 
 
 class Streamed(Timed):
@@ -312,6 +325,10 @@ class HumanStep(Timed):
     characters; a sub-run's answer text when a run is nested), or "" (core/labels.py)."""
     duration: str | None = None
     """How long it took without the person's wait (``1.3 s``); null until it ended."""
+    duration_source: Literal["trace", "arrival"] | None = None
+    """What measured ``duration``: the server's span (``trace``) or its chunks' arrival."""
+    duration_title: str | None = None
+    """The duration's tooltip: what measured it (core/labels.py)."""
 
 
 class RichDisplay(Shape):
@@ -445,7 +462,14 @@ class StepNode(Timed):
 
     kind: Literal["step"]
     index: int | None = None
-    """1-based."""
+    """1-based, as the view's "Step 1" and ``Step.index`` say it (Mastra's trace: ``step: 0``)."""
+    duration: str | None = None
+    """How long the step took (``1.3 s``): its span by Mastra's trace when known, else from its
+    start to its finish as its chunks arrived; null until it ended (core/labels.py)."""
+    duration_source: Literal["trace", "arrival"] | None = None
+    """What measured ``duration``: the server's span (``trace``) or its chunks' arrival."""
+    duration_title: str | None = None
+    """The duration's tooltip: what measured it."""
     finish_reason: str | None = None
     """Why the step ended."""
     usage: Usage | None = None
@@ -469,6 +493,8 @@ class StepNode(Timed):
     model was given in this step. The request itself is not a node field: it is sent on demand."""
     request_reason: str | None = None
     """Why this step has no request, and what to turn on, on the server."""
+    note: str | None = None
+    """A teacher's note on the step (``view.note(step, text)``): text, never HTML."""
 
 
 class BackgroundTaskNode(NodeBase):

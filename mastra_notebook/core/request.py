@@ -85,6 +85,9 @@ class ToolCallPart(_Request):
     """The tool called."""
     args: Raw = None
     """The arguments (parsed when the provider sent them as JSON text)."""
+    note: str | None = None
+    """Where it came from when not from the request itself: Mastra's trace abbreviates a tool call
+    (``[tool: getWeather]``), so it is filled from the run's own tool call, and says so."""
 
 
 class ToolResultPart(_Request):
@@ -98,6 +101,9 @@ class ToolResultPart(_Request):
     """The tool's name (from its call, when the provider names only the call's id)."""
     result: Raw = None
     """The result (parsed when the provider sent it as JSON text)."""
+    note: str | None = None
+    """Where it came from when not from the request itself (``[tool-result: getWeather]`` in
+    Mastra's trace, filled from the run's own tool call)."""
 
 
 class ImagePart(_Request):
@@ -202,6 +208,16 @@ class RequestSettings(_Request):
     """The body's other fields, as sent (``stream``, ``store``, ``include``...)."""
 
 
+class SystemMessage(_Request):
+    """One system message, apart from the others, with the agent whose instructions it is."""
+
+    text: str
+    """Its text."""
+    agent: str | None = None
+    """The agent whose instructions it is (a sub-agent is given its own and its supervisor's), when
+    Mastra's trace says so."""
+
+
 class ModelRequest(_Request):
     """What the model was given in one step: system prompt, messages, tools and settings."""
 
@@ -220,6 +236,9 @@ class ModelRequest(_Request):
     """The request body, as sent."""
     source: Literal["stream", "trace"] = "stream"
     """Where the request came from: the stream's step-start, or Mastra's trace."""
+    system_messages: list[SystemMessage] = Field(default_factory=list)
+    """Each leading system message apart (``system`` joins them), with the agent it came from;
+    filled from Mastra's trace (empty for a request read from the stream)."""
 
 
 # ---- small readers that accept anything ----------------------------------------------------------

@@ -80,6 +80,10 @@ def bounded_request(
         "tool_count": len(request.tools),
         "where": where,
     }
+    if len(request.system_messages) > 1 or any(m.agent for m in request.system_messages):
+        shown["system_messages"] = [  # each apart, with the agent it came from
+            {"text": budget.string(m.text), "agent": m.agent} for m in request.system_messages
+        ]
     if request.provider is None:  # a body of no known shape: as sent
         shown["raw"] = budget.value(request.raw)
     cut = budget.cut

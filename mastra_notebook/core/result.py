@@ -158,15 +158,30 @@ class ToolCall(_Result):
     """When its arguments were complete and the tool ran."""
     finished_at: datetime | None = None
     """When its result, error or denial came."""
+    traced_time: float | None = None
+    """Seconds its span took on the server, by Mastra's trace (``view.trace()``, or the trace kept
+    in a recording); ``None`` while the trace is not known."""
 
     @property
     def tool_time(self) -> float | None:
-        """Seconds the tool itself took: from the call (its arguments complete) to its end, less the
-        time a person decided."""
+        """Seconds the tool itself took: its span by Mastra's trace when known (``traced_time``),
+        else by its chunks' arrival, from the call (its arguments complete) to its end, less the time
+        a person decided. ``timing_source`` says which."""
+        if self.traced_time is not None:
+            return self.traced_time
         start = self.called_at or self.started_at
         if start is None or self.finished_at is None:
             return None
         return (self.finished_at - start).total_seconds() - _waited(self.decision)
+
+    @property
+    def timing_source(self) -> Literal["trace", "arrival"] | None:
+        """What measured ``tool_time``: ``"trace"`` (the server's span) or ``"arrival"`` (when its
+        chunks came to the notebook, the network and the server's buffering included); ``None``
+        while it is not known."""
+        if self.traced_time is not None:
+            return "trace"
+        return None if self.tool_time is None else "arrival"
 
     def __repr__(self) -> str:
         decided = f", {self.decision.action} by {self.decision.by}" if self.decision else ""
@@ -179,7 +194,8 @@ class Step(_Result):
     """One model step, as Mastra's StepResult: the text, reasoning and tool calls made in it."""
 
     index: int
-    """The step's position in the run, from 0."""
+    """The step's number in the run, from 1, as the view's "Step 1" says it (``steps[0].index``
+    is 1; Mastra's trace names it ``step: 0``, from 0)."""
     text: str = ""
     """The text the model wrote in this step."""
     reasoning_text: str = ""

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from . import figures
+from . import figures, labels
 from .cost import Cost, combine, step_price
 from .feedback import Feedback
 from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
@@ -34,6 +34,7 @@ from .result import (
 from .score import Score
 from .state import RunState, StepState
 from .timing import StepTiming, Timing, seconds, step_timing
+from .trace import filled_from_run
 from .tree import Node
 
 
@@ -89,6 +90,7 @@ def _tool_call(node: Node, nested: dict[str, RunResult], value: Any = None) -> T
         provider_executed=bool(get("provider_executed")),
         orphan=bool(get("orphan")),
         called_at=_time(get("called_at")),
+        traced_time=seconds(figures.span_ms(get("trace_start"), get("trace_end"))),
         **_waiting_work(node, nested),
     )
 
@@ -120,10 +122,11 @@ def _waiting_work(node: Node, nested: dict[str, RunResult]) -> dict[str, Any]:
 
 
 def _request(
-    step: StepState, provider: Any, traced: ModelRequest | None
+    step: StepState, provider: Any, traced: ModelRequest | None, before: Sequence[ToolCall] = ()
 ) -> tuple[ModelRequest | None, str | None]:
     """What the model was given in ``step``, from its step-start's body (else from Mastra's trace,
-    ``traced``), or why it is not known."""
+    ``traced``, its abbreviated tool calls filled from the run's calls ``before`` the step), or why
+    it is not known."""
     body = step.request.get("body") if step.request is not None else None
     if body is not None and body != {}:
         hint = provider if isinstance(provider, str) else None
@@ -131,7 +134,7 @@ def _request(
             step.request_read = (hint, normalise_request(body, hint))
         return step.request_read[1], None
     if traced is not None:  # redacted (or not seen): the trace's model_generation span has it
-        return traced, None
+        return filled_from_run(traced, before), None
     return None, NO_STEP_START_REASON if step.request is None else NO_BODY_REASON
 
 
@@ -141,15 +144,17 @@ def _steps(
     """Each model step as Mastra's StepResult: its text, reasoning and calls, and how it finished.
     ``traced``: what each step was given by Mastra's trace, in order (core/trace.py)."""
     steps, timings = [], []
+    made: list[ToolCall] = []  # the run's calls in the steps before this one
     for position, step in enumerate(state.steps):
         assert step.node is not None  # a step in ``steps`` has its node
         get = step.node.get
         text = "".join(node.text("text") for node in step.texts)
         spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
-        timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans))
+        took = labels.duration_ms(step.node.fields)
+        timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans, took))
         from_trace = traced[position] if position < len(traced) else None
-        request, request_reason = _request(step, get("provider"), from_trace)
+        request, request_reason = _request(step, get("provider"), from_trace, made)
         steps.append(
             Step(
                 index=get("index"),
@@ -171,6 +176,7 @@ def _steps(
                 request_reason=request_reason,
             )
         )
+        made = [*made, *steps[-1].tool_calls]
     return steps, timings
 
 
@@ -310,4 +316,5 @@ def run_timing(
         tokens_per_second=figures.run_rate(run),
         steps=steps,
         untimed=untimed,
+        source="trace" if run.get("trace_start") is not None else "arrival",
     )

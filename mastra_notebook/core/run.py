@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from . import feedback, values
+from . import feedback, notes, values
 from .chunks import InvalidChunk, coerce, raw_of
 from .display import Drawer, wired_drawer
 from .feedback import FEEDBACK_TYPE, Feedback
@@ -23,11 +23,16 @@ from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .score import SCORES_TYPE, Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
-from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests
+from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests, traced_times
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
-_OWN_TYPES = (FEEDBACK_TYPE, SCORES_TYPE, TRACE_LINE)  # the notebook's own lines in a recording
+_OWN_TYPES = (
+    FEEDBACK_TYPE,
+    SCORES_TYPE,
+    TRACE_LINE,
+    notes.NOTE_TYPE,
+)  # the notebook's own lines in a recording
 _NO_TYPE = object()
 UNTIMED = "the source has no arrival times (mnReceivedMs): it was read at once, so its durations are unknown"
 
@@ -83,7 +88,9 @@ class Run:
             self.epoch_ms = at_ms
         elif self.epoch_ms is None and not recorded:
             self.epoch_ms = now_ms()
-        if not recorded:
+        if recorded:  # its view's "so far" is the recording's time, never the wall clock
+            self.tree.set(self.state.node, "clock", "recorded")
+        else:
             self._begin()
 
     def _begin(self) -> None:
@@ -155,6 +162,10 @@ class Run:
         trace = read_trace_line(chunk)
         if trace is not None:  # the run's trace, saved with its recording
             self.keep_trace(trace)
+            return True
+        note = notes.read(chunk)
+        if note is not None:  # a teacher's note on a step, saved with the recording
+            self.keep_note(*note)
             return True
         return False
 
@@ -316,10 +327,29 @@ class Run:
 
     def keep_trace(self, trace: Trace) -> None:
         """Mastra's trace of the run, read (``view.trace()``) or saved with its recording: the steps'
-        requests filled from it, its lane on the timeline, and ``trace`` kept for a replay to return."""
+        requests filled from it, the durations of its steps, tool calls and nested runs taken from
+        its spans, its lane on the timeline, and ``trace`` kept for a replay to return."""
         self.trace = trace
-        self.fill_requests(traced_requests(trace))
+        self.learn_from(trace)
         self.show_trace(lane(trace))
+
+    def learn_from(self, trace: Trace) -> None:
+        """What each step was given and how long each step, tool call and nested run took, by
+        Mastra's trace (a replay reads them before its chunks: its lane waits for the end)."""
+        self.fill_requests(traced_requests(trace))
+        self._version += 1
+        self.state.time_by(traced_times(trace))
+
+    def keep_note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1, as the view numbers steps; None clears it),
+        shown under the step's divider, now or when the step starts."""
+        self._version += 1
+        self.state.keep_note(step, text)
+
+    @property
+    def notes(self) -> dict[int, str]:
+        """The teacher's notes on the run's steps, by step number (from 1)."""
+        return dict(self.state.notes)
 
     # ---- reading --------------------------------------------------------------------------------
 

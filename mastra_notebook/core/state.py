@@ -20,7 +20,7 @@ from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .display import DISPLAY_KEY, NO_DRAWER, Drawer
 from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
-from .timing import Interval, union_ms
+from .timing import Interval, TracedTimes, union_ms
 from .tree import Node, Tree
 from .waiting import Suggest, Wait, WaitKind, no_suggestion, schema_object
 
@@ -133,6 +133,11 @@ class RunState:
     awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
     resume_schemas: dict[str, Any] = field(default_factory=dict)  # step name -> schema (Run.expect_resume)
     traced: list[ModelRequest] = field(default_factory=list)  # each step's request from the trace
+    # the server's spans of the run's calls, steps and nested runs (Mastra's trace), once known:
+    # one object, shared by the runs nested in this one (``time_by``)
+    spans: TracedTimes = field(default_factory=TracedTimes)
+    call_id: str = ""  # the tool call this run is nested in ("" for the root): its key in ``spans``
+    notes: dict[int, str] = field(default_factory=dict)  # a teacher's note by step number (from 1)
     ended: bool = False
     unsettled: bool = True  # see settle()
     waiting_first_token: bool = True
@@ -307,8 +312,10 @@ class RunState:
         step.request = request
         step.request_read = read
         self.steps.append(step)
+        self.show_note(len(self.steps))
         if read is None and len(self.steps) <= len(self.traced):  # a replay whose trace came first
             self.label_traced(self.traced)
+        self._place_step(len(self.steps) - 1, step)
         self.open_step = step
         self.open_texts.clear()
         self.closed_texts.clear()
@@ -331,6 +338,21 @@ class RunState:
         before = previous.request_read[1] if previous is not None and previous.request_read else None
         history = labels.new_messages_from(read, before)
         return (hint, read), {"request_summary": labels.request_summary(read, history)}
+
+    def keep_note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1; None clears it): on the step's divider now, or
+        when the step starts (a replay that read its notes before its chunks)."""
+        if text is None:
+            self.notes.pop(step, None)
+        else:
+            self.notes[step] = text
+        self.show_note(step)
+
+    def show_note(self, step: int) -> None:
+        """Step ``step``'s divider shows its note (or none), if the step has started."""
+        node = self.steps[step - 1].node if 0 < step <= len(self.steps) else None
+        if node is not None and node.fields.get("note") != self.notes.get(step):
+            self.tree.set(node, "note", self.notes.get(step))
 
     def label_traced(self, traced: list[ModelRequest]) -> None:
         """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
@@ -362,6 +384,7 @@ class RunState:
                 request_reason=NO_STEP_START_REASON,
             )
             self.steps.append(step)
+            self.show_note(len(self.steps))
         self.open_step = None
         self.open_texts.clear()
         self.closed_texts.clear()
@@ -545,7 +568,7 @@ class RunState:
         orphan: bool = False,
     ) -> Node:
         """A tool card: a call of this run, or a primitive a network runs."""
-        return self.add(
+        node = self.add(
             "tool",
             tool_call_id=call_id,
             tool_name=name,
@@ -560,6 +583,8 @@ class RunState:
             provider_executed=provider_executed,
             orphan=orphan,
         )
+        self._place(node, self.spans.tools.get(call_id))
+        return node
 
     def grow_args(self, node: Node, delta: str) -> None:
         """Streaming arguments: the text grows at once; its parse follows at a bounded rate (again
@@ -627,7 +652,8 @@ class RunState:
         apart from the tool's own time, and out of tokens/s (``human_waits`` on the run node)."""
         at = self.now()
         since = node.fields.get("waiting_since")
-        waited = at - since if isinstance(since, (int, float)) and at is not None else None
+        # never negative: the wall clock may step back between the two moments (as span_ms says too)
+        waited = max(at - since, 0.0) if isinstance(since, (int, float)) and at is not None else None
         decision = {
             "action": action,
             "by": by,
@@ -648,6 +674,36 @@ class RunState:
             self.set(node, "continue_with", None)
             self.say_waiting()
 
+    # ---- the server's spans (Mastra's trace) ------------------------------------------------------
+
+    def time_by(self, spans: TracedTimes) -> None:
+        """The server's spans of this run's calls, steps and nested runs (core/trace.py
+        ``traced_times``): their durations and bars come from them now, and for nodes made later (a
+        replay whose trace came first)."""
+        for field_name in TracedTimes.model_fields:
+            setattr(self.spans, field_name, getattr(spans, field_name))  # one object, shared
+        for state in self.nested():
+            state.place_spans()
+
+    def place_spans(self) -> None:
+        """Write the server's span on this run's node, its steps and its tool calls, where known."""
+        spans = self.spans
+        self._place(self.node, spans.request if self.parent is None else spans.runs.get(self.call_id))
+        for position, step in enumerate(self.steps):
+            self._place_step(position, step)
+        for node in self.calls.values():
+            self._place(node, spans.tools.get(str(node.fields.get("tool_call_id"))))
+
+    def _place_step(self, position: int, step: StepState) -> None:
+        steps = self.spans.steps.get(self.call_id, [])
+        if step.node is not None and position < len(steps):
+            self._place(step.node, steps[position])
+
+    def _place(self, node: Node, span: Interval | None) -> None:
+        if span is not None:
+            self.set(node, "trace_start", span[0])
+            self.set(node, "trace_end", span[1])
+
     # ---- nesting ------------------------------------------------------------------------------
 
     def child(self, parent: Node) -> RunState:
@@ -667,7 +723,10 @@ class RunState:
                 anchor=anchor,
                 suggest=self.suggest,
                 draw=self.draw,
+                spans=self.spans,
+                call_id=str(parent.fields.get("tool_call_id") or ""),
             )
+            child.place_spans()
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH
                 if levels > (anchor.fields.get("hidden_levels") or 0):

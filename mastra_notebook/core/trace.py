@@ -16,6 +16,8 @@ its requests. Pure data: nothing here does I/O.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -33,11 +35,13 @@ from .request import (
     RequestMessage,
     RequestPart,
     RequestSettings,
+    SystemMessage,
     TextPart,
     ToolCallPart,
     ToolResultPart,
 )
-from .result import RunResult
+from .result import RunResult, ToolCall
+from .timing import TracedTimes
 
 # What to turn on, on the server, for a trace to exist (DESIGN.md, "Evaluation, tracing and memory").
 OBSERVABILITY_HINT = (
@@ -279,17 +283,72 @@ def _part(part: Any) -> RequestPart:
     return OtherPart(value=part)
 
 
+# Mastra's trace records a later step's tool calls and results in short: ``[tool: getWeather]``,
+# ``[tool-result: getWeather]``. They are read as tool parts with no value, noted as abbreviated;
+# ``filled_from_run`` gives them the run's own calls' arguments and results.
+_ABBREVIATED = re.compile(r"\[(tool|tool-result): ([^\]]+)\]")
+ABBREVIATED = (
+    "Mastra's trace abbreviates it, and this run made no such call before this step (an earlier turn's)"
+)
+FROM_RUN = "from the run's tool call (Mastra's trace abbreviates it)"
+
+
+def _abbreviated(content: str) -> list[RequestPart] | None:
+    """The tool parts a content of abbreviations alone stands for, or None for any other text."""
+    found = list(_ABBREVIATED.finditer(content))
+    if not found or _ABBREVIATED.sub("", content).strip():
+        return None
+    return [
+        ToolCallPart(name=match[2], note=ABBREVIATED)
+        if match[1] == "tool"
+        else ToolResultPart(name=match[2], note=ABBREVIATED)
+        for match in found
+    ]
+
+
 def _messages(raw: Any) -> tuple[str | None, list[RequestMessage]]:
     """The system prompt (the leading system messages, joined by a blank line) and the rest."""
     messages = []
     for given in raw if isinstance(raw, list) else ():
         message = _dict(given)
         content = message.get("content")
-        parts = [TextPart(text=content)] if isinstance(content, str) else [_part(p) for p in content or ()]
+        short = _abbreviated(content) if isinstance(content, str) else None
+        if short is not None:
+            parts = short
+        else:
+            parts = (
+                [TextPart(text=content)] if isinstance(content, str) else [_part(p) for p in content or ()]
+            )
         messages.append(RequestMessage(role=_str(message.get("role")) or "", parts=parts))
     count = next((i for i, message in enumerate(messages) if message.role != "system"), len(messages))
     system = "\n\n".join(message.text for message in messages[:count]) if count else None
     return system, messages[count:]
+
+
+_AGENT_NAME = re.compile(r"^agent run: '(.+)'")
+
+
+def _authors(trace: Trace) -> dict[str, str]:
+    """Each agent's instructions, to the agent's id (from its run span's name): who wrote a system message."""
+    found: dict[str, str] = {}
+    for run in trace.spans_of("agent_run"):
+        instructions, named = run.attributes.get("instructions"), _AGENT_NAME.match(run.name)
+        if isinstance(instructions, str) and named:
+            found.setdefault(instructions, named[1])
+    return found
+
+
+def _system_texts(raw: Any) -> list[str]:
+    """The text of each leading system message, apart."""
+    texts = []
+    for given in raw if isinstance(raw, list) else ():
+        message = _dict(given)
+        if message.get("role") != "system":
+            break
+        content = message.get("content")
+        parts = [content] if isinstance(content, str) else [_dict(p).get("text") for p in content or ()]
+        texts.append("".join(part for part in parts if isinstance(part, str)))
+    return texts
 
 
 # AI SDK call settings (a generation's ``attributes.parameters``) -> RequestSettings
@@ -348,6 +407,7 @@ def _tools(generation: Span) -> list[OfferedTool]:
 def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
     """One request per ``model_step`` of ``generation`` (its first step: the generation's own input)."""
     steps = sorted(_children(trace, generation, "model_step"), key=_step_index)
+    authors = _authors(trace)
     tools = _tools(generation)
     provider = _str(generation.attributes.get("provider"))
     requests = []
@@ -356,6 +416,7 @@ def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
         if index == 0 and given is None and step is not None:
             given = step.input
         system, messages = _messages(given)
+        systems = [SystemMessage(text=text, agent=authors.get(text)) for text in _system_texts(given)]
         inferences = _children(trace, step, "model_inference") if step is not None else []
         raw = {
             "messages": given,
@@ -365,6 +426,7 @@ def _generation_requests(trace: Trace, generation: Span) -> list[ModelRequest]:
         requests.append(
             ModelRequest(
                 system=system,
+                system_messages=systems,
                 messages=messages,
                 tools=tools,
                 settings=_settings(generation, inferences[0] if inferences else None),
@@ -397,13 +459,49 @@ def traced_requests(trace: Trace) -> list[ModelRequest]:
     return found
 
 
+def filled_from_run(request: ModelRequest, calls: Sequence[ToolCall]) -> ModelRequest:
+    """``request`` with the tool calls and results Mastra's trace abbreviated filled from ``calls``
+    (the run's calls made before this step, in order), each noted as such. They are paired from the
+    end: the latest abbreviated call is the run's latest call of that name (the history before them
+    may hold an earlier turn's, which stay abbreviated and say so)."""
+    if not any(
+        isinstance(part, (ToolCallPart, ToolResultPart)) and part.note == ABBREVIATED
+        for message in request.messages
+        for part in message.parts
+    ):
+        return request
+    left = {"tool-call": list(calls), "tool-result": list(calls)}
+    messages = []
+    for message in reversed(request.messages):
+        parts: list[RequestPart] = []
+        for part in reversed(message.parts):
+            short = isinstance(part, (ToolCallPart, ToolResultPart)) and part.note == ABBREVIATED
+            parts.append(_filled(part, left[part.type]) if short else part)  # type: ignore[arg-type]
+        messages.append(message.model_copy(update={"parts": parts[::-1]}))
+    return request.model_copy(update={"messages": messages[::-1]})
+
+
+def _filled(part: ToolCallPart | ToolResultPart, calls: list[ToolCall]) -> ToolCallPart | ToolResultPart:
+    """The abbreviated ``part`` filled from the latest of ``calls`` (taken from it) of its name."""
+    if not calls or calls[-1].tool_name != part.name:
+        calls.clear()  # out of step with the run: what is earlier is an earlier turn's
+        return part
+    call = calls.pop()
+    if isinstance(part, ToolCallPart):
+        return ToolCallPart(id=call.tool_call_id, name=call.tool_name, args=call.args, note=FROM_RUN)
+    outcome = call.result if call.error is None else {"error": call.error.message}
+    return ToolResultPart(id=call.tool_call_id, name=call.tool_name, result=outcome, note=FROM_RUN)
+
+
 def with_trace(result: RunResult, trace: Trace) -> RunResult:
     """A copy of ``result`` whose steps without a request (their stream body redacted) take it from
     ``trace``, in order (``view.trace()`` does this for a live view's run; this serves a result read
     back from JSON, say). Steps that have one keep it."""
     traced = traced_requests(trace)
     steps = [
-        step.model_copy(update={"request": traced[i], "request_reason": None})
+        step.model_copy(
+            update={"request": filled_from_run(traced[i], _before(result, i)), "request_reason": None}
+        )
         if step.request is None and i < len(traced)
         else step
         for i, step in enumerate(result.steps)
@@ -411,8 +509,55 @@ def with_trace(result: RunResult, trace: Trace) -> RunResult:
     return result.model_copy(update={"steps": steps})
 
 
+def _before(result: RunResult, position: int) -> list[ToolCall]:
+    return [call for step in result.steps[:position] for call in step.tool_calls]
+
+
 def _children(trace: Trace, parent: Span, kind: str) -> list[Span]:
     return [span for span in trace.children(parent) if span.type == kind]
+
+
+# ---- how long each part took, by the server's spans ------------------------------------------------
+
+
+def _interval(span: Span) -> tuple[float, float] | None:
+    start, end = _ms(span.start), _ms(span.end)
+    return None if start is None or end is None else (start, end)
+
+
+def _run_steps(trace: Trace, runs: list[Span]) -> list[tuple[float, float]]:
+    """The model steps of these runs' own generations, in order (a resumed run's first step finishes
+    the one that waited: not a step of its own, as in ``traced_requests``)."""
+    found: list[tuple[float, float]] = []
+    for run in runs:
+        for generation in _children(trace, run, "model_generation"):
+            steps = sorted(_children(trace, generation, "model_step"), key=_step_index)
+            for step in steps[1:] if run.parent is not None and run in trace.requests else steps:
+                interval = _interval(step)
+                if interval is not None:
+                    found.append(interval)
+    return found
+
+
+def traced_times(trace: Trace) -> TracedTimes:
+    """The spans of the run's tool calls (by id), of the runs nested in them, and of each run's
+    model steps, from ``trace``."""
+    times = TracedTimes(steps={"": _run_steps(trace, trace.requests)})
+    first = trace.requests[0] if trace.requests else None
+    times.request = _interval(first) if first is not None else None
+    for call in trace.spans_of("tool_call"):
+        call_id = _str(call.attributes.get("toolCallId"))
+        interval = _interval(call)
+        if call_id is None or interval is None:
+            continue
+        times.tools[call_id] = interval
+        nested = [span for span in trace.children(call) if span.type.endswith("_run")]
+        if nested:
+            run = _interval(nested[0])
+            if run is not None:
+                times.runs[call_id] = run
+            times.steps[call_id] = _run_steps(trace, nested)
+    return times
 
 
 # ---- the trace as the timeline draws it (the run node's ``trace`` field) ----------------------------
@@ -473,7 +618,7 @@ def lane(trace: Trace) -> dict[str, Any]:
                 "id": span.id,
                 "parent": span.parent,
                 "depth": depth,
-                "name": span.name,
+                "name": _lane_name(span),
                 "type": span.type,
                 "start": _ms(span.start),
                 "end": _ms(span.end),
@@ -491,6 +636,15 @@ def lane(trace: Trace) -> dict[str, Any]:
         "spans": spans,
         "hidden": hidden,
     }
+
+
+def _lane_name(span: Span) -> str:
+    """A span's name in the lane: a model step numbered from 1, as the view's "Step 1" and
+    ``Step.index`` number it (Mastra names it from 0: ``step: 0``, kept in its attributes)."""
+    index = span.attributes.get("stepIndex")
+    if span.type == "model_step" and isinstance(index, int) and not isinstance(index, bool):
+        return f"step {index + 1}"
+    return span.name
 
 
 def unavailable_lane(trace_id: str | None, message: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..core import notes
 from ..core.chunks import coerce
 from ..core.cost import warm as warm_prices
 from ..core.feedback import NO_TRACE, Feedback
@@ -40,11 +41,11 @@ from ..core.recording import Recording, is_stored
 from ..core.result import RunResult
 from ..core.run import Run
 from ..core.score import scored_lines
-from ..core.trace import TRACE_LINE, Trace, TraceUnavailable, read_trace_line, trace_line, traced_requests
+from ..core.trace import TRACE_LINE, Trace, TraceUnavailable, read_trace_line, trace_line
 from ..core.tree import Op
 from .loops import Work, private_loop, run_nested, running_loop, schedule
 
-_TRACE_BYTES = TRACE_LINE.encode()
+_OWN_BYTES = (TRACE_LINE.encode(), notes.NOTE_TYPE.encode())  # the saved lines read before a replay
 
 _YIELD_EVERY = 0.01  # seconds of feeding before the consumer lets the event loop breathe
 _OFF_THE_PAGE: ContextVar[bool] = ContextVar("mastra_notebook_open_when_shown", default=False)
@@ -261,29 +262,40 @@ class RunStream:
         self.run.start(recorded=True)  # recorded times placed alike; the renderers draw again
         self.fed = 0
         self.touched.clear()
-        self.read_recorded_requests()
+        self.read_recorded()
         while self.fed < position:
             self.fold_next()
         self._ended.clear()
 
-    def read_recorded_requests(self) -> None:
-        """A recording saved with its run's trace (a line at its end): the steps' requests from it at
-        once, so a replay held before a step shows what the model was given there. Its lane follows
-        when the replay reaches the line, as the live view had it after the run."""
+    def read_recorded(self) -> None:
+        """What a recording saved about its run, read before its chunks: each step's request and the
+        durations by the server's spans from its trace (a line at its end), so a replay held before
+        a step shows what the model was given there and how long each part took on the server, and
+        a teacher's notes on its steps, shown as each step starts. The trace's lane
+        follows when the replay reaches its line, as the live view had it after the run."""
         found = self.recorded_trace()
         if found is not None:
-            self.run.fill_requests(traced_requests(found))
+            self.run.learn_from(found)
+        for item in self._own_lines():
+            note = notes.read(coerce(item))
+            if note is not None:
+                self.run.keep_note(*note)
+
+    def _own_lines(self) -> Iterator[Any]:
+        """The recording's items that may be the notebook's own lines (a trace, a note), in order:
+        most lines are the stream's chunks, and a text line without the type's name is not parsed."""
+        for item in self.recording.items:
+            text = item.encode() if isinstance(item, str) else item
+            if isinstance(text, (bytes, bytearray)) and not any(own in text for own in _OWN_BYTES):
+                continue
+            yield item
 
     def recorded_trace(self) -> Trace | None:
         """The trace saved with the recording (its last trace line), if any."""
-        for item in reversed(self.recording.items):
-            text = item.encode() if isinstance(item, str) else item
-            if isinstance(text, (bytes, bytearray)) and _TRACE_BYTES not in text:
-                continue  # not parsed: most lines are the stream's chunks
-            found = read_trace_line(coerce(item))
-            if found is not None:
-                return found
-        return None
+        found = None
+        for item in self._own_lines():
+            found = read_trace_line(coerce(item)) or found
+        return found
 
     def save(self, path: str | Path) -> Path:
         """Save every chunk received so far as JSONL, with each chunk's arrival time, and the run's
@@ -411,7 +423,7 @@ class RunStream:
         if isinstance(task, concurrent.futures.Future):  # a plain script: the private loop's thread
             deadline = None if timeout is None else time.monotonic() + timeout
             while not self._ended.wait(0.05):  # short waits: an interrupt is seen at once
-                if task.done() and task.cancelled():  # a replay paused: the wait ends where it is
+                if task.done():  # a replay paused or held: the wait ends where it is
                     return
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError(f"the stream did not end within {timeout} s")
@@ -490,6 +502,17 @@ class RunStream:
             self.fold_next()
         else:  # a replay held short of its end: the line is folded in when the replay reaches it
             self.run.keep_trace(trace)
+
+    def note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (from 1, as the view numbers steps; empty or None clears
+        it): shown under the step's divider, kept in the recording (a line of its own, untimed) so a
+        replay and the export page show it too. ValueError says what is wrong with it."""
+        step, kept = notes.make(step, text)
+        self.recording.add(notes.line(step, kept), math.nan)
+        if self.fed == len(self.recording) - 1:
+            self.fold_next()
+        else:  # a replay held short of its end: shown now, and again when the replay reaches the line
+            self.run.keep_note(step, kept)
 
     def label(
         self, thumbs: str | None = None, score: float | None = None, comment: str | None = None

@@ -37,6 +37,13 @@ class ReplayState(TypedDict, total=False):
     """It plays (else it is paused)."""
     speed: float
     """Its pace against the recorded one."""
+    marks: dict[str, list[int]]
+    """Where each moment begins (``step``, ``tool-call``, ``sub-agent``: chunk indexes, core/moments.py):
+    the bar's next and previous step and next tool call."""
+    pause_at: str
+    """The moment playback stops before (``mn.replay(path, pause_at=...)``), or ``""``."""
+    held: str
+    """The moment the replay is held before, hidden until revealed (``""``: not held)."""
 
 
 class ViewTraits(BaseModel):
@@ -63,6 +70,9 @@ class ViewTraits(BaseModel):
     """A CSS length: a taller view scrolls inside itself; ``""`` for no limit."""
     view_key: str = ""
     """Names this view's transcripts: where the view draws, it hides them (and only them)."""
+    present: bool = Field(False, alias="_present")
+    """Present mode, for a projector (``view.present()``): larger type, a compact header, no label
+    row, token counts or raw JSON (the class ``mn-present`` on the view's root)."""
 
 
 class ReplayTraits(ViewTraits):
@@ -224,6 +234,19 @@ class SeekMsg(Asked):
     position: int
 
 
+class SpeedMsg(Asked):
+    """A replay's speed control: play at ``speed`` times the recorded pace."""
+
+    t: Literal["speed"]
+    speed: float
+
+
+class RevealMsg(Asked):
+    """A replay held before a moment (``pause_at``): show it, and play on to the next."""
+
+    t: Literal["reveal"]
+
+
 class InspectMsg(Asked):
     """The inspector opened or closed: while open, the kernel sends ``chunks``."""
 
@@ -265,6 +288,8 @@ BrowserMessage = Annotated[
     | PlayMsg
     | PauseMsg
     | SeekMsg
+    | SpeedMsg
+    | RevealMsg
     | InspectMsg
     | LabelMsg
     | ChunkJsonMsg

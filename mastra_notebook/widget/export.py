@@ -10,9 +10,14 @@ from typing import Any
 
 import orjson
 
+from ..core.display import Drawer
 from ..core.ingest import records
+from ..core.moments import moments
+from ..core.recording import Recording
 from ..core.run import Run
+from ..core.tree import Op
 from ..render.transcript import render_ops, requests_of
+from ..runs.stream import RunStream, Watcher
 from .wire import message
 
 _STATIC = Path(__file__).parent.parent / "static"
@@ -26,8 +31,9 @@ import(url).then((module) => {
   for (const shown of data.views ?? [{...data, id: "mn-view"}]) {  // a chat's page: several views
     const el = document.getElementById(shown.id);
     el.replaceChildren();
-    const {title, subtitle, requests} = shown;
-    module.mountStatic(el, shown.snapshot, {title, subtitle, requests});
+    const {title, subtitle, requests, present, snapshot, replay} = shown;
+    if (replay) module.mountReplay(el, snapshot, replay, {title, subtitle, requests, present});
+    else module.mountStatic(el, snapshot, {title, subtitle, requests, present});
   }
   document.body.dataset.mounted = "true";
 });
@@ -45,10 +51,45 @@ def _json_in_script(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page_html(run: Run, title: str = "", subtitle: str = "") -> str:
+def replay_of(recording: Recording, draw: Drawer | None = None) -> dict[str, Any]:
+    """What the page's replay bar plays with no kernel (js/src/widget.ts ``mountReplay``): the ops of a
+    fresh run before any chunk (its root, its trace's requests, its notes), then the ops each chunk
+    made, its arrival time (ms, None when untimed), and where each moment begins (core/moments.py)."""
+    groups: list[list[Any]] = [[]]
+
+    def keep(op: Op, _folding: bool) -> None:
+        groups[-1].append(orjson.loads(orjson.dumps(op)))  # as it was then: a later op may change it
+
+    stream = RunStream(recording=recording, draw=draw, watcher=Watcher(keep, _none, _none, _none))
+    stream.run.start(recorded=True)
+    stream.read_recorded()
+    for _ in range(len(recording)):
+        groups.append([])  # this chunk's ops
+        stream.fold_next()
+    start, *chunks = groups
+    times = [stream.chunk_ms(index) for index in range(len(recording))]
+    return {"start": start, "chunks": chunks, "times": times, "marks": moments(recording.items)}
+
+
+def _none() -> None:
+    """A watcher's hook this page needs not."""
+
+
+def page_html(
+    run: Run,
+    title: str = "",
+    subtitle: str = "",
+    recording: Recording | None = None,
+    *,
+    present: bool = False,
+) -> str:
     """The page for a finished ``run``: the rendered run, with a static transcript until it mounts.
-    ``title`` and ``subtitle`` head it as they head the view (the agent id, the prompt's first line)."""
-    shown = _mounted(run, title, subtitle)
+    ``title`` and ``subtitle`` head it as they head the view (the agent id, the prompt's first line).
+    With its ``recording``, the page has the replay bar: play, pause, step, the scrubber. ``present``:
+    in present mode (``view.present()``)."""
+    shown = {**_mounted(run, title, subtitle), "present": present}
+    if recording is not None and len(recording):
+        shown["replay"] = replay_of(recording, run.state.draw)
     body = f'<div id="mn-view">{shown.pop("drawn")}</div>'
     return _page(body, shown, " · ".join(filter(None, [title, subtitle])))
 
@@ -67,7 +108,7 @@ def parts_html(parts: list[Part], heading: str = "") -> str:
         if isinstance(part, str):
             body.append(part)
             continue
-        shown = {"id": f"mn-view-{len(views)}", **_mounted(*part)}
+        shown = {"id": f"mn-view-{len(views)}", **_mounted(*part), "present": False}
         body.append(f'<div id="{shown["id"]}">{shown.pop("drawn")}</div>')
         views.append(shown)
     return _page("".join(body), {"views": views}, heading)
@@ -103,4 +144,6 @@ def write_page(source: Any, output: Path, title: str = "") -> None:
     for item in records(source):
         run.feed(item)
     run.end()
-    output.write_text(page_html(run, title or (Path(source).name if isinstance(source, (str, Path)) else "")))
+    recording = Recording.load(source)
+    name = title or (Path(source).name if isinstance(source, (str, Path)) else "")
+    output.write_text(page_html(run, name, recording=recording))

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.chat_file import SavedChat, is_chat_file, read_chat
+from ..core.moments import MOMENTS, Moment, moments
 from ..core.recording import Recording
 from ..core.turn_memory import TurnMemory
 from ..runs.loops import Work
-from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, SeekMsg, synced
+from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, RevealMsg, SeekMsg, SpeedMsg, synced
 from .conversation import Conversation, turn_panel
 from .streamview import StreamView
 
@@ -34,13 +35,24 @@ class ReplayView(StreamView):
         speed: float = 1.0,
         title: str = "",
         renderers: Mapping[str, Any] | None = None,
+        pause_at: Moment | None = None,
+        present: bool = False,
     ) -> None:
+        """``pause_at``: playback stops before each such moment (``"step"``, ``"tool-call"``,
+        ``"sub-agent"``), what comes next hidden until ``reveal()``; ``present``: present mode."""
+        if pause_at is not None and pause_at not in MOMENTS:
+            raise ValueError(f"pause_at is one of {', '.join(map(repr, MOMENTS))} or None, not {pause_at!r}")
         super().__init__(title=title, renderers=renderers)
         self.stream.recording = recording
-        self.stream.read_recorded_requests()  # saved with its trace: each step's request from the start
+        self.stream.read_recorded()  # its trace's requests and its notes, from the start
         self.speed = speed
+        self.pause_at = pause_at
+        self.marks = moments(recording.items)  # where each step, tool call and sub-agent begins
+        self._revealed: set[int] = set()  # the pause points shown already (played through)
+        self._held: int | None = None  # the pause point the replay is held before
         self._player: Work | None = None
         self.run.start(recorded=True)  # timed by the recording only: the same at any speed
+        self.present(present)
         self._publish(playing=False)
 
     @property
@@ -53,12 +65,26 @@ class ReplayView(StreamView):
         """How many chunks the recording holds."""
         return len(self.recording)
 
+    @property
+    def pause_points(self) -> list[int]:
+        """The positions playback stops at (``pause_at``'s moments: the chunk indexes that begin
+        them); at position ``i`` the view shows the first ``i`` chunks, the moment not yet begun."""
+        return list(self.marks[self.pause_at]) if self.pause_at is not None else []
+
+    @property
+    def held(self) -> bool:
+        """The replay is held before a ``pause_at`` moment, which ``reveal()`` shows."""
+        return self._held is not None and self._held == self.position
+
     def _publish(self, *, playing: bool) -> None:
         self.replay = {
             "total": self.total,
             "position": self.position,
             "playing": playing,
             "speed": self.speed,
+            "marks": {moment: list(found) for moment, found in self.marks.items()},
+            "pause_at": self.pause_at or "",
+            "held": (self.pause_at or "") if self.held else "",
         }
 
     def _gap_ms(self, index: int) -> float:
@@ -88,16 +114,40 @@ class ReplayView(StreamView):
     async def _play(self) -> None:
         try:
             while self.position < self.total:
+                if self._holds_here():
+                    self._held = self.position  # what comes next stays hidden until reveal()
+                    self._player = None
+                    self._sync.flush()
+                    return
                 await asyncio.sleep(self._gap(self.position))
                 self._advance()
         finally:
             self._publish(playing=False)
+
+    def _holds_here(self) -> bool:
+        """Playback stops here: a ``pause_at`` moment begins with the next chunk, not yet revealed."""
+        return self.position in self.pause_points and self.position not in self._revealed
+
+    def reveal(self) -> None:
+        """Show the moment the replay is held before (or the next one), and play on to the next
+        ``pause_at`` moment (the view's Reveal button, or its key ``r``)."""
+        self._revealed.add(self.position)
+        self._held = None
+        self.play()
+
+    def set_speed(self, speed: float) -> None:
+        """Play at ``speed`` times the recorded pace (the bar's speed control), from the next chunk."""
+        if not math.isfinite(speed) or speed <= 0:
+            raise ValueError(f"speed is a positive number, not {speed!r}")
+        self.speed = float(speed)
+        self._publish(playing=self._player is not None and not self._player.done())
 
     def pause(self) -> None:
         """Stop playing where it is (``play()`` goes on from there)."""
         if self._player is not None:
             self._player.cancel()
             self._player = None
+        self._held = None
         self._publish(playing=False)
 
     def stop(self) -> None:
@@ -147,6 +197,10 @@ class ReplayView(StreamView):
             self.pause()
         elif isinstance(msg, SeekMsg):
             self.seek(msg.position)
+        elif isinstance(msg, SpeedMsg):
+            self.set_speed(msg.speed)
+        elif isinstance(msg, RevealMsg):
+            self.reveal()
         else:
             super()._answer(msg)
 
@@ -230,9 +284,16 @@ def replay(
     autoplay: bool = True,
     title: str = "",
     renderers: Mapping[str, Any] | None = None,
+    pause_at: Moment | None = None,
+    present: bool = False,
 ) -> ReplayView | ChatReplay:
     """Play a recording (``view.save`` output, or any Mastra JSONL / SSE body) in a view with controls
     (``renderers``: ``{tool name: fn}`` drawing those tools' results as data, as in ``mn.view``).
+
+    Predict, then reveal: ``pause_at="tool-call"`` (or ``"step"``, ``"sub-agent"``) stops playback
+    just before each such moment, what comes next hidden until the bar's Reveal (or
+    ``view.reveal()``) shows it and plays on to the next. ``present=True``: present mode, for a
+    projector (``view.present()``). A teacher's note on a step: ``view.note(step, text)``.
 
     A chat's file (``chat.save``) plays turn by turn (a :class:`ChatReplay`: its first turn at once,
     the next as each ends with ``autoplay``, else on ``next()``)."""
@@ -243,7 +304,14 @@ def replay(
         played.next()
         return played
     name = Path(source).name if isinstance(source, (str, Path)) else ""
-    view = ReplayView(Recording.load(source), speed=speed, title=title or name, renderers=renderers)
+    view = ReplayView(
+        Recording.load(source),
+        speed=speed,
+        title=title or name,
+        renderers=renderers,
+        pause_at=pause_at,
+        present=present,
+    )
     if autoplay:
         view.play()
     return view

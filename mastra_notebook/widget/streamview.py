@@ -92,6 +92,7 @@ class StreamView(anywidget.AnyWidget):
     queued = synced(ViewTraits, "queued")
     max_height = synced(ViewTraits, "max_height")
     view_key = synced(ViewTraits, "view_key")
+    _present = synced(ViewTraits, "_present")
 
     def __init__(
         self,
@@ -340,6 +341,18 @@ class StreamView(anywidget.AnyWidget):
         for listener in list(self._changed):
             listener()
 
+    def present(self, on: bool = True) -> None:
+        """Present mode, for a projector (``on=False``: back to the usual view): larger type, the
+        sticky header compact, and the label row, token counts and raw JSON hidden."""
+        self._present = bool(on)
+
+    def note(self, step: int, text: str | None) -> None:
+        """A teacher's note on step ``step`` (numbered from 1, as the view shows "Step 1"; empty or
+        None clears it), shown under the step's divider as text. It is kept in the recording
+        (``save()``: a line of its own), so ``mn.replay(path)`` and the export page show it too."""
+        self._stream.note(step, text)
+        self._refresh()
+
     # ---- a person's label ----------------------------------------------------------------------------
 
     def label(
@@ -401,10 +414,11 @@ class StreamView(anywidget.AnyWidget):
         self._transcripts.show(super()._repr_mimebundle_() or {})
 
     def to_html(self, path: str | Path | None = None) -> str:
-        """One self-contained, offline page of the run (the widget's own renderer), written to ``path``."""
+        """One self-contained, offline page of the run (the widget's own renderer, with the replay
+        bar: play, pause, step, the scrubber), written to ``path``."""
         from .export import page_html
 
-        page = page_html(self.run, self.title, self.subtitle)
+        page = page_html(self.run, self.title, self.subtitle, self.recording, present=self._present)
         if path is not None:
             Path(path).write_text(page)
         return page

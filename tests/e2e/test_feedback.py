@@ -67,13 +67,18 @@ def test_a_gallery_tile_is_labelled_with_the_same_control(client_notebook: e2e.C
         "print('LABELS', frame[['feedback_thumbs', 'feedback_sent']].to_dict('records'))",
         run=(0, 1),
     )
-    tiles = e2e.cell(page, 1).locator(".mn-root")
+    grid = e2e.cell(page, 1)
+    tiles = grid.locator(".mn-grid-tile")
     expect(tiles).to_have_count(len(prompts), timeout=30_000)
     tile = tiles.nth(1)
-    assert e2e.wait_status(tile, "finished") == "finished"
-    control = tile.locator(".mn-footer .mn-feedback")
+    expect(tile).to_have_attribute("data-status", "finished", timeout=60_000)
+    tile.locator("button.mn-grid-open").click()  # the run's own view, below the grid
+    opened = grid.locator(".mn-grid-detail .mn-root")
+    assert e2e.wait_status(opened, "finished") == "finished"
+    control = opened.locator(".mn-footer .mn-feedback")
     control.locator('[data-thumbs="down"]').click()
     expect(control.locator(".mn-feedback-note")).to_have_text("sent to Mastra", timeout=30_000)
+    expect(tile.locator(".mn-grid-label")).to_have_text("👎", timeout=30_000)  # and its tile says so
 
     e2e.run_cells(page, 2)
     output = e2e.cell_output_text(page, 2)

@@ -1,4 +1,9 @@
-"""The bundled real Mastra server (server/), started once per test session on a free port."""
+"""The bundled real Mastra server (server/), started once per test session on a free port.
+
+Under pytest-xdist (scripts/test.sh runs the units and server tests with ``-n 2``) each worker is a
+session of its own: it starts its own server, on a port the system picked (port 0), with its own
+in-memory storage (server/agents.mjs, features.mjs), so no test sees another worker's threads,
+datasets or runs, and nothing needs a lock."""
 
 from __future__ import annotations
 

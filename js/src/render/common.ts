@@ -65,6 +65,9 @@ export function callHead(
       name.textContent = nodeName;
       status.update(nodeStatus, badge);
       duration.textContent = nodeDuration(node);
+      duration.title = str(node.duration_title) ?? ""; // by Mastra's trace, or by arrival (core/labels.py)
+      if (node.duration_source) duration.dataset.source = node.duration_source;
+      else delete duration.dataset.source;
       outcome.textContent = str(node.outcome) ?? ""; // the kernel wrote it (core/labels.py)
     },
   };

@@ -4,7 +4,7 @@
  * first token, a cost slot, the controls (the inspector toggle) and Stop (while the run streams).
  */
 import { h } from "../dom";
-import { num, runFigures, str } from "../format";
+import { formatDuration, num, runFigures, str } from "../format";
 import { statusTone, statusWord } from "../status-words";
 import type { RunNode, Send } from "../types";
 import type { Traits } from "./context";
@@ -21,6 +21,11 @@ export function headerState(traits: Traits, run: RunNode | undefined, awaitingAp
   if (status === "running") return traits.streaming ? "streaming" : traits.paused ? "paused" : "running";
   if (status === "suspended" && awaitingApproval) return "approval";
   return status;
+}
+
+/** A replay or a read recording: its times are the recording's (core/run.py writes `clock`). */
+function recordedClock(run: RunNode | undefined): boolean {
+  return str(run?.clock) === "recorded";
 }
 
 /** A start time further back than this is a recording's clock, not this run's. */
@@ -51,7 +56,12 @@ export class Header {
   private seenRunning: number | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
-  constructor(send: Send) {
+  /** `latest`: the latest moment the run's tree knows (a recorded run's "so far": render/timeline.ts). */
+  constructor(
+    send: Send,
+    private readonly latest: () => number = () => Number.NaN,
+    private readonly clock: () => number = () => Date.now(),
+  ) {
     const stats = h("span", "mn-head-stats", [
       this.badge,
       this.elapsed,
@@ -115,8 +125,8 @@ export class Header {
     }
 
     const live = state === "streaming";
-    if (live && this.seenRunning === null) this.seenRunning = Date.now();
-    this.tick(live);
+    if (live && this.seenRunning === null) this.seenRunning = this.clock();
+    this.tick(live && !recordedClock(run)); // a replay's time moves with its chunks, not the wall clock
     this.showElapsed();
 
     // The kernel's figures (core/figures.py), shown as they come: the header computes none.
@@ -147,11 +157,17 @@ export class Header {
   private showElapsed(): void {
     const run = this.run;
     const took = runFigures(run).duration;
+    const started = num(run?.started_at);
     if (took !== undefined) {
       show(this.elapsed, took);
+      this.elapsed.title = "";
+    } else if (recordedClock(run) && started !== null) {
+      // a replay, paused or playing: its latest recorded moment, as the timeline's "so far"
+      const soFar = this.latest() - started;
+      show(this.elapsed, Number.isFinite(soFar) && soFar >= 0 ? `${formatDuration(soFar)} so far` : null);
+      this.elapsed.title = "the recording's time at this point of the replay";
     } else if (this.ticker !== null) {
-      const now = Date.now();
-      const started = num(run?.started_at);
+      const now = this.clock();
       // A recording's own timestamps may be from another day: count from when this view saw it start.
       const from = started !== null && now - started >= 0 && now - started < DAY_MS ? started : this.seenRunning;
       show(this.elapsed, from === null ? null : `${Math.floor((now - from) / 1000)} s`);

@@ -117,7 +117,12 @@ function drawPart(part: Record<string, unknown>): HTMLElement {
     const name = str(part.name) ?? str(part.id) ?? "";
     const word = kind === "tool-call" ? "tool call" : "tool result";
     const value = kind === "tool-call" ? part.args : part.result;
-    return h("div", "mn-request-part", [h("div", "mn-label", [`${word} `, bidi("", name)]), jsonPre(value ?? null)]);
+    const note = str(part.note); // filled from the run's own call where Mastra's trace abbreviates it
+    return h("div", "mn-request-part", [
+      h("div", "mn-label", [`${word} `, bidi("", name)]),
+      note === null ? null : h("div", "mn-muted mn-request-note", [note]),
+      value === undefined && note !== null ? null : jsonPre(value ?? null),
+    ].filter((el): el is HTMLElement => el !== null));
   }
   if (kind === "image" || kind === "file") {
     const bits = [kind, str(part.filename), str(part.media_type), str(part.size_label), str(part.url)];
@@ -187,6 +192,22 @@ function cutNote(request: Record<string, unknown>, where: string | null): HTMLEl
   return h("div", "mn-request-cut", [said + (where ? ` The whole request is in ${where}.` : "")]);
 }
 
+/** The system prompt: each system message apart with the agent it came from, when the kernel says
+ * (a sub-agent is given its own instructions and its supervisor's), else the one block. */
+function drawSystem(request: Record<string, unknown>, system: string | null): HTMLElement[] {
+  const apart = list(request.system_messages)
+    .map(obj)
+    .filter((m): m is Record<string, unknown> => m !== null);
+  if (apart.length === 0) return system === null ? [] : [label("System prompt"), h("div", "mn-request-text", [system])];
+  return apart.flatMap((message) => {
+    const agent = str(message.agent);
+    return [
+      h("div", "mn-label", agent === null ? ["System message"] : ["System message · from ", bidi("", agent)]),
+      h("div", "mn-request-text mn-request-system", [str(message.text) ?? ""]),
+    ];
+  });
+}
+
 /** The panel's content for a kernel's (or a page's) answer. */
 export function drawRequest(reply: RequestReply): HTMLElement[] {
   const request = reply.request;
@@ -196,11 +217,11 @@ export function drawRequest(reply: RequestReply): HTMLElement[] {
     str(request.source) === "trace"
       ? h("div", "mn-muted", ["From Mastra's trace (the stream's copy was redacted)."])
       : null,
-    ...(system === null ? [] : [label("System prompt"), h("div", "mn-request-text", [system])]),
+    ...drawSystem(request, system),
     ...drawMessages(request),
     ...drawTools(request),
     ...drawSettings(request),
-    ...("raw" in request ? [label("Body as sent"), jsonPre(request.raw)] : []),
+    ...("raw" in request ? [h("div", "mn-raw", [label("Body as sent"), jsonPre(request.raw)])] : []),
     cutNote(request, reply.where),
   ].filter((el): el is HTMLElement => el !== null);
 }

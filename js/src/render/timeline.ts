@@ -51,6 +51,7 @@ export interface Bar {
   open: boolean; // still under way: it ends at "now"
   segments: Segment[];
   covers: string[]; // the node ids it highlights (a step: its parts too)
+  title?: string; // what measured it (a node's `duration_title`): Mastra's trace, or the chunks' arrival
 }
 
 export interface TimelineLayout {
@@ -168,11 +169,24 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
     bars.push(bar);
     return bar;
   };
-  const bar = (node: { id: string }, kind: string, label: string, depth: number, from: unknown, to: unknown): Bar => {
+  // Mastra's trace, once known, on the run's axis: its first request at the run's start when the
+  // server's clock is not the notebook's (a replay of another day's run, a server far away)
+  const shift = traceShift(root, t0);
+  type Spanned = { id: string; trace_start?: number | null; trace_end?: number | null; duration_title?: string | null };
+  const traced = (node: Spanned): [number, number] | null => {
+    const from = num(node.trace_start);
+    const to = num(node.trace_end);
+    return from === null || to === null ? null : [from - t0 - shift, Math.max(to, from) - t0 - shift];
+  };
+  const bar = (node: Spanned, kind: string, label: string, depth: number, from: unknown, to: unknown): Bar => {
+    const title = str(node.duration_title) ?? undefined;
+    // a step's, a tool call's, a sub-agent's: the server's span (the run's own: as the kernel saw it)
+    const span = node.id === rootId ? null : traced(node);
+    if (span) return { id: node.id, kind, label, depth, start: span[0], end: span[1], open: false, segments: [], covers: [node.id], title };
     const start = at(from) ?? nowRel;
     const stop = at(to);
     const end = Math.max(stop ?? nowRel, start);
-    return { id: node.id, kind, label, depth, start, end, open: stop === null, segments: [], covers: [node.id] };
+    return { id: node.id, kind, label, depth, start, end, open: stop === null, segments: [], covers: [node.id], title };
   };
   const runBar = (run: RunNode, depth: number): Bar => {
     const b = bar(run, "run", runLabel(run), depth, run.started_at, run.finished_at);
@@ -208,7 +222,9 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
       const name = call.kind === "tool" ? str(call.tool_name) : str(call.step_name);
       const item = bar(call, call.kind, name || call.kind, depth, call.started_at, call.ended_at);
       item.segments =
-        call.kind === "tool"
+        call.kind === "tool" && traced(call)
+          ? [{ phase: "exec", start: item.start, end: item.end }] // the server's span: it ran
+          : call.kind === "tool"
           ? toolSegments(call, item.start, item.end, at)
           : toolSegments({ ...call, called_at: call.started_at }, item.start, item.end, at).map((s) =>
               s.phase === "exec" ? { ...s, phase: "workflow-step" } : s,
@@ -221,14 +237,25 @@ export function layoutTimeline(tree: TreeSource, rootId: string, now: number): T
       }
     }
   }
-  const trace = traceLane(root.trace, t0, nowRel, push);
+  const trace = traceLane(root.trace, t0 + shift, nowRel, push);
   const total = Math.max(at(root.finished_at) ?? nowRel, ...bars.map((b) => b.end), 0);
   return { bars, total, more, trace };
 }
 
 /**
+ * How far Mastra's clock is from the run's (ms): 0 when they agree (a live run), else the difference
+ * between the trace's first request (the root's `trace_start`, else the lane's first span) and the run's start.
+ */
+export function traceShift(root: RunNode, t0: number): number {
+  const spans = list(obj(root.trace)?.spans);
+  const first = num(root.trace_start) ?? spans.map((s) => num(obj(s)?.start)).find((ms) => ms !== null) ?? null;
+  return first !== null && Math.abs(first - t0) > SKEW_MS ? first - t0 : 0;
+}
+
+/**
  * The trace's spans as bars (kind "span", in the lane's tree order, each a phase by its type), on the
- * run's axis: times less `t0`; an unended span ends at `now`. `push` places them after the run's.
+ * run's axis: times less `t0` (the run's start on Mastra's clock); an unended span ends at `now`.
+ * `push` places them after the run's.
  */
 function traceLane(value: unknown, t0: number, now: number, push: (bar: Bar) => Bar | null): TraceLane | null {
   const given = obj(value);
@@ -237,17 +264,15 @@ function traceLane(value: unknown, t0: number, now: number, push: (bar: Bar) => 
     const found = obj(s);
     return found ? [found] : [];
   });
-  const first = spans.map((s) => num(s.start)).find((ms) => ms !== null) ?? null;
-  const shift = first !== null && Math.abs(first - t0) > SKEW_MS ? first - t0 : 0;
   const byId = new Map<string, Record<string, unknown>>();
   for (const span of spans) {
     const id = str(span.id);
     const from = num(span.start);
     if (id === null || from === null) continue;
     byId.set(id, span);
-    const start = from - t0 - shift;
+    const start = from - t0;
     const stop = num(span.end);
-    const end = Math.max(stop === null ? now : stop - t0 - shift, start);
+    const end = Math.max(stop === null ? now : stop - t0, start);
     const phase = SPAN_PHASES[str(span.type) ?? ""] ?? "step";
     const label = str(span.name) || str(span.type) || "span";
     const depth = num(span.depth) ?? 0;
@@ -259,6 +284,7 @@ function traceLane(value: unknown, t0: number, now: number, push: (bar: Bar) => 
 /** What a bar's tooltip says: its name, its length, and each phase's. */
 export function describeBar(bar: Bar): string {
   const lines = [`${bar.label} · ${formatDuration(bar.end - bar.start)}${bar.open ? " so far" : ""}`];
+  if (bar.title) lines.push(bar.title);
   lines.push(`from ${formatDuration(bar.start)} to ${formatDuration(bar.end)}`);
   if (bar.segments.length > 1) {
     for (const s of bar.segments) lines.push(`${PHASE_LABELS[s.phase]} ${formatDuration(s.end - s.start)}`);
@@ -378,7 +404,9 @@ export class Timeline {
     const started = num(root?.started_at);
     const clock = Date.now();
     const recent = started !== null && Math.abs(clock - started) < DAY_MS;
-    const now = live && recent ? clock : latestTime(this.store, ROOT_ID);
+    // a replay's "so far" is its latest recorded moment, paused or playing: never the wall clock
+    const recorded = str(root?.clock) === "recorded";
+    const now = live && recent && !recorded ? clock : latestTime(this.store, ROOT_ID);
     const layout = layoutTimeline(this.store, ROOT_ID, now);
     this.el.dataset.bars = String(layout.bars.length);
     this.el.dataset.live = String(live);
@@ -390,7 +418,7 @@ export class Timeline {
     const detail = span ? spanDetail(span, this.foldsOf(this.openSpan ?? "")) : null;
     this.el.replaceChildren(drawTimeline(layout, layout.total, this.openSpan, detail));
     this.el.classList.toggle("mn-tl-has-detail", detail !== null); // the panel grows to show it
-    if (live) this.schedule(); // open bars grow with the clock
+    if (live && !recorded) this.schedule(); // open bars grow with the clock
   }
 
   private readonly onHover = (event: Event): void => {
