@@ -57,10 +57,10 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and editor
     from .client.catalogue import AgentInfo
     from .client.chat import Chat, TurnResult
     from .client.datasets import Dataset
-    from .client.memory import TurnMemory
     from .client.workflows import Workflow, WorkflowRun
     from .core.recording import Recording
     from .core.trace import Span, Trace, TraceUnavailable
+    from .core.turn_memory import TurnMemory
     from .runs.experiment import Experiment
     from .runs.stream import RunStream
     from .widget.conversation import Conversation
@@ -79,7 +79,7 @@ LAZY = {  # name -> the module that defines it, loaded on first use (widgets, HT
     "AgentInfo": "client.catalogue",
     "Workflow": "client.workflows",
     "WorkflowRun": "client.workflows",
-    "TurnMemory": "client.memory",
+    "TurnMemory": "core.turn_memory",
     "Recording": "core.recording",
     "Span": "core.trace",
     "Trace": "core.trace",

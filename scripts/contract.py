@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import inspect
 import itertools
+import json
 import re
 import sys
 import textwrap
@@ -30,7 +31,7 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from anywhere, with or without the package installed
 
-from mastra_notebook.core import nodes  # noqa: E402
+from mastra_notebook.core import glossary, nodes  # noqa: E402
 from mastra_notebook.widget import contract  # noqa: E402
 
 TYPESCRIPT = ROOT / "js" / "src" / "contract.generated.ts"
@@ -233,8 +234,25 @@ def typescript(node_models: Sequence[type[nodes.NodeBase]] = nodes.NODE_MODELS) 
             "",
             *_union("BrowserMessage", alias_docs["BrowserMessage"], contract.BROWSER_MODELS),
             "",
+            *_record(
+                "CHUNK_GLOSSARY",
+                "Each chunk type: what it says happened (core/glossary.py).",
+                glossary.CHUNK_TYPES,
+            ),
+            "",
+            *_record(
+                "FROM_GLOSSARY",
+                "Each `from` value of a chunk: who sent it (core/glossary.py).",
+                glossary.FROM,
+            ),
+            "",
         ]
     )
+
+
+def _record(name: str, doc: str, lines: dict[str, str]) -> list[str]:
+    body = [f"  {json.dumps(key)}: {json.dumps(line)}," for key, line in sorted(lines.items())]
+    return [*_doc(doc, ""), f"export const {name}: Readonly<Record<string, string>> = {{", *body, "};"]
 
 
 # ---- the documentation's table --------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import mastra_notebook as mn
 from mastra_notebook.client.chat import TurnResult
-from mastra_notebook.client.memory import RecalledMessage, TurnMemory
+from mastra_notebook.core.turn_memory import RecalledMessage, TurnMemory
 
 CHUNKS = [
     {"type": "start", "runId": "r1", "payload": {}},

@@ -151,3 +151,17 @@ def test_the_jupyter_command_lines_save_the_run_as_it_ended(
     html = transcript(notebook, 0)
     assert "finished" in html
     assert "Here is what I found" in html
+
+
+def test_nbconvert_shows_the_transcript_with_no_stray_line_above_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """nbconvert's text of a saved view: the widget output's text/plain said ``<StreamView …: its
+    transcript follows>`` above each transcript; it says nothing now, and the transcript says the run."""
+    from nbconvert import MarkdownExporter
+
+    notebook = execute(CASES["wait() in a later cell"], tmp_path, monkeypatch)
+    text, _ = MarkdownExporter().from_notebook_node(notebook)
+    assert "StreamView" not in text
+    assert "transcript follows" not in text
+    assert "partly cloudy" in text  # the transcript's (HTML, kept in markdown)

@@ -7,6 +7,7 @@
  * changed. The list always comes from the kernel when the panel opens: a view drawn again (a page
  * reload) asks again, and a view whose kernel is gone (a saved notebook, a restarted kernel) says so.
  */
+import { CHUNK_GLOSSARY, FROM_GLOSSARY } from "./contract.generated";
 import { h } from "./dom";
 import type { Send } from "./types";
 
@@ -68,6 +69,22 @@ export function cellsOf(entry: ChunkEntry): Record<Column, string> {
     from: entry.outer ? `${entry.outer.from ?? "?"}${NESTS}${entry.from ?? "?"}` : (entry.from ?? ""),
     path: entry.path.join(NESTS),
   };
+}
+
+/** A value with its glossary line (core/glossary.py), or as it is when the glossary has none. */
+function explained(value: string | null, glossary: Readonly<Record<string, string>>): string {
+  const line = value === null ? undefined : glossary[value];
+  return line === undefined ? (value ?? "?") : `${value}: ${line}`;
+}
+
+/** A cell's title: the type and from cells say what their values mean (an envelope's outer and
+ * inner, one line each), and the type cell why the chunk is invalid; the others their whole text. */
+export function titleOf(column: Column, entry: ChunkEntry, cells: Record<Column, string>): string {
+  if (column !== "type" && column !== "from") return cells[column];
+  const glossary = column === "type" ? CHUNK_GLOSSARY : FROM_GLOSSARY;
+  if (column === "from" && entry.from === null && !entry.outer) return "";
+  const lines = [...(entry.outer ? [entry.outer[column]] : []), entry[column]].map((v) => explained(v, glossary));
+  return [...lines, ...(column === "type" && entry.error ? [entry.error] : [])].join("\n");
 }
 
 /**
@@ -219,7 +236,7 @@ export class Inspector {
       "li",
       `mn-chunk${entry.type === "invalid" ? " mn-chunk-invalid" : ""}`,
       COLUMNS.map((column) => {
-        const title = column === "type" && entry.error ? `${cells.type}: ${entry.error}` : cells[column];
+        const title = titleOf(column, entry, cells);
         return h("span", `mn-chunk-${column}`, [cells[column]], { title: title || undefined });
       }),
     );

@@ -98,8 +98,8 @@ describe("inspector view", () => {
     expect(cells).toEqual([
       ["mn-chunk-i", "3", "3"],
       ["mn-chunk-time", "0.013 s", "0.013 s"],
-      ["mn-chunk-type", "text-delta", "text-delta: bad"],
-      ["mn-chunk-from", "AGENT", "AGENT"],
+      ["mn-chunk-type", "text-delta", "text-delta: a piece of the model's text, as it streams\nbad"],
+      ["mn-chunk-from", "AGENT", "AGENT: sent by an agent's own stream (its model, its tools, its steps)"],
       ["mn-chunk-path", path.join(" › "), path.join(" › ")],
     ]);
     const head = el.querySelector<HTMLElement>(".mn-chunk-head");

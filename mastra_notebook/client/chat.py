@@ -3,11 +3,16 @@
 Whether the agent has memory is asked of the server (:func:`memory.has_memory`); ``memory=True/False``
 overrides the question.
 
-What memory did in each turn is ``chat.history[i].memory`` (a :class:`~.memory.TurnMemory`: the
-messages recalled, the working memory before and after), read as the turn ends; ``chat.turns[i]``
-has it too, beside the turn's prompt. ``chat.history`` stays one RunResult per turn (a
-:class:`TurnResult`, a RunResult that also carries its turn's memory): it equals the turn's
-``view.result``, and its JSON is a RunResult's (the memory is the chat's, not the run's).
+What memory did in each turn is ``chat.history[i].memory`` (a :class:`~..core.turn_memory.TurnMemory`: the
+messages recalled and saved, the working memory before and after), read as the turn ends;
+``chat.turns[i]`` has it too, beside the turn's prompt. Once a turn has ended its trace is read, as
+``view.trace()`` reads it (when the next turn is sent, or by ``chat.wait()``): the turn's view then
+shows each step's request and the trace lane, and its memory sets its counts beside the trace's.
+``chat.save(path)`` keeps all of it in one file, which ``mn.replay(path)`` plays turn by turn.
+
+``chat.history`` stays one RunResult per turn (a :class:`TurnResult`, a RunResult that also carries
+its turn's memory): it equals the turn's ``view.result``, and its JSON is a RunResult's (the memory
+is the chat's, not the run's).
 """
 
 from __future__ import annotations
@@ -15,16 +20,19 @@ from __future__ import annotations
 import threading
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import Field
 
+from ..core.chat_file import SavedChat, SavedTurn, write_chat
 from ..core.result import RunResult
-from ..widget.conversation import Conversation, memory_panel
+from ..core.trace import TraceUnavailable
+from ..core.turn_memory import TurnMemory, counted, traced_counts
+from ..widget.conversation import Conversation, turn_panel
 from ..widget.streamview import StreamView, first_line
 from . import memory as memories
 from .bodies import messages, refuse_unknown_to
-from .memory import TurnMemory
 from .tools import step_messages
 from .transport import MastraError, Transport
 
@@ -44,7 +52,13 @@ class ChatAgent(Protocol):
         """Stream one turn into a new view."""
 
 
-DEFAULT_RESOURCE = "mastra-notebook"  # Mastra needs a resource (an owner) for every thread
+TRACE_TIMEOUT = 10.0  # seconds a turn's trace is waited for, as view.trace() waits
+
+
+def new_resource() -> str:
+    """A resource (Mastra's owner of threads and of resource-scoped working memory) of one chat's own:
+    two chats share working memory only when given the same ``resource``."""
+    return f"mastra-notebook-{uuid.uuid4().hex[:12]}"
 
 
 @dataclass(frozen=True)
@@ -84,10 +98,15 @@ class Chat:
     """``agent.chat(thread=None, resource=None, memory=None, **options)``: ``chat.send(prompt)``.
 
     With an agent that has memory every turn goes to one thread (``chat.thread``, made up when none
-    is given) through the body's ``memory: {thread, resource}``; without, the chat keeps the history
-    (prompts, answers, tool calls and results) and sends it again with each turn. ``options`` (and
-    ``tools=``) apply to every turn; ``send`` takes more. Shown as a cell's value, the chat draws
-    every turn as one conversation.
+    is given) through the body's ``memory: {thread, resource}``; ``resource`` is the chat's own (made
+    up) unless given, so a new chat starts with no working memory of another's. Without memory, the
+    chat keeps the history (prompts, answers, tool calls and results) and sends it again with each
+    turn. ``options`` (and ``tools=``) apply to every turn; ``send`` takes more. Shown as a cell's
+    value, the chat draws every turn as one conversation.
+
+    ``send`` waits for the turn before (so three sends in one cell are three turns in order) and
+    reads its trace; ``chat.wait()`` waits for the last and reads its trace too. ``chat.save(path)``
+    and ``chat.to_html(path)`` keep the chat; ``mn.replay(path)`` plays a saved one turn by turn.
     """
 
     def __init__(
@@ -102,7 +121,7 @@ class Chat:
         refuse_unknown_to(agent.stream, options, "chat()")  # before the server is asked
         self.agent = agent
         self.memory = has_memory(agent) if memory is None else memory
-        self.resource = resource or DEFAULT_RESOURCE
+        self.resource = resource or new_resource()
         self.thread = thread or (f"chat-{uuid.uuid4()}" if self.memory else None)
         self.options = options
         self.prompts: list[Any] = []
@@ -110,6 +129,9 @@ class Chat:
         self._memories: list[TurnMemory | None] = []  # one per turn, set as it ends
         self._working: str | None = None  # the working memory after the last settled turn
         self._working_note: str | None = None  # why it could not be read, or is not kept
+        self._traced: list[bool] = []  # one per turn: its trace was read (or could not be)
+        self.trace_note: str | None = None
+        """Why turns show no trace (the server keeps none, say): then no later turn waits for one."""
         self._settling = threading.Lock()  # a turn ends on the stream's thread; turns is read on any
         self._shown = Conversation(
             title=f"chat with {agent.id}" + (f" · thread {self.thread}" if self.thread else "")
@@ -117,8 +139,8 @@ class Chat:
 
     @property
     def history(self) -> list[TurnResult]:
-        """One RunResult per turn, in order, each with its turn's ``memory`` (``recalled``,
-        ``working_before``, ``working_after``; None while the turn runs)."""
+        """One RunResult per turn, in order, each with its turn's ``memory`` (``recalled``, ``saved``,
+        ``working_before``, ``working_after``, the trace's counts; None while the turn runs)."""
         return [TurnResult.of(turn.result, turn.memory) for turn in self.turns]
 
     @property
@@ -139,12 +161,12 @@ class Chat:
         return memories.working_memory(self.agent.transport, self.agent.id, self.thread, self.resource).text
 
     def send(self, prompt: Any, **options: Any) -> StreamView:
-        """The next turn: streams the answer into a new view (also drawn in the displayed chat)."""
+        """The next turn: streams the answer into a new view (also drawn in the displayed chat). The
+        turn before is waited for first (the next turn must see it, in the thread or in the history
+        resent), and its trace read."""
         refuse_unknown_to(self.agent.stream, options, "chat.send()")  # before memory is read
-        running = [i + 1 for i, view in enumerate(self.views) if view.result.status == "running"]
-        if running:  # the next turn must see this one (in the thread, or in the history resent)
-            raise RuntimeError(f"turn {running[-1]} is still running: wait for it (view.wait()) first")
         new = _messages(prompt)
+        self.wait()
         self._settle_all()  # the turns so far keep the working memory they left
         if self.memory and not self.views:
             self._read_working()  # before the first turn
@@ -158,10 +180,46 @@ class Chat:
         self.prompts.append(prompt)
         self.views.append(view)
         self._memories.append(None)
+        self._traced.append(False)
         self._shown.add_turn(_prompt_text(prompt), view)
         view.observe(lambda change: None if change["new"] else self._settle(index), names="streaming")
         self._settle(index)  # a turn that ended before it was observed (refused at once)
         return view
+
+    def wait(self, timeout: float | None = None) -> list[TurnResult]:
+        """Wait for every turn to end (``timeout`` seconds for each at most), then read each ended
+        turn's trace (as ``view.trace()`` does: its steps' requests and the trace lane show in the
+        turn's view, and its memory's counts are set beside the trace's). Returns ``history``."""
+        for index, view in enumerate(self.views):
+            if view.result.status == "running":
+                view.wait(timeout)
+            self._settle(index)
+            self._read_trace(index)
+        return self.history
+
+    def _read_trace(self, index: int) -> None:
+        """Turn ``index``'s trace, once, when the server keeps traces (a turn that ran no request of
+        its own, refused say, has none: it is left alone)."""
+        view = self.views[index]
+        if self._traced[index] or view.result.trace_id is None or view.controls is None:
+            return
+        self._traced[index] = True
+        if self.trace_note is None:
+            try:
+                found = view.trace(TRACE_TIMEOUT)
+            except (TraceUnavailable, RuntimeError) as error:
+                self.trace_note = str(error)
+            else:
+                memory = self._memories[index]
+                if self.memory and memory is not None:
+                    self._memories[index] = counted(memory, *traced_counts(found.spans))
+                    self._show(index)
+                return
+        memory = self._memories[index]
+        if self.memory and memory is not None:
+            note = f"no trace to set them beside: {self.trace_note}"
+            self._memories[index] = memory.model_copy(update={"counts": note})
+            self._show(index)
 
     def _settle_all(self) -> None:
         for index in range(len(self.views)):
@@ -182,16 +240,18 @@ class Chat:
                 self._read_working()
                 memory = TurnMemory(
                     recalled=memories.recalled(chunks),
+                    saved=memories.saved(chunks),
                     working_before=before,
                     working_after=self._working,
                     note=self._working_note,
                 )
             self._memories[index] = memory
-        previous = self._memories[index - 1] if index else None
-        shown_note = memory.note if previous is None or previous.note != memory.note else None  # said once
-        recalled = [(message.role, message.text) for message in memory.recalled]
+        self._show(index)
+
+    def _show(self, index: int) -> None:
+        """Turn ``index``'s memory under its answer (its note said once: not when the turn before said it)."""
         self._shown.show_memory(
-            index, memory_panel(recalled, memory.working_before, memory.working_after, shown_note)
+            index, turn_panel(self._memories[index], self._memories[index - 1] if index else None)
         )
 
     def _read_working(self) -> None:
@@ -211,6 +271,33 @@ class Chat:
             out += _messages(prompt) + step_messages(view.result.steps)
         return out
 
+    def save(self, path: str | Path) -> Path:
+        """Save the chat to one file (``mn.replay(path)`` plays it turn by turn): each turn's prompt,
+        its recording (chunks with their arrival times, its trace, scores and label) and what memory
+        did in it. Waits for the last turn, and reads the traces, first (``wait()``)."""
+        self.wait()
+        turns = [
+            SavedTurn(
+                prompt=_prompt_text(prompt),
+                title=view.title,
+                subtitle=view.subtitle,
+                memory=memory,
+                lines=[line.decode() for line in view.stream.lines()],
+            )
+            for prompt, view, memory in zip(self.prompts, self.views, self._memories, strict=True)
+        ]
+        head = SavedChat(
+            title=self._shown.title, agent=self.agent.id, thread=self.thread, resource=self.resource
+        )
+        return write_chat(path, head.model_copy(update={"turns": turns}))
+
+    def to_html(self, path: str | Path | None = None) -> str:
+        """One self-contained, offline page of the chat (written to ``path`` if given): each prompt,
+        its turn drawn by the widget's renderer (requests, trace lane), and what memory did in it.
+        Waits for the last turn, and reads the traces, first (``wait()``)."""
+        self.wait()
+        return self._shown.to_html(path)
+
     def fork(self) -> Chat:
         """A branch of this conversation: the same turns so far, then its own. With memory the
         thread is cloned on the server (``/api/memory/threads/:id/clone``)."""
@@ -224,6 +311,7 @@ class Chat:
             branch.prompts.append(prompt)
             branch.views.append(view)
             branch._memories.append(memory)
+            branch._traced.append(True)  # the trunk's turn: its trace is the trunk's to read
             branch._shown.add_turn(_prompt_text(prompt), view)
             branch._shown.show_memory(len(branch.views) - 1, self._shown.panel_of(len(branch.views) - 1))
         branch._working, branch._working_note = self._working, self._working_note

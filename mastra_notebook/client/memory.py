@@ -21,10 +21,10 @@ from typing import Any
 from urllib.parse import quote
 
 import orjson
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
-from ..core.documented import Documented
 from ..core.records import ThreadRecord
+from ..core.turn_memory import RecalledMessage
 from .transport import Transport
 
 NO_MEMORY = (
@@ -35,32 +35,6 @@ NO_WORKING_MEMORY = (
     "agent {agent} keeps no working memory: turn it on in its Memory's options on the server "
     "(new Memory({{options: {{workingMemory: {{enabled: true}}}}}}))"
 )
-
-
-class RecalledMessage(Documented):
-    """One message recalled from memory: its role and its text (tool calls and results summarised)."""
-
-    model_config = ConfigDict(frozen=True)  # fields documented in help() (Documented)
-    role: str
-    """Who said it: ``user``, ``assistant``, ``system`` or ``tool``."""
-    text: str
-    """What it said, as text (a tool call or result as a one-line summary)."""
-
-
-class TurnMemory(Documented):
-    """What memory did in one chat turn: the messages recalled into it, and the working memory
-    before and after it (None when there is none). ``note`` says why there is nothing to show, and
-    what to turn on on the server."""
-
-    model_config = ConfigDict(frozen=True)  # fields documented in help() (Documented)
-    recalled: list[RecalledMessage] = []
-    """The messages memory brought into the turn from earlier ones (not the turn's own)."""
-    working_before: str | None = None
-    """The thread's working memory as the turn began (None when there was none)."""
-    working_after: str | None = None
-    """The working memory as the turn ended: what the agent wrote into it shows as the difference."""
-    note: str | None = None
-    """Why there is nothing to show (no memory, no working memory), and what to turn on on the server."""
 
 
 class WorkingMemory(BaseModel):
@@ -81,6 +55,18 @@ def working_memory(
     text = found.get("workingMemory")
     enabled = found.get("workingMemoryTemplate") is not None or text is not None
     return WorkingMemory(text=text if isinstance(text, str) else None, enabled=enabled)
+
+
+def saved(chunks: Iterable[Any]) -> list[RecalledMessage]:
+    """The messages a turn added to its thread: the ``user`` then ``nonUser`` messages of its last
+    ``finish`` chunk that lists them (the turn's input and everything the agent answered)."""
+    given = None
+    for chunk in chunks:
+        given = _finish_messages(chunk) or given
+    if given is None:
+        return []
+    listed = [m for part in ("user", "nonUser") for m in _listed(given.get(part)) if isinstance(m, dict)]
+    return [RecalledMessage(role=str(m.get("role", "")), text=message_text(m)) for m in listed]
 
 
 def recalled(chunks: Iterable[Any]) -> list[RecalledMessage]:

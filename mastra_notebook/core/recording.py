@@ -89,17 +89,21 @@ class Recording:
         """Chunk ``index`` as a dict (or why it is not a chunk)."""
         return coerce(self.items[index])
 
-    def lines(self) -> Iterator[bytes]:
-        """The JSONL lines ``save`` writes: each chunk as it came, with its arrival time."""
+    def lines(self, after: Iterable[dict[str, Any]] = ()) -> Iterator[bytes]:
+        """The JSONL lines ``save`` writes: each chunk as it came, with its arrival time, then the
+        lines ``after``, untimed."""
         for item, at_ms in zip(self.items, self.times, strict=True):
             yield _line(item, at_ms)
+        for item in after:
+            yield _line(item, math.nan)
 
     def save(self, path: str | Path, after: Iterable[dict[str, Any]] = ()) -> Path:
         """Write the recording to ``path`` as JSONL (``mn.view(path)`` or ``mn.replay(path)`` reads it),
         then the lines ``after``, untimed (the run's scores: no chunk of its stream says them)."""
         path = Path(path)
-        lines = [*self.lines(), *(_line(item, math.nan) for item in after)]
-        write_atomically(path, b"".join(line + b"\n" for line in lines))  # whole, or the previous file
+        write_atomically(
+            path, b"".join(line + b"\n" for line in self.lines(after))
+        )  # whole, or the previous file
         return path
 
     @classmethod

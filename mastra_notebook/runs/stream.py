@@ -302,6 +302,10 @@ class RunStream:
         scores in a line of their own at the end (``mn.view(path)`` reads them back)."""
         return self.recording.save(path, scored_lines(self.result))
 
+    def lines(self) -> list[bytes]:
+        """The JSONL lines ``save`` writes (a chat's file keeps each turn's so)."""
+        return list(self.recording.lines(scored_lines(self.result)))
+
     # ---- in the background -------------------------------------------------------------------------
 
     def consume(self, source: Any, *, delay: float = 0.0) -> RunStream:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal, TypedDict
 
 import ipywidgets
 
+from ..core.turn_memory import TurnMemory
 from ..render import views
 from ..render.engine import engine
 from ..render.transcript import transcript_class, transcript_input
@@ -26,9 +28,13 @@ class MemoryPanel(TypedDict):
 
     recalled: list[tuple[str, str]]
     """(role, text) of each message recalled, the text cut at RECALLED_CHARS."""
+    saved: list[tuple[str, str]]
+    """(role, text) of each message the turn added to the thread, the text cut at RECALLED_CHARS."""
     working: list[tuple[Mark, str]] | None
     """The working memory's lines, marked (``working_diff``); None: no working memory this turn."""
     note: str | None
+    counts: str | None
+    """The counts beside the trace's (agreeing, or why not); None before the trace is read."""
 
 
 def user_turn_html(text: str) -> str:
@@ -44,15 +50,42 @@ def working_diff(before: str | None, after: str | None) -> list[tuple[Mark, str]
 
 
 def memory_panel(
-    recalled: Sequence[tuple[str, str]], before: str | None, after: str | None, note: str | None = None
+    recalled: Sequence[tuple[str, str]],
+    before: str | None,
+    after: str | None,
+    note: str | None = None,
+    *,
+    saved: Sequence[tuple[str, str]] = (),
+    counts: str | None = None,
 ) -> MemoryPanel | None:
-    """What memory did in one turn: the messages recalled, the working memory's changes, and a note;
-    None when none of them has anything to show."""
-    if not recalled and before is None and after is None and not note:
+    """What memory did in one turn: the messages recalled and saved, the working memory's changes,
+    a note, and the counts beside the trace's; None when none of them has anything to show."""
+    if not recalled and not saved and before is None and after is None and not note and not counts:
         return None
     working = working_diff(before, after) if before is not None or after is not None else None
-    cut = [(role, _cut(text)) for role, text in recalled]
-    return {"recalled": cut, "working": working, "note": note or None}
+    return {
+        "recalled": [(role, _cut(text)) for role, text in recalled],
+        "saved": [(role, _cut(text)) for role, text in saved],
+        "working": working,
+        "note": note or None,
+        "counts": counts or None,
+    }
+
+
+def turn_panel(memory: TurnMemory | None, previous: TurnMemory | None = None) -> MemoryPanel | None:
+    """A turn's memory (a chat's, or a saved chat's) as its panel. Its note is said once: not when
+    the ``previous`` turn's memory said the same."""
+    if memory is None:
+        return None
+    note = previous is None or previous.note != memory.note
+    return memory_panel(
+        [(message.role, message.text) for message in memory.recalled],
+        memory.working_before,
+        memory.working_after,
+        memory.note if note else None,
+        saved=[(message.role, message.text) for message in memory.saved],
+        counts=memory.counts,
+    )
 
 
 def memory_html(
@@ -125,6 +158,21 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         """Turn ``index``'s memory as data (None for none)."""
         return self._panels[index]
 
+    def to_html(self, path: str | Path | None = None) -> str:
+        """One self-contained, offline page of every turn: each prompt, its run drawn by the widget's
+        own renderer (its requests and trace lane as the view has them), and its memory."""
+        from .export import Part, parts_html
+
+        parts: list[Part] = (
+            [views.draw(views.strong(self.title), "mn-conversation-title")] if self.title else []
+        )
+        for prompt, view, shown in zip(self.prompts, self.views, self.memories, strict=True):
+            parts += [user_turn_html(prompt), (view.run, view.title, view.subtitle), shown]
+        page = parts_html(parts, self.title or "Mastra chat")
+        if path is not None:
+            Path(path).write_text(page)
+        return page
+
     def _turn_changed(self, change: dict[str, Any]) -> None:
         if not change["new"]:  # a turn ended: the saved transcript shows its final state
             self._update_transcripts()
@@ -156,7 +204,8 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         else:
             bundle: Any = own() or {}
             data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-            display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+            # no text/plain line above the transcript (nbconvert, an untrusted notebook): it says the chat
+            display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
         handle = display({"text/html": self.transcript_html()}, raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
 

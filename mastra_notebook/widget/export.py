@@ -28,11 +28,13 @@ const code = Uint8Array.from(atob(document.getElementById("mn-bundle").textConte
 const data = JSON.parse(document.getElementById("mn-data").textContent);
 const url = URL.createObjectURL(new Blob([code], {type: "text/javascript"}));
 import(url).then((module) => {
-  const el = document.getElementById("mn-view");
-  el.replaceChildren();
-  const {title, subtitle, requests, present} = data;
-  if (data.replay) module.mountReplay(el, data.snapshot, data.replay, {title, subtitle, requests, present});
-  else module.mountStatic(el, data.snapshot, {title, subtitle, requests, present});
+  for (const shown of data.views ?? [{...data, id: "mn-view"}]) {  // a chat's page: several views
+    const el = document.getElementById(shown.id);
+    el.replaceChildren();
+    const {title, subtitle, requests, present, snapshot, replay} = shown;
+    if (replay) module.mountReplay(el, snapshot, replay, {title, subtitle, requests, present});
+    else module.mountStatic(el, snapshot, {title, subtitle, requests, present});
+  }
   document.body.dataset.mounted = "true";
 });
 """
@@ -85,27 +87,51 @@ def page_html(
     ``title`` and ``subtitle`` head it as they head the view (the agent id, the prompt's first line).
     With its ``recording``, the page has the replay bar: play, pause, step, the scrubber. ``present``:
     in present mode (``view.present()``)."""
-    nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
+    shown = {**_mounted(run, title, subtitle), "present": present}
+    if recording is not None and len(recording):
+        shown["replay"] = replay_of(recording, run.state.draw)
+    body = f'<div id="mn-view">{shown.pop("drawn")}</div>'
+    return _page(body, shown, " · ".join(filter(None, [title, subtitle])))
+
+
+Part = tuple[Run, str, str] | str
+"""A page's part: a run with its title and subtitle (drawn by the widget's renderer), or inert HTML
+(a chat's prompt or memory, drawn by the kernel)."""
+
+
+def parts_html(parts: list[Part], heading: str = "") -> str:
+    """One page of several parts in order: each run mounted by the widget's renderer (a static
+    transcript until it mounts), each HTML part as it is: a chat's page (``chat.to_html``)."""
+    views: list[dict[str, Any]] = []
+    body: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            body.append(part)
+            continue
+        shown = {"id": f"mn-view-{len(views)}", **_mounted(*part), "present": False}
+        body.append(f'<div id="{shown["id"]}">{shown.pop("drawn")}</div>')
+        views.append(shown)
+    return _page("".join(body), {"views": views}, heading)
+
+
+def _mounted(run: Run, title: str, subtitle: str) -> dict[str, Any]:
+    """What the page mounts a run from (its snapshot, heading and requests), and ``drawn``: its
+    static transcript, shown until it mounts."""
     snapshot = message("snapshot", 0, run.snapshot())
     requests = requests_of(snapshot["ops"], run.result)  # each step's, folded: the page has no kernel
-    data: dict[str, Any] = {
-        "snapshot": snapshot,
-        "title": title,
-        "subtitle": subtitle,
-        "requests": requests,
-        "present": present,
-    }
-    if recording is not None and len(recording):
-        data["replay"] = replay_of(recording, run.state.draw)
+    drawn = render_ops(snapshot["ops"], title, subtitle, (), requests)
+    return {"snapshot": snapshot, "title": title, "subtitle": subtitle, "requests": requests, "drawn": drawn}
+
+
+def _page(body: str, data: dict[str, Any], heading: str) -> str:
+    nonce = secrets.token_urlsafe(16)  # only our boot script runs: no inline handler, ever
     bundle = base64.b64encode((_STATIC / "widget.js").read_bytes()).decode()  # code is not text to escape
     css = (_STATIC / "widget.css").read_text() if (_STATIC / "widget.css").exists() else ""
-    heading = " · ".join(filter(None, [title, subtitle]))
     return (
         '<!doctype html>\n<html><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"script-src 'nonce-{nonce}' blob:; style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{escape(heading or 'Mastra run')}</title><style>{css}</style></head><body>"
-        f'<div id="mn-view">{render_ops(snapshot["ops"], title, subtitle, (), requests)}</div>'
+        f"<title>{escape(heading or 'Mastra run')}</title><style>{css}</style></head><body>{body}"
         f'<script type="text/plain" id="mn-bundle">{bundle}</script>'
         f'<script type="application/json" id="mn-data">{_json_in_script(data)}</script>'
         f'<script type="module" nonce="{nonce}">{_BOOT}</script></body></html>\n'

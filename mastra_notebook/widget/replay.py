@@ -10,10 +10,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..core.chat_file import SavedChat, is_chat_file, read_chat
 from ..core.moments import MOMENTS, Moment, moments
 from ..core.recording import Recording
+from ..core.turn_memory import TurnMemory
 from ..runs.loops import Work
 from .contract import BrowserMessage, PauseMsg, PlayMsg, ReplayTraits, RevealMsg, SeekMsg, SpeedMsg, synced
+from .conversation import Conversation, turn_panel
 from .streamview import StreamView
 
 UNTIMED_GAP_MS = 40.0  # the pace of a recording that carries no arrival times
@@ -202,6 +205,78 @@ class ReplayView(StreamView):
             super()._answer(msg)
 
 
+class ChatReplay:
+    """A saved chat (``chat.save(path)``) played turn by turn: each turn's prompt, then its run in a
+    replay view (its requests and trace as saved), then what memory did in it once the turn's replay
+    reaches its end. ``next()`` adds the next turn; with ``autoplay`` each turn plays, and the next
+    follows when it ends. Shown as a cell's value: the conversation so far."""
+
+    def __init__(
+        self,
+        saved: SavedChat,
+        *,
+        speed: float = 1.0,
+        autoplay: bool = True,
+        title: str = "",
+        renderers: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.saved = saved
+        self.speed, self.autoplay, self.renderers = speed, autoplay, renderers
+        self.views: list[ReplayView] = []
+        self.widget = Conversation(title=title or saved.title)
+        """The conversation widget (for frontends that show widgets themselves, e.g. marimo)."""
+
+    @property
+    def prompts(self) -> list[str]:
+        """Every turn's prompt, as shown (the turns not yet added too)."""
+        return [turn.prompt for turn in self.saved.turns]
+
+    @property
+    def memories(self) -> list[TurnMemory | None]:
+        """What memory did in each turn, as saved (the turns not yet added too)."""
+        return [turn.memory for turn in self.saved.turns]
+
+    def next(self) -> ReplayView | None:
+        """Add the next turn (None when every turn is shown): its prompt, then its run replayed (playing
+        with ``autoplay``, else held at its start for the replay bar)."""
+        index = len(self.views)
+        if index >= len(self.saved.turns):
+            return None
+        turn = self.saved.turns[index]
+        recording = Recording.load([line.encode() for line in turn.lines])
+        view = ReplayView(recording, speed=self.speed, title=turn.title, renderers=self.renderers)
+        view.subtitle = turn.subtitle
+        self.views.append(view)
+        self.widget.add_turn(turn.prompt, view)
+        view.observe(lambda change: self._moved(index, change["new"]), names="replay")
+        if self.autoplay:
+            view.play()
+        return view
+
+    def _moved(self, index: int, replay: dict[str, Any]) -> None:
+        """Turn ``index``'s replay moved: its memory shows at its end (and hides before it); at the end
+        of the last turn added, an autoplaying chat adds the next."""
+        ended = replay["position"] >= replay["total"]
+        previous = self.memories[index - 1] if index else None
+        self.widget.show_memory(index, turn_panel(self.memories[index], previous) if ended else None)
+        if ended and self.autoplay and index == len(self.views) - 1:
+            self.next()
+
+    def __repr__(self) -> str:
+        return (
+            f"<ChatReplay {self.saved.title or 'chat'}: {len(self.views)} of {len(self.saved.turns)} turns>"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
+    def _ipython_display_(self) -> None:
+        self.widget._ipython_display_()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
 def replay(
     source: Any,
     speed: float = 1.0,
@@ -211,14 +286,23 @@ def replay(
     renderers: Mapping[str, Any] | None = None,
     pause_at: Moment | None = None,
     present: bool = False,
-) -> ReplayView:
+) -> ReplayView | ChatReplay:
     """Play a recording (``view.save`` output, or any Mastra JSONL / SSE body) in a view with controls
     (``renderers``: ``{tool name: fn}`` drawing those tools' results as data, as in ``mn.view``).
 
     Predict, then reveal: ``pause_at="tool-call"`` (or ``"step"``, ``"sub-agent"``) stops playback
     just before each such moment, what comes next hidden until the bar's Reveal (or
     ``view.reveal()``) shows it and plays on to the next. ``present=True``: present mode, for a
-    projector (``view.present()``). A teacher's note on a step: ``view.note(step, text)``."""
+    projector (``view.present()``). A teacher's note on a step: ``view.note(step, text)``.
+
+    A chat's file (``chat.save``) plays turn by turn (a :class:`ChatReplay`: its first turn at once,
+    the next as each ends with ``autoplay``, else on ``next()``)."""
+    if is_chat_file(source):
+        played = ChatReplay(
+            read_chat(source), speed=speed, autoplay=autoplay, title=title, renderers=renderers
+        )
+        played.next()
+        return played
     name = Path(source).name if isinstance(source, (str, Path)) else ""
     view = ReplayView(
         Recording.load(source),

@@ -411,8 +411,7 @@ class StreamView(anywidget.AnyWidget):
         the run ends, so the live widget is never drawn again (a reader's open form or panel stays);
         the widget's CSS hides the transcript wherever the widget itself shows."""
         self.show_in_browser()
-        plain = f"<{type(self).__name__} {self.title or 'run'}: its transcript follows>"
-        self._transcripts.show(super()._repr_mimebundle_() or {}, plain)
+        self._transcripts.show(super()._repr_mimebundle_() or {})
 
     def to_html(self, path: str | Path | None = None) -> str:
         """One self-contained, offline page of the run (the widget's own renderer, with the replay

@@ -27,14 +27,15 @@ class Transcripts:
         self._unpublished = False  # the run ended; its final state not yet sent again from a cell
         self._shell: Any = None  # the IPython shell whose cells are watched, once shown
 
-    def show(self, widget: Any, plain: str) -> None:
-        """Display ``widget`` (its MIME bundle, or bundle and metadata), saved as ``plain`` text, then
-        the transcript as an output of its own, updated when the run settles."""
+    def show(self, widget: Any) -> None:
+        """Display ``widget`` (its MIME bundle, or bundle and metadata), saved with an empty text/plain,
+        then the transcript as an output of its own, updated when the run settles."""
         from IPython.display import display
 
         data, metadata = widget if isinstance(widget, tuple) else (widget, {})  # Colab needs the metadata
-        # text/plain is saved with the notebook: a status here would be frozen at "running"
-        display({**data, "text/plain": plain}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+        # text/plain is what an untrusted notebook and nbconvert show of the widget: the transcript below
+        # says the run, so it says nothing (a line like "<StreamView ...>" stood above each transcript)
+        display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
         self.add(display(self._draw(), raw=True, display_id=True))  # type: ignore[no-untyped-call]
 
     def add(self, handle: Any) -> None:

@@ -31,6 +31,8 @@ SAVED = {
     "reopen-trusted": (True, True, True),
     "reopen-untrusted": (True, False, False),
     "reopen-no-state": (False, False, False),
+    # JupyterLab's default: it signs the notebook it saves, but saves no widget state
+    "reopen-trusted-no-state": (False, True, False),
 }
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 FRONTENDS = {"lab": "/lab/workspaces/{name}/tree/{name}.ipynb", "notebook7": "/notebooks/{name}.ipynb"}
@@ -88,6 +90,7 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
             assert "mastra-notebook-transcript" in (shown.get_attribute("class") or "")
             assert "finished" in shown.inner_text()
             assert e2e.cell(page, 0).locator(".mn-root").count() == 0
+        assert "transcript follows" not in output.inner_text()  # the widget's text/plain says nothing
         assert not [error for error in events.errors if error not in e2e.NOTEBOOK7_OWN_ERRORS], events.errors
         if frontend == "lab":  # Notebook 7 draws its outputs as JupyterLab does (its page: light)
             for dark in e2e.shot_darks():

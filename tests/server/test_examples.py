@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 import mastra_notebook as mn
 
@@ -96,3 +101,59 @@ def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
     )]  # fmt: skip
     NotebookClient(notebook, timeout=60, kernel_name="python3").execute()
     assert notebook.cells[0].outputs[0]["text"].strip() == "finished finished"
+
+
+def test_every_example_is_run() -> None:
+    """Each notebook in examples/ runs in test_an_example_shows_what_it_should (a new one too)."""
+    assert sorted(SHOWN) == sorted(path.name for path in EXAMPLES.glob("*.ipynb"))
+
+
+def demo_distributions() -> set[str]:
+    """The distributions scripts/demo.sh installs into .venv/: the package with the extras named on
+    its install line, JupyterLab, and what each of those requires in turn (installed here to read)."""
+    demo = (EXAMPLES.parent / "scripts" / "demo.sh").read_text()
+    (extras,) = re.findall(r'quick_install -e "\.\[([a-z,]+)\]"', demo)
+    wanted = [f"mastra-notebook[{extras}]", "jupyterlab"]
+    found: set[str] = set()
+    while wanted:
+        requirement = Requirement(wanted.pop())
+        name = canonicalize_name(requirement.name)
+        if name in found:
+            continue
+        found.add(name)
+        for needed in metadata.requires(name) or []:
+            needs = Requirement(needed)
+            if needs.marker is None or any(
+                needs.marker.evaluate({"extra": extra}) for extra in ["", *requirement.extras]
+            ):
+                wanted.append(str(needs.name) + (f"[{','.join(needs.extras)}]" if needs.extras else ""))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(SHOWN))
+def test_the_demo_installs_what_an_example_imports(name: str) -> None:
+    """The demo's own environment has every module an example imports (pandas, which the notebooks'
+    tables use, was missing once): stdlib, or a distribution the demo's install line brings."""
+    notebook = nbformat.read(EXAMPLES / name, as_version=4)
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    imported = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", code, re.MULTILINE))
+    installed = demo_distributions()
+    providers = metadata.packages_distributions()
+    missing = [
+        module
+        for module in sorted(imported - set(sys.stdlib_module_names) - {"mastra_notebook"})  # the package
+        if not {canonicalize_name(d) for d in providers.get(module, [])} & installed
+    ]
+    assert missing == []
+
+
+def test_the_readme_and_the_quickstart_point_to_every_example() -> None:
+    """A reader of the README, and of the notebook the demo opens, learns each example exists."""
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    quickstart = nbformat.read(EXAMPLES / "quickstart.ipynb", as_version=4)
+    told = "\n".join(cell.source for cell in quickstart.cells if cell.cell_type == "markdown")
+    for path in EXAMPLES.glob("*.ipynb"):
+        assert re.search(rf"`examples/{re.escape(path.name)}`[^\n]+", readme), path.name
+        if path.name != "quickstart.ipynb":
+            assert re.search(rf"\({re.escape(path.name)}\)[^\n]+", told), path.name
+    assert readme.count("```sh\nbash scripts/demo.sh") == 1  # still the two commands

@@ -149,6 +149,7 @@ export const CLASS_STYLES: Record<string, string> = {
   "mn-diff-removed": `background:${DEL}`,
   "mn-diff-gutter": "display:inline-block;width:1.4em;opacity:0.75;user-select:none",
   "mn-memory-note": `font-style:italic;${MUTED}`,
+  "mn-memory-counts": `font-size:12px;${MUTED}`,
 };
 for (const [tone, colour] of Object.entries(TONES)) CLASS_STYLES[`mn-tone-${tone}`] = `border-color:${colour}`;
 

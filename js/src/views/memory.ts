@@ -12,8 +12,12 @@ export interface MemoryInput {
   /** (role, text) of each message recalled, the text cut by the kernel. */
   recalled: readonly (readonly [string, string])[];
   /** The working memory's lines, each marked; null when the turn has no working memory. */
+  /** (role, text) of each message the turn added to its thread (older kernels send none). */
+  saved?: readonly (readonly [string, string])[];
   working: readonly (readonly [Mark, string])[] | null;
   note?: string | null;
+  /** The counts beside the trace's: that they agree, or why they differ. */
+  counts?: string | null;
 }
 
 const MARK_WORD: Record<Mark, string> = { "+": "added", "-": "removed", " ": "kept" };
@@ -22,16 +26,16 @@ const GLYPH: Record<Mark, string> = { "+": "+", "-": "\u2212", " ": " " }; // a 
 /** What memory did in one turn, or null when there is nothing to show. */
 export function drawMemory(input: MemoryInput): HTMLElement | null {
   const blocks: HTMLElement[] = [];
-  const recalled = input.recalled;
-  if (recalled.length > 0) {
-    const count = `${recalled.length} message${recalled.length === 1 ? "" : "s"}`;
-    const items = recalled.map(([role, text]) =>
+  const listed = (kind: "recalled" | "saved", word: string, messages: readonly (readonly [string, string])[]) => {
+    if (messages.length === 0) return;
+    const count = `${messages.length} message${messages.length === 1 ? "" : "s"}`;
+    const items = messages.map(([role, text]) =>
       h("li", "", [isolated("mn-memory-role", role), isolated("mn-memory-text", text)], { "data-role": role }),
     );
-    blocks.push(
-      h("details", "mn-memory-recalled", [h("summary", "", [`Recalled ${count}`]), h("ol", "mn-memory-list", items)]),
-    );
-  }
+    blocks.push(h("details", `mn-memory-${kind}`, [h("summary", "", [`${word} ${count}`]), h("ol", "mn-memory-list", items)]));
+  };
+  listed("recalled", "Recalled", input.recalled);
+  listed("saved", "Saved", input.saved ?? []);
   if (input.working !== null) {
     const lines = input.working;
     const added = lines.filter(([mark]) => mark === "+").length;
@@ -48,6 +52,7 @@ export function drawMemory(input: MemoryInput): HTMLElement | null {
       }),
     );
   }
+  if (input.counts) blocks.push(h("div", "mn-memory-counts", [`Counts: ${input.counts}`]));
   if (input.note) blocks.push(h("div", "mn-memory-note", [input.note]));
   return blocks.length === 0 ? null : h("div", "mn-turn-memory", blocks, { "data-role": "memory" });
 }
