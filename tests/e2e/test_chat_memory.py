@@ -37,8 +37,12 @@ def test_a_chat_turn_shows_what_it_recalled_and_how_working_memory_changed(
     expect(memories).to_have_count(3, timeout=60_000)
     first, second, third = (memories.nth(i) for i in range(3))
     expect(first.locator("summary")).to_have_text(["Saved 4 messages", "Working memory: +4 -0 lines"])
-    expect(second.locator("summary")).to_have_text(["Recalled 2 messages", "Saved 4 messages", "Working memory: +2 -2 lines"])
-    expect(third.locator("summary")).to_have_text(["Recalled 4 messages", "Saved 2 messages", "Working memory: unchanged"])
+    expect(second.locator("summary")).to_have_text(
+        ["Recalled 2 messages", "Saved 4 messages", "Working memory: +2 -2 lines"]
+    )
+    expect(third.locator("summary")).to_have_text(
+        ["Recalled 4 messages", "Saved 2 messages", "Working memory: unchanged"]
+    )
     added = second.locator('[data-mark="added"]')
     expect(added).to_have_text(["+- Location: Lyon", "+- Likes: <b>jazz</b>"])  # text, not markup
     expect(second.locator("b")).to_have_count(0)
