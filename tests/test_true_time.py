@@ -81,7 +81,7 @@ def test_before_the_trace_every_figure_is_by_arrival_and_says_so() -> None:
     # the card's: from its arguments' first characters (28 ms of streaming) to its result
     assert (card["duration"], card["duration_source"]) == ("136 ms", "arrival")
     assert card["duration_title"] == ARRIVAL_SOURCE
-    assert "view.trace()" in ARRIVAL_SOURCE
+    assert "trace()" in ARRIVAL_SOURCE
     result = run.result
     [call] = result.tool_calls
     assert call.timing_source == "arrival"

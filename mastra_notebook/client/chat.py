@@ -182,7 +182,9 @@ class Chat:
         self._memories.append(None)
         self._traced.append(False)
         self._shown.add_turn(_prompt_text(prompt), view)
-        view.observe(lambda change: None if change["new"] else self._settle(index), names="streaming")
+        view.observe(
+            lambda change: None if change["new"] else self._settle(index, block=False), names="streaming"
+        )
         self._settle(index)  # a turn that ended before it was observed (refused at once)
         return view
 
@@ -225,10 +227,15 @@ class Chat:
         for index in range(len(self.views)):
             self._settle(index)
 
-    def _settle(self, index: int) -> None:
+    def _settle(self, index: int, block: bool = True) -> None:
         """Read what memory did in an ended turn, once: recalled messages from its finish chunk, the
         working memory through the route. Runs in a trait observer too: it raises nothing."""
-        with self._settling:
+        # The observer (``block=False``, on the stream's loop thread) does not wait: the holder reads
+        # memory over HTTP through that loop, which a wait here would hold (a deadlock seen in CI). The
+        # holder, or the next send(), wait() or fork(), settles this turn.
+        if not self._settling.acquire(blocking=block):
+            return
+        try:
             view = self.views[index]
             if self._memories[index] is not None or view.result.status == "running":
                 return
@@ -246,6 +253,8 @@ class Chat:
                     note=self._working_note,
                 )
             self._memories[index] = memory
+        finally:
+            self._settling.release()
         self._show(index)
 
     def _show(self, index: int) -> None:

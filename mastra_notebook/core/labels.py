@@ -225,7 +225,7 @@ def _result_outcome(error: Any, result: Any) -> str:
 
 # What each duration is measured by: a card's and a bar's tooltip, and ``ToolCall.timing_source``.
 TRACE_SOURCE = "by Mastra's trace: its span on the server"
-ARRIVAL_SOURCE = "by its chunks' arrival in the notebook, network included (view.trace(): the server's spans)"
+ARRIVAL_SOURCE = "by its chunks' arrival in the notebook, network included (trace() reads the server's spans)"
 
 
 def duration_ms(fields: Mapping[str, Any]) -> tuple[float, str] | None:
