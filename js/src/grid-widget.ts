@@ -5,7 +5,8 @@
  * `_css`, which restyles every view on the page whenever a model is made).
  */
 import { type GridMessage, mountGrid, readPage } from "./views/grid";
-import { GRID_CSS as css } from "./grid-style";
+import { GRID_CSS } from "./grid-style";
+import { adoptStyles } from "./styles";
 
 /** The part of the anywidget model the grid uses. */
 export interface GridModel {
@@ -15,20 +16,8 @@ export interface GridModel {
   send(msg: GridMessage): void;
 }
 
-const STYLE_ID = "mn-grid-style";
-
-function adoptStyle(el: HTMLElement): void {
-  const root = el.getRootNode();
-  const host = root instanceof ShadowRoot ? root : document.head;
-  if (host.querySelector(`#${STYLE_ID}`)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = css;
-  host.append(style);
-}
-
 export function renderGrid({ model, el }: { model: GridModel; el: HTMLElement }): () => void {
-  adoptStyle(el);
+  adoptStyles(el, GRID_CSS, "mn-grid-style");
   const grid = mountGrid(el, (msg) => model.send(msg));
   const draw = () => grid.show(readPage(model.get("page")));
   draw();

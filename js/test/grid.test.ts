@@ -145,7 +145,7 @@ describe("the grid's widget", () => {
   it("redraws an experiment's changed row only, and adds its styles to the page once", () => {
     const { model, el, close } = mounted(experimentPage());
     const second = mounted(experimentPage());
-    expect(document.querySelectorAll("style#mn-grid-style")).toHaveLength(1);
+    expect(document.querySelectorAll('style[data-mn-styles="mn-grid-style"]')).toHaveLength(1);
     const rows = [...el.querySelectorAll("tbody > tr")];
     const page = experimentPage();
     (page.rows[1] as { input: string }).input = "capital of Italy? (again)";
