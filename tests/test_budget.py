@@ -25,6 +25,7 @@ from mastra_notebook.runs.experiment import Experiment
 from mastra_notebook.widget import experiment_view
 
 from .conftest import fixture_path
+from .helpers import wait_until
 
 
 def _records(fixture: str, model: str | None = None) -> bytes:
@@ -112,6 +113,18 @@ def test_max_cost_usd_stops_the_grid_within_one_wave_of_the_limit() -> None:
     runs = [run for row in experiment_view.page(exp, [38, 39], offset=38, listed=40)["rows"]
             for tile in row["tiles"] for run in tile["runs"]]  # fmt: skip
     assert [(run["failure"], run["answer"]) for run in runs] == [("stopped", said)] * 2
+
+
+def test_resume_runs_what_a_budget_stopped_under_the_same_limits_afresh() -> None:
+    server = FakeMastra()
+    exp = client_of(server).agent("a").experiment(prompts(8), concurrency=1, view=False, max_tokens=300)
+    exp.wait(30)
+    assert [cell.status for cell in exp.cells] == ["finished"] * 3 + ["aborted"] * 5
+    exp.resume().wait(30)
+    assert [cell.status for cell in exp.cells] == ["finished"] * 6 + ["aborted"] * 2
+    assert exp.batch.budget is not None
+    assert exp.batch.budget.said() == "stopped by max_tokens=300 at 336 tokens"
+    assert sum(server.posts.values()) == 6
 
 
 def test_max_tokens_stops_at_the_run_that_reaches_it() -> None:
@@ -223,3 +236,15 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
     exp.retry().wait(30)  # the transport's failure runs again; the agent's does not
     assert [cell.status for cell in exp.cells] == ["finished", "finished", "finished", "error", "finished"]
     assert server.posts["q3"] == 1
+
+
+def test_stop_while_waiting_for_the_server_stops_the_queue() -> None:
+    server = FakeMastra()
+    server.on_post = lambda prompt: setattr(server, "down", True)  # down for good after the first run
+    exp = client_of(server).agent("a").experiment(prompts(4), concurrency=1, view=False)
+    wait_until(lambda: exp.batch.waiting, "the queue waits for the server")
+    assert [cell.status for cell in exp.cells] == ["finished", "error", "queued", "queued"]
+    exp.stop()
+    assert exp.done
+    assert not exp.batch.waiting
+    assert [cell.outcome().failure for cell in exp.cells] == [None, "transport", "stopped", "stopped"]

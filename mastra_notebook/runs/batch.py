@@ -282,9 +282,13 @@ class Batch(Generic[H]):
 
     def stop(self) -> None:
         """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
-        if self._probing is not None:
-            self._probing.cancel()
-            self.waiting, self._probing = False, None
+        probing, self._probing = self._probing, None
+        if probing is not None:
+            self.waiting = False
+            if self._loop is None or running_loop() is self._loop:
+                probing.cancel()
+            else:  # a plain script: the probe runs on the private loop's thread
+                self._loop.call_soon_threadsafe(probing.cancel)
         self._stop_queued("stopped before its turn")
         for job in self.jobs:
             if job.handle is not None:

@@ -59,6 +59,11 @@ class Budget:
             return None
         return cls(max_cost_usd=max_cost_usd, max_tokens=max_tokens, max_seconds=max_seconds, clock=clock)
 
+    def again(self) -> Budget:
+        """The same limits, counted afresh (the runs a person chose to run again after it stopped them)."""
+        return Budget(max_cost_usd=self.max_cost_usd, max_tokens=self.max_tokens,
+                      max_seconds=self.max_seconds, clock=self.clock)  # fmt: skip
+
     def starting(self) -> None:
         """A run starts (the first one starts the clock of ``max_seconds``)."""
         if self.began is None:

@@ -378,6 +378,7 @@ class Experiment:
         """Run the runs that are missing (never written: the kernel died first; or half-written,
         ``incomplete``) or failed (by the transport, the agent, or stopped), and only those; the grid
         fills in around the kept ones, and each is written into the experiment's folder as it ends.
+        Runs a budget stopped run again under the same limits, counted afresh.
         ``client``: a MastraClient, for an experiment loaded from a folder (its agent, variants and
         scorers are read from there; ``scorers=`` and ``variants=`` give again those saved only by
         name, Python functions). The experiment."""
@@ -408,6 +409,9 @@ class Experiment:
             return self
         if concurrency is not None:
             self.concurrency = self.batch.concurrency = concurrency
+        budget = self.batch.budget
+        if budget is not None and budget.crossed():  # run again on purpose: the same limits, afresh
+            self.batch.budget = budget.again()
         for cell in chosen:
             self._submit(start, cell)
         return self
