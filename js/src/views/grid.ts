@@ -183,7 +183,8 @@ function drawRun(run: GridRun, many: boolean): HTMLElement {
   const pieces = [
     ...(many && run.repeat > 0 ? [h("span", "mn-grid-repeat", [`#${run.repeat}`])] : []),
     badge({ text: run.word, tone: run.tone }, "mn-grid-badge mn-grid-status"),
-    ...(failure ? [badge({ text: failure, tone: "neutral", title: FAILURES[failure] ?? "" }, "mn-grid-badge mn-grid-failure")] : []),
+    // beside the status when it says more than it ("error" · "transport"; a stopped run is said once)
+    ...(failure && failure !== run.word ? [badge({ text: failure, tone: "neutral", title: FAILURES[failure] ?? "" }, "mn-grid-badge mn-grid-failure")] : []),
     ...run.badges.map((piece) => badge(piece)),
   ];
   // a space between badges: they read apart where no stylesheet spaces them (the saved notebook)
