@@ -180,6 +180,13 @@ def test_stream_many_stops_at_its_budget_too() -> None:
     assert f"stopped by max_cost_usd={2.5 * RUN_USD:g} at {format_usd(3 * RUN_USD)}" in repr(batch)
 
 
+def test_a_gallery_says_its_budget_stop(recording_comm: object) -> None:
+    gallery = client_of(FakeMastra()).agent("a").stream_many(prompts(6), concurrency=1, max_tokens=200)
+    gallery.wait(30)
+    assert [result.status for result in gallery.results] == ["finished"] * 2 + ["aborted"] * 4
+    assert "stopped by max_tokens=200 at 224 tokens" in gallery.summary()
+
+
 def test_misspelled_and_wrong_budgets_are_refused_before_anything_runs() -> None:
     server = FakeMastra()
     agent = client_of(server).agent("a")
@@ -208,7 +215,9 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
     async def pause(seconds: float) -> None:  # the probe's pauses (and the transport's 0 s backoff)
         if seconds > 0:
             exp = shown[0]
-            seen.append((exp.batch.waiting, repr(exp), exp.summary().attrs["notes"]))
+            seen.append(
+                (exp.batch.waiting, repr(exp) + experiment_view._progress(exp), exp.summary().attrs["notes"])
+            )
             if len(seen) == 2:
                 server.down = False  # back after the second pause
         await asyncio.sleep(0)
@@ -220,7 +229,7 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
     exp.wait(30)
     assert len(seen) == 2
     assert all(waiting for waiting, _, _ in seen)
-    assert all("waiting for the server" in said for _, said, _ in seen)
+    assert all("waiting for the server" in said for _, said, _ in seen)  # repr, the grid's line
     assert seen[0][2] == ["waiting for the server"]
     # q1 found the server down (tried twice: the transport's retry); no queued run was started meanwhile
     assert server.refused == Counter({"q1": 1, "/api/agents": 2})
