@@ -28,7 +28,8 @@ from ..core.feedback import Feedback
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
-from .batch import Batch, Event, Job, RunHandle, Streaming
+from .batch import Batch, Event, Job, Probe, RunHandle, Streaming
+from .budget import Budget
 from .review import Review
 from .stream import KeptRun, LabelSender, opened_when_shown
 
@@ -187,6 +188,13 @@ class Experiment:
       ``resume(client)`` runs only the missing and failed runs of a loaded (or stopped) one;
     - a run's ``failure`` (``to_dataframe()``'s column): ``transport`` (refused, reset, timed out,
       HTTP 5xx, cut off), ``agent`` or ``stopped``; ``retry()`` runs the transport's again;
+      given a ``probe`` (``agent.experiment`` gives one), a run the transport failed pauses the
+      queue until the server answers again ("waiting for the server": the grid, ``repr`` and
+      ``summary()`` say so) instead of failing every queued run in turn;
+    - ``budget`` (``agent.experiment(..., max_cost_usd=, max_tokens=, max_seconds=)``): once its
+      runs spent that much in all, the queued runs never start (``stopped``, the budget their
+      reason) and the running ones finish; the grid, ``repr`` and ``summary()`` say which limit
+      stopped it and at what figure;
     - interrupting ``wait()`` stops the waiting, not the runs; ``stop()`` stops them.
     """
 
@@ -203,6 +211,8 @@ class Experiment:
         page_tiles: int = PAGE_TILES,
         scorers: Sequence[Any] = (),
         folder: str | Path | None = None,
+        budget: Budget | None = None,
+        probe: Probe | None = None,
     ) -> None:
         if repeats < 1:
             raise ValueError("repeats must be at least 1")
@@ -213,7 +223,7 @@ class Experiment:
         self.agent = agent
         self.scorers = list(scorers)  # what its runs are scored by (saved as described)
         self.concurrency = concurrency
-        self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job)
+        self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job, budget=budget, probe=probe)
         self._start = start  # how a cell runs (None: a loaded or remote experiment; resume() is given one)
         self.cells: list[Cell] = []
         self.remote: Remote | None = None  # Mastra's experiment, run on its server, watched
@@ -368,6 +378,7 @@ class Experiment:
         """Run the runs that are missing (never written: the kernel died first; or half-written,
         ``incomplete``) or failed (by the transport, the agent, or stopped), and only those; the grid
         fills in around the kept ones, and each is written into the experiment's folder as it ends.
+        Runs a budget stopped run again under the same limits, counted afresh.
         ``client``: a MastraClient, for an experiment loaded from a folder (its agent, variants and
         scorers are read from there; ``scorers=`` and ``variants=`` give again those saved only by
         name, Python functions). The experiment."""
@@ -398,6 +409,9 @@ class Experiment:
             return self
         if concurrency is not None:
             self.concurrency = self.batch.concurrency = concurrency
+        budget = self.batch.budget
+        if budget is not None and budget.crossed():  # run again on purpose: the same limits, afresh
+            self.batch.budget = budget.again()
         for cell in chosen:
             self._submit(start, cell)
         return self
@@ -455,11 +469,18 @@ class Experiment:
         its repeats, then ``mean ± t(0.975, n - 1) · s / √n`` over the n inputs, ``s`` their sample
         standard deviation, the quantile scipy's; NaN with a single input, and without scipy
         (``pip install 'mastra-notebook[stats]'``). The mean is the mean of the inputs' means.
-        Percentiles interpolate linearly between ranks."""
+        Percentiles interpolate linearly between ranks.
+
+        While the queue waits for the server, or once a budget stopped it, the table says so above
+        its columns (``attrs["notes"]``: "stopped by max_cost_usd=0.05 at $0.0612")."""
         pandas = _pandas()
         table = summary_rows(self.outcomes(), list(self.variants), self.repeats)
         frame = pandas.DataFrame(table).set_index("variant")
         frame.attrs["intervals"] = INTERVAL_RULE
+        notes = self.batch.notes()  # "waiting for the server", the budget: shown above the table
+        frame.attrs["notes"] = notes
+        if notes:
+            frame.columns.name = " · ".join(notes)
         return frame
 
     def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
@@ -704,7 +725,9 @@ class Experiment:
         return _shown()[1](self)
 
     def __repr__(self) -> str:
-        counts = " · ".join(f"{n} {group}" for group, n in self.batch.counts().items() if n)
+        counts = " · ".join(
+            [*(f"{n} {group}" for group, n in self.batch.counts().items() if n), *self.batch.notes()]
+        )
         what = f"{len(self.items)} inputs, {len(self.variants)} variants, {self.repeats} repeats"
         return f"<Experiment {self.name or ''}{' ' if self.name else ''}of {what}: {counts or 'saved'}>"
 

@@ -151,6 +151,7 @@ def _progress(experiment: Experiment) -> str:
         return f"saved experiment · {len(experiment.cells)} runs"
     words = {"done": "done", "running": "running", "queued": "queued", "stopped": "aborted", "error": "error"}
     parts = [f"{counts[key]} {status_word(word)}" for key, word in words.items() if counts[key]]
+    parts += experiment.batch.notes()  # "waiting for the server"; the budget
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
 
 
