@@ -137,8 +137,10 @@ class Cell:
 
     @property
     def result(self) -> RunResult:
-        """The run's RunResult so far."""
+        """The run's RunResult so far (a reopened run's label as its opened view last gave it)."""
         if self.saved is not None:
+            if self.kept is not None and self.kept.run.result.feedback != self.saved.result.feedback:
+                return self.saved.result.model_copy(update={"feedback": self.kept.run.result.feedback})
             return self.saved.result
         if self.kept is not None:  # ended: as its run stands now (a label given after its end included)
             return self.kept.run.result
@@ -146,7 +148,9 @@ class Cell:
 
     def outcome(self) -> Outcome:
         """This run as far as it got (analysis's record of it)."""
-        return self.saved or Outcome(self.item, self.variant, self.repeat, self.status, self.result)
+        if self.saved is not None:
+            return self.saved if self.kept is None else replace(self.saved, result=self.result)
+        return Outcome(self.item, self.variant, self.repeat, self.status, self.result)
 
     def keep(self) -> KeptRun:
         """What a view shows of this ended run (a reopened one's Run is read from its recording once)."""
@@ -158,6 +162,9 @@ class Cell:
             run.end()
             if run.result.scores != self.result.scores:  # a recording saved without its scores' line
                 run.scores(self.result.scores)
+            label = self.result.feedback
+            if label is not None and run.result.feedback != label:  # nor its label's
+                run.label(label)
             self.kept = KeptRun(run, self.recording, [[] for _ in self.recording.items])
         return self.kept
 
@@ -642,16 +649,26 @@ class Experiment:
     def keep_feedback(self, item: int, variant: str, repeat: int, feedback: Feedback) -> None:
         """A person's label of the run, on its result and in its recording (its tile shows it)."""
         cell = self._cell(item, variant, repeat)
-        if cell.saved is not None:
-            cell.saved = replace(
-                cell.saved, result=cell.saved.result.model_copy(update={"feedback": feedback})
-            )
-        else:
-            cell.keep().keep_label(feedback)
+        cell.keep().keep_label(feedback)  # on the run its views show (a reopened one's too)
+        self.labelled(cell)
+
+    def labelled(self, cell: Cell) -> None:
+        """``cell``'s run was labelled (by ``keep_feedback``, or in its opened view): written into
+        the folder, and its tile drawn again."""
         if self.folder is not None and cell.outcome().ended:
             self._write(cell, cell.recording)
         if self._grid is not None:
             self._grid.changed(cell, "ended")
+
+    def kept_of(self, cell: Cell) -> KeptRun:
+        """What a view shows of ``cell``'s ended run; a label given there goes where ``sender_of``
+        says (a reopened run's: Mastra's feedback through the experiment's client)."""
+        kept = cell.keep()
+        if kept.labels is None:
+            sender = self.sender_of(cell.item, cell.variant, cell.repeat)
+            if sender is not None:
+                cell.kept = kept = replace(kept, labels=sender)
+        return kept
 
     def _cell(self, item: int, variant: str, repeat: int) -> Cell:
         found = [cell for cell in self.cells_of(item, variant) if cell.repeat == repeat]
