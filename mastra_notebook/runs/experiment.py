@@ -109,6 +109,9 @@ class Remote(Protocol):
     def stop(self) -> None:
         """Stop watching (what runs elsewhere goes on)."""
 
+    def describe(self) -> str:
+        """How it stands, in words (the grid's progress line)."""
+
 
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
 StartCell = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
@@ -283,6 +286,12 @@ class Experiment:
         cell.saved = outcome
         if self._grid is not None:
             self._grid.changed(cell, "ended")
+
+    def remote_changed(self) -> None:
+        """The remote experiment's standing changed (its counts, or it ended): the grid's progress,
+        summary and page drawn again."""
+        if self._grid is not None:
+            self._grid.settled()
 
     def _on_job(self, job: Job[Any], event: Event) -> None:
         """A run was queued, started, paused or ended (on the loop the runs live on)."""

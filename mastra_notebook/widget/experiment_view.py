@@ -148,6 +148,8 @@ def _described(experiment: Experiment, variant: str) -> str:
 
 def _progress(experiment: Experiment) -> str:
     counts = experiment.batch.counts()
+    if experiment.remote is not None:  # run on a server, watched from here
+        return experiment.remote.describe()
     if not experiment.batch.jobs:  # a reopened experiment
         return f"saved experiment · {len(experiment.cells)} runs"
     words = {"done": "done", "running": "running", "queued": "queued", "stopped": "aborted", "error": "error"}
