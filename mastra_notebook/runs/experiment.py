@@ -10,8 +10,9 @@ analysis/outcomes.py's; what starts a run on a server is the client's (``agent.e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -233,6 +234,7 @@ class Experiment:
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         self.client: Any = None  # the MastraClient it ran on (or was loaded with): feedback, datasets
         self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
+        self.rubric: Rubric | None = None  # what the last review of single runs asked
         # each pair's last pairwise(): the grid's verdict column, and the review's order
         self.verdicts: dict[tuple[str, str], Pairwise] = {}
         self.folder: Path | None = None  # where each run is written as it ends (``folder=``, or save())
@@ -526,7 +528,9 @@ class Experiment:
         given = scorer_labels(self.outcomes(), scorer)
         if isinstance(labels, Review):  # exp.agreement("exact", review): the review's labels
             labels = labels.book.given(pairwise=labels.pairwise)
-        return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+        agreed = rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+        agreed.reviewing = partial(self.review, only=agreed)  # its disagreeing runs, one click away
+        return agreed
 
     def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
         """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
@@ -590,6 +594,9 @@ class Experiment:
         pairwise: Pairwise | tuple[str, str] | None = None,
         order: str = "disagreements first",
         reviewer: str | None = None,
+        *,
+        only: Agreement | Iterable[Hashable] | None = None,
+        at: Hashable | None = None,
     ) -> Review:
         """A review queue of the ended runs, one at a time (``pairwise``: two variants' runs side by
         side, a/b/tie; a ``Pairwise`` from ``exp.pairwise`` names them), by ``rubric``
@@ -600,7 +607,10 @@ class Experiment:
         come first) or ``"input"``. It resumes
         at the first item with no label. Each label is written into the experiment's folder as it
         is made (once saved or loaded: ``save(folder)``) and sent to Mastra's feedback with the
-        run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``."""
+        run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``.
+        ``only``: just these runs (their keys, ``(input_index, variant, repeat)``; an agreement's:
+        the runs where it disagrees, as ``agreement.review()`` does); ``at``: shown at that run (a
+        key) rather than where the queue resumes. Without a ``rubric``, the last review's."""
         if isinstance(pairwise, Pairwise):
             pair: tuple[str, str] | None = (pairwise.a, pairwise.b)
         elif pairwise is not None:
@@ -613,10 +623,22 @@ class Experiment:
         outcomes = self.outcomes()
         judged = [*self.verdicts.values(), *([pairwise] if isinstance(pairwise, Pairwise) else [])]
         queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
+        if only is not None:
+            wanted = set(only.keys if isinstance(only, Agreement) else only)
+            queue = [place for place in queue if place.key in wanted]
         if isinstance(rubric, Mapping):
             rubric = Rubric.model_validate(rubric)
-        chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
-        return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)
+        if rubric is None:  # the last review's (of single runs); a pair's: a/b/tie and a comment
+            rubric = self.rubric if pair is None and self.rubric is not None else Rubric(thumbs=pair is None)
+        if pair is None:
+            self.rubric = rubric  # an agreement's review asks what this one asked
+        review = Review(self, self.items, queue, self.book, rubric=rubric, reviewer=reviewer)
+        if at is not None:
+            keys = [place.key for place in queue]
+            if at not in keys:
+                raise KeyError(f"{at!r} is not in this review's queue ({len(keys)} items)")
+            review.go(keys.index(at))
+        return review
 
     def review_labels(self, field: str | None = None, *, pairwise: bool = False) -> dict[Any, Any]:
         """A review's labels as ``agreement`` reads them: by ``(input_index, variant, repeat)`` (a pair's
