@@ -144,7 +144,7 @@ export function recordsTable(rows: Record<string, Scalar>[], cut = 0): HTMLEleme
     shownRows.map((row) => h("tr", "", shownColumns.map((name) => (name in row ? cell(row[name] ?? null) : h("td", "mn-muted", []))))),
   );
   const more = [
-    rows.length + cut > TABLE_ROWS ? `${formatInt(rows.length + cut - TABLE_ROWS)} more rows` : "",
+    rows.length + cut > shownRows.length ? `${formatInt(rows.length + cut - shownRows.length)} more rows` : "",
     columns.length > TABLE_COLUMNS ? `${formatInt(columns.length - TABLE_COLUMNS)} more columns` : "",
   ].filter(Boolean);
   return h("div", "mn-rich-table", [
