@@ -3,13 +3,12 @@ view's node fields, the saved notebook (its transcript and widget state), the re
 export page. The kernel keeps it whole (``call.result``, a client tool's ``call.value``), the card
 says what was cut and where the whole is, and what a model is sent of a client tool's is cut too.
 
-The 50 MB value is made here: its rows share one string, so it weighs 50 MB as JSON and little in
+The 50 MB value is made in the test (tests/big_results.py): its rows share one string, so it weighs 50 MB as JSON and little in
 memory (only a recording read back holds it as 50 MB of strings)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,38 +21,15 @@ from mastra_notebook.core.bounding import FIELD
 from mastra_notebook.core.recording import Recording
 from mastra_notebook.widget.export import page_html
 
+from .big_results import fed, huge, with_result
 from .helpers import execute
 
-FIXTURES = Path(__file__).parent / "fixtures"
 MB = 1_000_000
 SAVED_LIMIT = 2 * MB  # the acceptance: a 50 MB result leaves a saved notebook under 2 MB
 
 
-def huge() -> dict[str, Any]:
-    """About 50 MB of JSON, in a little memory: 5,000 rows holding one 10 kB string."""
-    text = "x" * 10_000
-    return {"rows": [{"id": i, "text": text} for i in range(5_000)]}
-
-
 def json_size(value: Any) -> int:
     return len(orjson.dumps(value))
-
-
-def with_result(result: Any) -> list[dict[str, Any]]:
-    """The tool-call fixture's chunks, its getWeather call returning ``result``."""
-    chunks = [json.loads(line) for line in (FIXTURES / "tool-call.jsonl").read_text().splitlines() if line]
-    for chunk in chunks:
-        if chunk["type"] == "tool-result":
-            chunk["payload"]["result"] = result
-    return chunks
-
-
-def fed(chunks: list[dict[str, Any]]) -> mn.Run:
-    run = mn.Run()
-    for chunk in chunks:
-        run.feed(chunk)
-    run.end()
-    return run
 
 
 def tool_node(ops: list[Any]) -> dict[str, Any]:
@@ -189,7 +165,7 @@ def test_a_client_tools_50_mb_return_is_sent_cut_with_a_note_and_kept_whole() ->
     assert json_size(sent) < MODEL.value + 2_000
     assert "48 MB" in sent["note"]
     assert "to_model=" in sent["note"]
-    assert sent["value"]["rows"][-1].endswith("more items")
+    assert sent["result"]["rows"][-1].endswith("more items")
     (call,) = run.result.tool_calls
     assert call.value is big  # the function's own return, whole in the kernel
     assert call.result == sent  # what the model got

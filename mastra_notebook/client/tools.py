@@ -106,7 +106,7 @@ def tool(
 
     What the model is sent is at most about 64 KB of JSON (``render.rich.MODEL_BYTES``): a larger
     form (a plain dict of 50 MB, or ``to_model``'s) is cut, never refused, so the run goes on. Long
-    lists, objects and strings end where marked, and it is sent as ``{"note": ..., "value": ...}``:
+    lists, objects and strings end where marked, and it is sent as ``{"note": ..., "result": ...}``:
     the note says the whole size and that ``to_model=`` chooses what is sent. ``call.value`` keeps
     the whole return in the kernel.
     """
@@ -444,7 +444,7 @@ def within_model_limit(sent: Any) -> Any:
         f"{human_size(MODEL.value)} of it is sent, cut where marked. The notebook's user can choose "
         "what a model is sent with mn.tool(..., to_model=...)."
     )
-    return {"note": note, "value": bounded(sent, MODEL)[0]}
+    return {"note": note, "result": bounded(sent, MODEL)[0]}  # not "value": the AI SDK's {type, value}
 
 
 def _declined(call: ToolCall) -> bool:

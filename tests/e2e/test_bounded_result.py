@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.big_results import fed, huge, with_result
 from tests.e2e import helpers as e2e
-from tests.test_bounded_results import fed, huge, with_result
 
 pytestmark = [pytest.mark.e2e, pytest.mark.screenshots]
 
