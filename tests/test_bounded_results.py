@@ -8,7 +8,6 @@ memory (only a recording read back holds it as 50 MB of strings)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +15,13 @@ import orjson
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.client.tools import MODEL, ToolSession
+from mastra_notebook.client.tools import MODEL
 from mastra_notebook.core.bounding import FIELD
 from mastra_notebook.core.recording import Recording
 from mastra_notebook.widget.export import page_html
 
 from .big_results import fed, huge, with_result
-from .helpers import execute
+from .helpers import client_round, execute
 
 MB = 1_000_000
 SAVED_LIMIT = 2 * MB  # the acceptance: a 50 MB result leaves a saved notebook under 2 MB
@@ -130,29 +129,6 @@ def test_a_saved_notebook_of_a_50_mb_result_is_under_2_mb(
 # ---- what a model is sent of a client tool's result ------------------------------------------------
 
 
-def client_round(function: Any) -> tuple[mn.Run, list[dict[str, Any]]]:
-    """One round of a client tool as the client runs it (tests/test_rich_results.py's, without args)."""
-    session, _ = ToolSession.make([function], {"messages": []}, "/api/agents/a/stream")
-    run = mn.Run()
-    run.start()
-    name = next(iter(session.tools))
-    for chunk in (
-        {"type": "start", "runId": "r", "payload": {}},
-        {"type": "tool-call", "runId": "r", "payload": {"toolCallId": "c1", "toolName": name, "args": {}}},
-        {"type": "finish", "runId": "r", "payload": {"stepResult": {"reason": "tool-calls"}}},
-    ):
-        run.feed(chunk)
-    sent: list[dict[str, Any]] = []
-
-    def feed(chunk: dict[str, Any]) -> None:
-        sent.append(chunk)
-        run.feed(chunk)
-
-    request = asyncio.run(session.next_request(run, feed))
-    assert request is not None
-    return run, [*sent, request[1]]
-
-
 def test_a_client_tools_50_mb_return_is_sent_cut_with_a_note_and_kept_whole() -> None:
     big = huge()
 
@@ -160,7 +136,7 @@ def test_a_client_tools_50_mb_return_is_sent_cut_with_a_note_and_kept_whole() ->
         """Everything."""
         return big
 
-    run, (chunk, _) = client_round(everything)
+    run, (chunk,) = client_round(everything, {})
     sent = chunk["payload"]["result"]
     assert json_size(sent) < MODEL.value + 2_000
     assert "48 MB" in sent["note"]
@@ -178,7 +154,7 @@ def test_a_client_tools_small_return_is_sent_as_it_is() -> None:
         """Small."""
         return {"n": 1}
 
-    run, (chunk, _) = client_round(small)
+    run, (chunk,) = client_round(small, {})
     assert chunk["payload"]["result"] == {"n": 1}
     assert run.state.calls["c1"].fields.get("result_cut") is None
 
@@ -188,7 +164,7 @@ def test_to_model_beyond_the_limit_is_cut_too() -> None:
         """A count."""
         return 3
 
-    run, (chunk, _) = client_round(mn.tool(rows, to_model=lambda n: ["z" * 1_000] * 1_000))
+    run, (chunk,) = client_round(mn.tool(rows, to_model=lambda n: ["z" * 1_000] * 1_000), {})
     sent = chunk["payload"]["result"]
     assert "to_model=" in sent["note"]
     assert json_size(sent) < MODEL.value + 2_000
