@@ -20,6 +20,13 @@ describe("the saved grid", () => {
     expect(html).not.toMatch(/style="/); // own declarations only, and the grid has none: cheap to sanitise
   });
 
+  it("carries the classes it is given on its top element (a grid widget's saved copy: transcripts.ts)", () => {
+    const classes = ["mastra-notebook-transcript", "mn-transcript-of-0123456789abcdef0123456789abcdef"];
+    const { html } = staticViews.renderGrid({ page: batchPage(), classes });
+    expect(html.startsWith(`<div class="mn-grid-static ${classes.join(" ")}">`)).toBe(true);
+    expect(staticViews.renderGrid({ page: batchPage() }).html.startsWith('<div class="mn-grid-static">')).toBe(true);
+  });
+
   it("draws an experiment as a table of inputs by variants", () => {
     const { html } = staticViews.renderGrid({ page: experimentPage() });
     expect(html).toContain("<table");

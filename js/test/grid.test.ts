@@ -4,13 +4,13 @@ import { type GridModel, renderGrid } from "../src/grid-widget";
 import { type GridPage, drawGrid, readPage } from "../src/views/grid";
 import { HOSTILE, batchPage, experimentPage, judgedPage, run, tile, verdict } from "./grid-fixtures";
 
-function fakeModel(page: unknown): GridModel & { sent: unknown[]; set(page: unknown): void } {
+function fakeModel(page: unknown, viewKey = ""): GridModel & { sent: unknown[]; set(page: unknown): void } {
   let value = page;
   const listeners: (() => void)[] = [];
   const sent: unknown[] = [];
   return {
     sent,
-    get: () => value,
+    get: (name) => (name === "view_key" ? viewKey : value),
     on: (_event, callback) => void listeners.push(callback),
     off: (_event, callback) => void listeners.splice(listeners.indexOf(callback) >>> 0, 1),
     send: (msg) => void sent.push(msg),
@@ -21,8 +21,8 @@ function fakeModel(page: unknown): GridModel & { sent: unknown[]; set(page: unkn
   };
 }
 
-function mounted(page: GridPage) {
-  const model = fakeModel(page);
+function mounted(page: GridPage, viewKey = "") {
+  const model = fakeModel(page, viewKey);
   const el = document.createElement("div");
   document.body.append(el);
   const close = renderGrid({ model, el });
@@ -115,6 +115,29 @@ describe("the grid", () => {
 });
 
 describe("the grid's widget", () => {
+  it("hides its own saved grid once it draws, and no other (the outputs below grid widgets)", () => {
+    const own = "0123456789abcdef0123456789abcdef";
+    const other = "fedcba9876543210fedcba9876543210";
+    const saved = (key: string) => {
+      const copy = document.createElement("div");
+      copy.className = `mn-grid-static mastra-notebook-transcript mn-transcript-of-${key}`;
+      copy.textContent = "the grid as saved";
+      document.body.append(copy);
+      return copy;
+    };
+    const [ownCopy, otherCopy] = [saved(own), saved(other)];
+    const shown = (el: HTMLElement) => getComputedStyle(el).display;
+    expect(shown(ownCopy)).not.toBe("none"); // no grid drew: the saved copy is read
+    const { el, close } = mounted(batchPage(), own);
+    expect(el.querySelectorAll(".mn-grid-tile")).toHaveLength(3);
+    expect(shown(ownCopy)).toBe("none");
+    expect(shown(otherCopy)).not.toBe("none");
+    close();
+    el.remove();
+    ownCopy.remove();
+    otherCopy.remove();
+  });
+
   it("sends open, turn, filter and jump; not a disabled control's click", () => {
     const { model, el, close } = mounted(batchPage());
     (el.querySelector("button[data-open='1']") as HTMLButtonElement).click();

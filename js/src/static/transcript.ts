@@ -129,10 +129,12 @@ export function renderPieces(input: { pieces: Inline[] } & SerializeOptions): St
  * controls left out, with only its elements' own declarations (JupyterLab checks each inline
  * declaration of a `text/html` output: a page of styled tiles took it 170-300 ms in one task).
  */
-export function renderGrid(input: { page: GridPage; head?: Inline; tail?: Inline }): StaticHtml {
+export function renderGrid(input: { page: GridPage; head?: Inline; tail?: Inline; classes?: string[] }): StaticHtml {
   // what the widget shows around its grid (a batch's summary line; an experiment's progress and summary)
   const around = (content: Inline | undefined) => (content === undefined ? [] : drawInline(content));
-  const el = h("div", "mn-grid-static", [...around(input.head), drawGrid(readPage(input.page)), ...around(input.tail)]);
+  // with the classes of a transcript of its grid widget (hidden where that widget draws: transcripts.ts)
+  const classes = ["mn-grid-static", ...(input.classes ?? [])].join(" ");
+  const el = h("div", classes, [...around(input.head), drawGrid(readPage(input.page)), ...around(input.tail)]);
   return serialize(el as unknown as SElement, { styled: false });
 }
 
