@@ -23,6 +23,8 @@ import mastra_notebook as mn
 from mastra_notebook.client.tools import ToolSession
 from mastra_notebook.core.framing import iter_records
 from mastra_notebook.core.recording import TIME_KEY
+from mastra_notebook.render.transcript import transcript_class
+from mastra_notebook.widget.transcripts import LOST_WIDGET_RULE
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUEST_MS = 120.0  # a timed recording's first chunk comes this long after the request was sent
@@ -219,6 +221,53 @@ def parse(html: str) -> Cells:
 
 def row_of(cells: Cells, first: str) -> list[str]:
     return next(row for row in cells.rows if row and row[0] == first)
+
+
+# ---- what a notebook saves of a displayed widget --------------------------------------------------
+
+
+class Displayed:
+    """What IPython's ``display`` is given (replaced by this): each output's bundle, and each update
+    of the outputs shown with a handle."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.outputs: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []
+        monkeypatch.setattr("IPython.display.display", self._display)
+
+    def _display(
+        self, bundle: dict[str, Any], raw: bool = False, display_id: bool = False, metadata: Any = None
+    ) -> Any:
+        self.outputs.append(bundle)
+        return self if display_id else None
+
+    def update(self, bundle: dict[str, Any], raw: bool = False) -> None:
+        self.updates.append(bundle)
+
+    def saved_face(self, view_key: str) -> str:
+        """The saved HTML of the one view displayed, checked to be shown as a run's transcript is: the
+        widget first, saying nothing where it cannot draw (no HTML, an empty text/plain), then the
+        HTML as an output of its own (see ``_face``)."""
+        widget, face = self.outputs
+        assert set(widget) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+        assert widget["text/plain"] == ""
+        return _face(face, view_key)
+
+    def updated_face(self, view_key: str) -> str:
+        """The saved HTML as last updated (see ``_face``)."""
+        assert self.updates, "the saved HTML was never updated"
+        return _face(self.updates[-1], view_key)
+
+
+def _face(bundle: dict[str, Any], view_key: str) -> str:
+    """``bundle``'s HTML, checked to be a view's saved face: under the rule hiding the widget's output
+    above it while it holds no view, its top element named by the view's key (hidden where it draws)."""
+    assert set(bundle) == {"text/html"}
+    html = str(bundle["text/html"])
+    assert html.startswith(LOST_WIDGET_RULE)
+    (_, first), *_ = start_tags(html.removeprefix(LOST_WIDGET_RULE))
+    assert set(transcript_class([view_key]).split()) <= set(str(first.get("class")).split())
+    return html
 
 
 # ---- a workflow's run -----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from mastra_notebook.widget.grid import TICK_S, run_data
 
 from .compare_runs import PARIS, run
 from .fake_clock import on_fake_clock
-from .helpers import execute
+from .helpers import Displayed, execute
 
 INPUTS = pd.DataFrame(
     {
@@ -248,6 +248,18 @@ def test_a_saved_notebook_shows_the_grid_and_summary_as_they_ended(
     assert "said SECOND PROMPT" in html
     assert "loud 1" in html
     assert 'class="mn-view-table mn-exp-summary"' in html
+
+
+async def test_shown_as_the_widget_then_its_saved_grid_which_follows_the_runs(
+    recording_comm: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    displayed = Displayed(monkeypatch)
+    exp = Experiment(items_of(INPUTS[:2]), {"terse": {}}, start=fake_start, concurrency=2, name="shown")
+    exp._ipython_display_()
+    key = exp.grid.view.grid.view_key
+    assert "2 done" not in displayed.saved_face(key)
+    await exp
+    assert "2 done" in displayed.updated_face(key)  # every run ended: updated
 
 
 async def test_a_saved_recording_keeps_its_scores(recording_comm: object, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from mastra_notebook.widget.grid import TICK_S
 
 from .conftest import RecordingComm
 from .fake_clock import on_fake_clock
+from .helpers import Displayed
 
 
 def _chunks(index: int) -> list[dict[str, Any]]:
@@ -145,11 +146,22 @@ async def test_paging_and_opening_an_ended_run_drawn_from_what_it_kept(recording
     gallery.view._on_message(None, {"turn": "previous"}, None)
     assert [tile.index for tile in gallery.page] == [4, 5, 6, 7]
     # a saved notebook's HTML: the same grid, drawn in the kernel, with no control
-    html = gallery.bundle()["text/html"]
+    html = gallery.saved_html()
     for said in ("10 done", "answer 4", "#5 · agent test"):
         assert said in html
     for control in ("<button", "<select", "<input"):
         assert control not in html
+
+
+async def test_shown_as_the_widget_then_its_saved_grid_which_follows_the_runs(
+    recording_comm: RecordingComm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    displayed = Displayed(monkeypatch)
+    gallery = _batch(3)
+    gallery._ipython_display_()
+    assert "3 running" in displayed.saved_face(gallery.view.grid.view_key)
+    await gallery
+    assert "3 done" in displayed.updated_face(gallery.view.grid.view_key)  # every run ended: updated
 
 
 async def test_errors_first_status_filters_and_the_summary(recording_comm: RecordingComm) -> None:

@@ -25,6 +25,7 @@ from ..runs.experiment import PAGE_TILES, Cell, Experiment, load_experiment
 from ..runs.loops import running_loop
 from .grid import TICK_S, GridView, Later, figure, grid_html, page_data, run_data, tile_data
 from .streamview import StreamView
+from .transcripts import Transcripts, widget_view
 
 __all__ = ["Experiment", "Grid", "load_experiment"]
 
@@ -316,9 +317,11 @@ def page(
     )
 
 
-def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> str:
+def static_html(
+    experiment: Experiment, rows: Sequence[int] | None = None, view_keys: Sequence[str] = ()
+) -> str:
     """The progress, summary and grid as plain HTML (a saved notebook's transcript of the widget):
-    the rows given, or the first page's."""
+    the rows given, or the first page's; ``view_keys``: the grid widgets it stands for (``grid_html``)."""
     per_page = max(1, PAGE_TILES // max(1, len(experiment.variants)))
     rows = list(rows) if rows is not None else list(range(min(per_page, len(experiment.items))))
     offset = rows[0] if rows else 0
@@ -326,7 +329,7 @@ def static_html(experiment: Experiment, rows: Sequence[int] | None = None) -> st
     tail: list[views.Inline] = [views.block(f"… and {more} more inputs")] if more > 0 else []
     head: list[views.Inline] = [views.block(_named(experiment)), *_summaries(experiment)]
     page_rows = page(experiment, rows, offset=offset, listed=len(experiment.items))
-    return grid_html(page_rows, head=head, tail=tail)
+    return grid_html(page_rows, head=head, tail=tail, view_keys=view_keys)
 
 
 class Grid:
@@ -340,7 +343,6 @@ class Grid:
         self.filter = "all"  # a key of filters(): all inputs, "differs", "failed:<scorer>"
         self.order: list[int] = list(range(len(experiment.items)))
         self.offset = 0
-        self._display: Any = None
         self._opened: Cell | None = None  # the run shown in full below the grid
         # drawn at most so often, once for whatever changed meanwhile
         self._page_later = Later(TICK_S, self._tick)
@@ -353,6 +355,8 @@ class Grid:
         self.view = GridView(self)
         self.widget = ipywidgets.VBox([self._progress, self._summary, self.view.grid, self.view.detail])
         self.widget.add_class("mn-experiment")
+        # the saved face: the grid as HTML, an output of its own below the widget (hidden where it draws)
+        self._transcripts = Transcripts(self.saved_html, self._resend, lambda: self.experiment.done)
         self.turn(0)
         self._draw_summary()
 
@@ -493,8 +497,7 @@ class Grid:
             self.turn(self.offset)
         else:
             self._draw_page()
-        if self._display is not None:
-            self._display.update(self.bundle(), raw=True)
+        self._transcripts.settled()
 
     def judged(self) -> None:
         """A pair of variants was judged: its verdict column, its figures in the summary, and the
@@ -531,20 +534,27 @@ class Grid:
 
     # ---- displayed ------------------------------------------------------------------------------
 
+    def _resend(self) -> None:
+        """The progress, summary and page sent again (from the cell running now:
+        ``Transcripts.publish``)."""
+        self._draw_summary()
+        self._draw_page()
+        for widget, name in ((self._progress, "value"), (self._summary, "value"), (self.view.grid, "page")):
+            widget.send_state([name])
+
+    def saved_html(self) -> str:
+        """The progress, summary and page as HTML: what a saved notebook shows where no widget can be
+        drawn, hidden where the grid draws."""
+        return static_html(self.experiment, self.page, [self.view.grid.view_key])
+
     def bundle(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget's MIME bundle with the grid and summary as HTML beside it: what a saved
-        notebook shows where no widget can be drawn."""
-        # made here, not by ipywidgets (7.7 has no _repr_mimebundle_): the widget's reference
+        """The widget's MIME bundle with its saved HTML beside it (hosts that show one output: marimo)."""
         return {
-            "application/vnd.jupyter.widget-view+json": {
-                "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id,
-            },
+            **widget_view(self.widget),
             "text/plain": repr(self.experiment),
-            "text/html": static_html(self.experiment, self.page),
-        }  # fmt: skip
+            "text/html": self.saved_html(),
+        }
 
     def display(self) -> None:
-        """Display the grid, with a handle to update its HTML transcript once every run ended."""
-        from IPython.display import display
-
-        self._display = display(self.bundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        """Display the grid, then its saved HTML as an output of its own, updated once every run ended."""
+        self._transcripts.show(widget_view(self.widget))

@@ -25,6 +25,7 @@ from ..core.status_words import status_word
 from ..render import views
 from ..runs.batch import Batch, Event, Job, Probe, StartJob, Streaming
 from ..runs.budget import Budget
+from ..runs.loops import running_loop
 from .grid import (
     DETAIL_HEIGHT,
     PAGE_TILES,
@@ -37,6 +38,7 @@ from .grid import (
     tile_data,
 )
 from .streamview import KeptRun, StreamView, first_line, opened_when_shown
+from .transcripts import Transcripts, widget_view
 
 PAGE_SIZE = PAGE_TILES  # tiles on a page: the page's DOM and the data sent stay bounded
 ELIDED = "\N{HORIZONTAL ELLIPSIS}"
@@ -288,7 +290,6 @@ class Gallery:
         self._headed = (0, 0)  # the affixes' cut the tiles' headings were made with
         self.pages = Pages(self.tiles, page_size)
         self._note = ""  # said beside the pager (a jump that found nothing) until the page changes
-        self._display: Any = None
         # drawn at most so often, once for whatever changed meanwhile (not a message per run's event)
         self._page_later = Later(TICK_S, self._tick)
         self._progress_later = Later(TICK_S, self._show_progress)
@@ -296,6 +297,8 @@ class Gallery:
         self.view = GridView(self)
         self.widget = ipywidgets.VBox([self._progress, self.view.grid, self.view.detail])
         self.widget.add_class("mn-gallery")
+        # the saved face: the grid as HTML, an output of its own below the widget (hidden where it draws)
+        self._transcripts = Transcripts(self.saved_html, self._resend, lambda: self.batch.idle)
         self._show_progress()
         self._draw()
 
@@ -368,8 +371,18 @@ class Gallery:
         if tile in self.pages.shown or event == "queued":
             self._page_later.soon()
         self._progress_later.soon()
-        if self.batch.idle and self._display is not None:
-            self._display.update(self.bundle(), raw=True)
+        if event == "ended":  # told before the batch counts itself idle: looked at once this returned
+            loop = running_loop()
+            if loop is None:
+                self._if_settled()
+            else:
+                loop.call_soon(self._if_settled)
+
+    def _if_settled(self) -> None:
+        """Every run ended: the saved grid now, and the final state again from a cell (``wait()``'s,
+        or the one running as the batch settled: ``Transcripts.publish``)."""
+        if self.batch.idle:
+            self._transcripts.settled()
 
     def _head_again(self) -> None:
         """The batch's shared words changed (a prompt came that shares fewer): every tile's heading is
@@ -574,12 +587,11 @@ class Gallery:
         return self.results
 
     def _publish_shown(self) -> None:
-        """The page, the open run and the cell's HTML send their final state from the waiting cell
+        """The page, the open run and the saved grid send their final state from the waiting cell
         (headless saving)."""
         self._draw()
         self._show_progress()
-        if self._display is not None:
-            self._display.update(self.bundle(), raw=True)
+        self._transcripts.publish()
         shown = self.view.shown
         if shown is not None and not shown.streaming:
             shown.wait(0)
@@ -589,23 +601,22 @@ class Gallery:
         self.batch.stop()
         self._show_progress()
 
-    def bundle(self) -> dict[str, Any]:
-        """The widget's MIME bundle with its summary and page as HTML beside it: what a saved
-        notebook shows where no widget can be drawn (the grid's own drawing, run in the kernel)."""
-        # made here, not by ipywidgets (7.7 has no _repr_mimebundle_): the widget's reference
-        return {
-            "application/vnd.jupyter.widget-view+json": {
-                "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id,
-            },
-            "text/plain": repr(self),
-            "text/html": grid_html(self.page_data(), head=views.block(views.strong(self.summary()))),
-        }  # fmt: skip
+    def _resend(self) -> None:
+        """The summary and page sent again (from the cell running now: ``Transcripts.publish``)."""
+        self._draw()
+        self._show_progress()
+        self.view.grid.send_state(["page"])
+        self._progress.send_state(["value"])
+
+    def saved_html(self) -> str:
+        """The summary and page as HTML: what a saved notebook shows where no widget can be drawn (the
+        grid's own drawing, run in the kernel), hidden where the grid draws."""
+        head = views.block(views.strong(self.summary()))
+        return grid_html(self.page_data(), head=head, view_keys=[self.view.grid.view_key])
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        # with a handle to update its HTML once every run ended
-        self._display = display(self.bundle(), raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        """The widget, then the saved grid as an output of its own, updated once every run ended."""
+        self._transcripts.show(widget_view(self.widget))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:  # hosts other than IPython (marimo)
         return self.widget._repr_mimebundle_(**kwargs)

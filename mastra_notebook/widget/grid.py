@@ -12,8 +12,9 @@ stream and the one open.
 
 from __future__ import annotations
 
+import uuid
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ from ..core.score import badge
 from ..core.status_words import status_tone, status_word
 from ..render import views
 from ..render.engine import engine
+from ..render.transcript import transcript_class
 from ..render.words import markdown_words
 from ..runs.loops import running_loop
 from .streamview import KeptRun, StreamView, opened_when_shown
@@ -139,18 +141,35 @@ def page_data(
     }
 
 
-def grid_html(page: Mapping[str, Any], *, head: views.Inline = "", tail: views.Inline = "") -> str:
+def grid_html(
+    page: Mapping[str, Any],
+    *,
+    head: views.Inline = "",
+    tail: views.Inline = "",
+    view_keys: Iterable[str] = (),
+) -> str:
     """The page drawn as the saved notebook shows it: the live grid's own drawing, no controls, with
-    what the widget shows above it (``head``) and under it (``tail``) as view data."""
-    return engine().draw("grid", page=dict(page), head=head, tail=tail) or ""
+    what the widget shows above it (``head``) and under it (``tail``) as view data; ``view_keys``:
+    the grid widgets it stands for (``GridWidget.view_key``), each hiding it where it draws, as a
+    run's transcript is hidden beside its view (render/transcript.py ``transcript_class``)."""
+    keys = list(view_keys)
+    classes = transcript_class(keys).split() if keys else []
+    return engine().draw("grid", page=dict(page), head=head, tail=tail, classes=classes) or ""
 
 
 class GridWidget(anywidget.AnyWidget):
     """The grid in the browser: the page's data (``page``), drawn by ``js/src/views/grid.ts``; one
-    widget for the whole page (a page of 48 tiles as ipywidgets was ~250 widgets)."""
+    widget for the whole page (a page of 48 tiles as ipywidgets was ~250 widgets). ``view_key`` (a
+    uuid4 hex, as ``StreamView.view_key``) names its saved copy (:func:`grid_html`'s ``view_keys``):
+    drawn, it hides that copy (js/src/transcripts.ts), as a run's view hides its transcript."""
 
     _esm = traitlets.Unicode((Path(__file__).parent.parent / "static" / "grid.js").read_text()).tag(sync=True)
     page = traitlets.Dict().tag(sync=True)
+    view_key = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("view_key")
+    def _new_key(self) -> str:
+        return uuid.uuid4().hex
 
 
 class Later:

@@ -1,6 +1,7 @@
 """A shown view's saved-notebook face: its static transcript, kept up to date in every output showing it.
 
-A view is displayed as the widget, then its transcript (script-free HTML: what GitHub, nbviewer and
+A view (a run's StreamView, a batch's Gallery, an experiment's Grid) is displayed as the widget, then
+its transcript (script-free HTML: what GitHub, nbviewer and
 nbconvert show) as an output of its own. When the run settles only the transcript is updated, so the
 live widget is never drawn again. And since headless executors record only the messages of the cell
 executing now, the final state and transcript are sent again from the cell that waits for the run, or
@@ -23,6 +24,16 @@ LOST_WIDGET_RULE = (
     "<style>.jp-OutputArea-child:has(+ .jp-OutputArea-child > .jp-OutputArea-output"
     " > .mastra-notebook-transcript) > .jp-OutputArea-output.lm-Panel:not(:has(> *)){display:none}</style>"
 )
+
+
+def widget_view(widget: Any) -> dict[str, Any]:
+    """``widget``'s reference as a MIME bundle (what ``Transcripts.show`` displays above the saved
+    face), made here, not by ipywidgets: 7.7's widgets have no ``_repr_mimebundle_``."""
+    return {
+        "application/vnd.jupyter.widget-view+json": {
+            "version_major": 2, "version_minor": 0, "model_id": widget.model_id,
+        },
+    }  # fmt: skip
 
 
 def saved_face(transcript_html: str) -> dict[str, str]:
