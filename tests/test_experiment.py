@@ -258,7 +258,7 @@ async def test_shown_as_the_widget_then_its_saved_grid_which_follows_the_runs(
     exp._ipython_display_()
     key = exp.grid.view.grid.view_key
     assert "2 done" not in displayed.saved_face(key)
-    await exp
+    await exp.batch  # not the experiment's wait: the grid sees its runs end
     assert "2 done" in displayed.updated_face(key)  # every run ended: updated
 
 

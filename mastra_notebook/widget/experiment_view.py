@@ -23,7 +23,7 @@ from ..render import views
 from ..runs.batch import Event
 from ..runs.experiment import PAGE_TILES, Cell, Experiment, load_experiment
 from ..runs.loops import running_loop
-from .grid import TICK_S, GridView, Later, figure, grid_html, page_data, run_data, tile_data
+from .grid import TICK_S, GridView, Later, figure, grid_html, page_data, run_data, tile_data, when_idle
 from .streamview import StreamView
 from .transcripts import Transcripts, widget_view
 
@@ -465,8 +465,7 @@ class Grid:
         self._progress_later.soon()
         if event == "ended":
             self._summary_later.soon()
-        if self.experiment.batch.idle:
-            self.settled()
+        when_idle(self.experiment.batch, self.settled)
 
     def _tick(self) -> None:
         """The page drawn again (its streaming tiles' answers as they grow, its runs that started or

@@ -25,7 +25,6 @@ from ..core.status_words import status_word
 from ..render import views
 from ..runs.batch import Batch, Event, Job, Probe, StartJob, Streaming
 from ..runs.budget import Budget
-from ..runs.loops import running_loop
 from .grid import (
     DETAIL_HEIGHT,
     PAGE_TILES,
@@ -36,6 +35,7 @@ from .grid import (
     page_data,
     run_data,
     tile_data,
+    when_idle,
 )
 from .streamview import KeptRun, StreamView, first_line, opened_when_shown
 from .transcripts import Transcripts, widget_view
@@ -371,18 +371,8 @@ class Gallery:
         if tile in self.pages.shown or event == "queued":
             self._page_later.soon()
         self._progress_later.soon()
-        if event == "ended":  # told before the batch counts itself idle: looked at once this returned
-            loop = running_loop()
-            if loop is None:
-                self._if_settled()
-            else:
-                loop.call_soon(self._if_settled)
-
-    def _if_settled(self) -> None:
-        """Every run ended: the saved grid now, and the final state again from a cell (``wait()``'s,
-        or the one running as the batch settled: ``Transcripts.publish``)."""
-        if self.batch.idle:
-            self._transcripts.settled()
+        if event == "ended":  # every run ended: the saved grid now, and the final state again from a cell
+            when_idle(self.batch, self._transcripts.settled)
 
     def _head_again(self) -> None:
         """The batch's shared words changed (a prompt came that shares fewer): every tile's heading is

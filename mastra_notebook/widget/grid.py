@@ -30,10 +30,11 @@ from ..render import views
 from ..render.engine import engine
 from ..render.transcript import transcript_class
 from ..render.words import markdown_words
+from ..runs.batch import Batch
 from ..runs.loops import running_loop
 from .streamview import KeptRun, StreamView, opened_when_shown
 
-__all__ = ["PAGE_TILES", "GridView", "GridWidget", "Later", "figure", "grid_html", "run_data"]
+__all__ = ["PAGE_TILES", "GridView", "GridWidget", "Later", "figure", "grid_html", "run_data", "when_idle"]
 
 PAGE_TILES = 48  # tiles on a page: the page's DOM and the data sent stay bounded
 ANSWER_CHARS = 240  # of a run's answer in its tile
@@ -170,6 +171,22 @@ class GridWidget(anywidget.AnyWidget):
     @traitlets.default("view_key")
     def _new_key(self) -> str:
         return uuid.uuid4().hex
+
+
+def when_idle(batch: Batch[Any], then: Callable[[], None]) -> None:
+    """``then()`` if ``batch`` is idle once the change it tells of now is done: it says a run ended
+    before it counts itself idle, so it is looked at after (on the running loop, once the batch's
+    callback returned; at once outside one)."""
+
+    def look() -> None:
+        if batch.idle:
+            then()
+
+    loop = running_loop()
+    if loop is None:
+        look()
+    else:
+        loop.call_soon(look)
 
 
 class Later:
