@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
@@ -14,78 +13,12 @@ import mastra_notebook as mn
 from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.pairwise import Judged, Pairwise, Verdict
 from mastra_notebook.core import otlp
-from mastra_notebook.core.feedback import make
-from mastra_notebook.core.score import Score
 
 from .made_experiments import experiment_of
+from .otel_runs import attributes, carried, spans, timed_run
 
 pytest.importorskip("opentelemetry.sdk", reason="the otel extra (the test dependency group has it)")
 from mastra_notebook.otel import OtelRun, export_otel
-
-FIXTURE = Path(__file__).parent / "fixtures" / "tool-call.jsonl"
-
-
-def timed_run(tmp_path: Path) -> mn.RunResult:
-    """The tool-call fixture as a timed recording (a chunk every 7 ms), with a Python score and a label."""
-    lines = FIXTURE.read_bytes().splitlines()
-    timed = [{**orjson.loads(line), "mnReceivedMs": 7.0 * index} for index, line in enumerate(lines)]
-    path = tmp_path / "timed.jsonl"
-    path.write_bytes(b"\n".join(orjson.dumps(chunk) for chunk in timed))
-    result = mn.collect(path)
-    return result.model_copy(
-        update={
-            "scores": [Score(scorer="exact", score=1.0, reason="it matched", passed=True, threshold=0.5)],
-            "feedback": make("up", 4, "good answer"),
-        }
-    )
-
-
-def spans(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [s for r in document["resourceSpans"] for scope in r["scopeSpans"] for s in scope["spans"]]
-
-
-def attributes(span: dict[str, Any]) -> dict[str, Any]:
-    return otlp._attributes(span.get("attributes"))
-
-
-def carried(result: mn.RunResult) -> dict[str, Any]:
-    """What the conventions carry of a run (times as offsets from its start, in ms)."""
-    start = result.started_at
-    assert start is not None
-
-    def ms(moment: Any) -> float | None:
-        return None if moment is None else round((moment - start).total_seconds() * 1000, 3)
-
-    return {
-        "status": result.status,
-        "run_id": result.run_id,
-        "agent_id": result.agent_id,
-        "text": result.text,
-        "usage": result.usage,
-        "finish_reason": result.finish_reason,
-        "scores": result.scores,
-        "label": (result.feedback.thumbs, result.feedback.score, result.feedback.comment)
-        if result.feedback
-        else None,
-        "duration": result.duration,
-        "steps": [
-            (
-                s.index,
-                s.text,
-                s.finish_reason,
-                s.usage,
-                s.model_id,
-                s.provider,
-                s.response_id,
-                ms(s.started_at),
-            )
-            for s in result.steps
-        ],
-        "tool_calls": [
-            (c.tool_call_id, c.tool_name, c.args, c.result, c.status, ms(c.called_at), ms(c.finished_at))
-            for c in result.tool_calls
-        ],
-    }
 
 
 def test_a_run_is_invoke_agent_with_chat_and_execute_tool_spans_and_evaluation_events(tmp_path: Path) -> None:
@@ -108,11 +41,11 @@ def test_a_run_is_invoke_agent_with_chat_and_execute_tool_spans_and_evaluation_e
     chats = [attributes(s) for s in found if s["name"].startswith("chat")]
     assert [c["gen_ai.usage.input_tokens"] for c in chats] == [19, 60]
     assert {c[otlp.RESPONSE_MODEL] for c in chats} == {"mock-weather"}
-    events = {otlp._attributes(e["attributes"])[otlp.EVALUATION_NAME]: e for e in root["events"]}
+    events = {otlp.plain_attributes(e["attributes"])[otlp.EVALUATION_NAME]: e for e in root["events"]}
     assert {e["name"] for e in root["events"]} == {"gen_ai.evaluation.result"}
-    score = otlp._attributes(events["exact"]["attributes"])
+    score = otlp.plain_attributes(events["exact"]["attributes"])
     assert (score[otlp.EVALUATION_VALUE], score[otlp.EVALUATION_LABEL]) == (1.0, "pass")
-    label = otlp._attributes(events["label"]["attributes"])
+    label = otlp.plain_attributes(events["label"]["attributes"])
     assert (label[otlp.EVALUATION_LABEL], label[otlp.EVALUATION_EXPLANATION]) == ("up", "good answer")
     # timed by the run, not by the export: the root span starts when the run did
     assert int(root["startTimeUnixNano"]) == otlp.ns(result.started_at, 0)
@@ -192,10 +125,10 @@ def test_an_experiment_exports_variants_repeats_inputs_and_pairwise_verdicts(tmp
     )
     assert said == [("long", "item-1", 0), ("short", "item-1", 0)]
     verdicts = {
-        attributes(s)[otlp.VARIANT]: otlp._attributes(e["attributes"])
+        attributes(s)[otlp.VARIANT]: otlp.plain_attributes(e["attributes"])
         for s in roots
         for e in s["events"]
-        if otlp._attributes(e["attributes"])[otlp.EVALUATION_NAME].startswith("pairwise")
+        if otlp.plain_attributes(e["attributes"])[otlp.EVALUATION_NAME].startswith("pairwise")
     }
     assert verdicts["short"][otlp.EVALUATION_LABEL] == "win"
     assert verdicts["long"][otlp.EVALUATION_LABEL] == "loss"

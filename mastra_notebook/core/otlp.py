@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -359,7 +360,7 @@ def documents(source: Any) -> list[dict[str, Any]] | None:
     (pretty-printed or not), or one per line (a collector's file exporter); None when ``source`` is
     not OTLP/JSON (a recording)."""
     if isinstance(source, dict):
-        return [source] if "resourceSpans" in source else None
+        return [source] if "resourceSpans" in source or "resource_spans" in source else None
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
@@ -374,7 +375,9 @@ def documents(source: Any) -> list[dict[str, Any]] | None:
     else:
         return None
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not stripped.startswith(b"{") or b'"resourceSpans"' not in stripped:
+    if not stripped.startswith(b"{") or not (
+        b'"resourceSpans"' in stripped or b'"resource_spans"' in stripped
+    ):
         return None
     if data is None:
         data = path.read_bytes()
@@ -388,26 +391,34 @@ def documents(source: Any) -> list[dict[str, Any]] | None:
     return [doc for doc in parsed if isinstance(doc, dict)]
 
 
+def _field(given: dict[str, Any], name: str) -> Any:
+    """A field of an OTLP/JSON object by its lowerCamelCase name, or by its proto name (snake_case,
+    which a proto3 JSON reader takes too: Phoenix's ``/spans/otlpv1`` writes it); null is absent."""
+    found = given.get(name)
+    if found is None:
+        found = given.get(re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name))
+    return found
+
+
 def _value(given: Any) -> Any:
     """An OTLP/JSON AnyValue as a plain value."""
     if not isinstance(given, dict):
         return None
-    if "stringValue" in given:
-        return given["stringValue"]
-    if "boolValue" in given:
-        return bool(given["boolValue"])
-    if "intValue" in given:
-        return int(given["intValue"])
-    if "doubleValue" in given:
-        return float(given["doubleValue"])
-    if "arrayValue" in given:
-        return [_value(item) for item in (given["arrayValue"] or {}).get("values", [])]
-    if "kvlistValue" in given:
-        return _attributes((given["kvlistValue"] or {}).get("values", []))
+    for name, kind in (("stringValue", str), ("boolValue", bool), ("intValue", int), ("doubleValue", float)):
+        found = _field(given, name)
+        if found is not None:
+            return kind(found)
+    listed = _field(given, "arrayValue")
+    if listed is not None:
+        return [_value(item) for item in listed.get("values") or []]
+    pairs = _field(given, "kvlistValue")
+    if pairs is not None:
+        return plain_attributes(pairs.get("values") or [])
     return None
 
 
-def _attributes(listed: Any) -> dict[str, Any]:
+def plain_attributes(listed: Any) -> dict[str, Any]:
+    """OTLP/JSON's key-value list of attributes as a dict of plain values."""
     if not isinstance(listed, list):
         return {}
     return {kv["key"]: _value(kv.get("value")) for kv in listed if isinstance(kv, dict) and "key" in kv}
@@ -429,8 +440,8 @@ def spans_of(docs: Iterable[dict[str, Any]]) -> list[SpanIn]:
     """Every span of OTLP/JSON documents, in the order they started."""
     found: list[SpanIn] = []
     for doc in docs:
-        for resource in doc.get("resourceSpans") or []:
-            for scope in (resource or {}).get("scopeSpans") or []:
+        for resource in _field(doc, "resourceSpans") or []:
+            for scope in _field(resource or {}, "scopeSpans") or []:
                 for span in (scope or {}).get("spans") or []:
                     if isinstance(span, dict):
                         found.append(_span_in(span))
@@ -442,18 +453,18 @@ def _span_in(span: dict[str, Any]) -> SpanIn:
     status = span.get("status") or {}
     failed = status.get("code") in (2, "STATUS_CODE_ERROR")
     events = [
-        (str(e.get("name", "")), int(e.get("timeUnixNano") or 0), _attributes(e.get("attributes")))
+        (str(e.get("name", "")), int(_field(e, "timeUnixNano") or 0), plain_attributes(e.get("attributes")))
         for e in span.get("events") or []
         if isinstance(e, dict)
     ]
     return SpanIn(
-        hex_id(span.get("traceId")),
-        hex_id(span.get("spanId")),
-        hex_id(span.get("parentSpanId")),
+        hex_id(_field(span, "traceId")),
+        hex_id(_field(span, "spanId")),
+        hex_id(_field(span, "parentSpanId")),
         str(span.get("name", "")),
-        int(span.get("startTimeUnixNano") or 0),
-        int(span.get("endTimeUnixNano") or 0),
-        _attributes(span.get("attributes")),
+        int(_field(span, "startTimeUnixNano") or 0),
+        int(_field(span, "endTimeUnixNano") or 0),
+        plain_attributes(span.get("attributes")),
         events,
         (status.get("message") or "error") if failed else None,
     )
