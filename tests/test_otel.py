@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -54,8 +56,15 @@ def test_a_run_is_invoke_agent_with_chat_and_execute_tool_spans_and_evaluation_e
 
 def test_a_round_trip_gives_the_same_run(tmp_path: Path) -> None:
     original = timed_run(tmp_path)
-    export_otel(original, tmp_path / "first.json")
+    first = export_otel(original, tmp_path / "first.json").document
     read = mn.collect(tmp_path / "first.json")
+    chats = sorted(
+        (s for s in spans(first) if s["name"].startswith("chat")), key=lambda s: int(s["startTimeUnixNano"])
+    )
+    # the conventions have no first token's time: a step's text arrives as its model call ends
+    assert [otlp.ns(step.first_token_at, 0) for step in read.steps] == [
+        int(c["endTimeUnixNano"]) for c in chats
+    ]
     export_otel(read, tmp_path / "second.json")
     again = mn.collect(tmp_path / "second.json")
     assert again.model_dump() == read.model_dump()  # export, ingest, export again, read: the same RunResult
@@ -79,6 +88,21 @@ def test_a_pretty_printed_export_and_one_per_line_are_read(tmp_path: Path) -> No
     )
     for name in ("pretty.json", "lines.jsonl"):
         assert carried(mn.collect(tmp_path / name)) == carried(original)
+
+
+def snake(value: Any) -> Any:
+    """OTLP/JSON with the proto field names (``resource_spans``, ``string_value``), as Phoenix writes it."""
+    if isinstance(value, dict):
+        return {re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), k): snake(v) for k, v in value.items()}
+    return [snake(item) for item in value] if isinstance(value, list) else value
+
+
+def test_the_proto_field_names_are_read_too(tmp_path: Path) -> None:
+    original = timed_run(tmp_path)
+    document = snake(export_otel(original, tmp_path / "run.json").document)
+    assert "resource_spans" in document
+    (tmp_path / "snake.json").write_bytes(orjson.dumps(document))
+    assert carried(mn.collect(tmp_path / "snake.json")) == carried(original)
 
 
 def test_the_spans_join_mastras_trace_under_its_root_span(tmp_path: Path) -> None:
