@@ -57,17 +57,17 @@ ipywidgets7() {
     tests/test_saved_headless.py tests/test_discoverable.py tests/test_recording.py tests/test_gallery.py
 }
 js_checks() { cd js && npm run --silent check; }
-# A real OTLP receiver: Phoenix (arize-phoenix, ~150 packages) in a venv of its own, so the main venv
-# stays light; tests/test_otel_receiver.py (main venv) starts it, exports runs to it and reads them back.
+# A real OTLP receiver: MLflow (~90 packages; lighter than Phoenix's ~150) in a venv of its own, so the
+# main venv stays light; tests/test_otel_receiver.py (main venv) starts it, exports a run to it and reads it back.
 otel_receiver() {
-  venv_install .venv-otel arize-phoenix
+  venv_install .venv-otel mlflow
   MN_OTEL_VENV=.venv-otel .venv/bin/python -m pytest -p no:cacheprovider tests/test_otel_receiver.py
 }
 
 # Its install waits on the network, and the JS checks run in node: both beside the Python checks.
 in_background ipywidgets7 "pytest: the widget layer with ipywidgets 7.7 (.venv-ipywidgets7/)" ipywidgets7
 in_background js "js: typecheck + vitest" js_checks
-in_background otel "pytest: OpenTelemetry to a real receiver, Phoenix (.venv-otel/)" otel_receiver
+in_background otel "pytest: OpenTelemetry to a real receiver, MLflow (.venv-otel/)" otel_receiver
 
 phase "ruff, mypy, import-linter (the layers)"
 .venv/bin/ruff check .
