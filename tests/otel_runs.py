@@ -45,7 +45,7 @@ def carried(result: mn.RunResult) -> dict[str, Any]:
     assert start is not None
 
     def ms(moment: Any) -> float | None:
-        return None if moment is None else round((moment - start).total_seconds() * 1000, 3)
+        return None if moment is None else round((moment - start).total_seconds() * 1000, 2)
 
     return {
         "status": result.status,
@@ -58,7 +58,7 @@ def carried(result: mn.RunResult) -> dict[str, Any]:
         "label": (result.feedback.thumbs, result.feedback.score, result.feedback.comment)
         if result.feedback
         else None,
-        # in ms to 10 us: epoch ms in a float move a difference by about 1 us (the times here are 7 ms apart)
+        # each time in ms to 10 us: epoch ms in a float move a difference by about 1 us (these are 7 ms apart)
         "duration": None if result.duration is None else round(result.duration * 1000, 2),
         "steps": [
             (

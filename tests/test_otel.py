@@ -167,5 +167,18 @@ def test_without_the_extra_the_message_names_it(monkeypatch: pytest.MonkeyPatch,
 def test_an_unreachable_receiver_is_an_error(tmp_path: Path) -> None:
     from mastra_notebook.otel import ExportFailed
 
-    with pytest.raises(ExportFailed, match="did not take the spans"):
-        export_otel(timed_run(tmp_path), "http://127.0.0.1:9/v1/traces", timeout=1)
+    with pytest.raises(ExportFailed, match="did not take the spans") as failed:
+        export_otel(timed_run(tmp_path), "http://127.0.0.1:9/v1/traces", timeout=1, headers={"x-id": "0"})
+    assert "http://127.0.0.1:9/v1/traces" in str(failed.value)  # a short header value is no secret
+
+
+@pytest.mark.parametrize(
+    ("fixture", "nested"), [("agent-as-tool", "invoke_agent"), ("workflow-as-tool", "invoke_workflow")]
+)
+def test_a_nested_run_is_a_span_under_its_tool_call(tmp_path: Path, fixture: str, nested: str) -> None:
+    result = mn.collect(Path(__file__).parent / "fixtures" / f"{fixture}.jsonl")
+    found = spans(export_otel(result, tmp_path / "nested.json").document)
+    by_id = {s["spanId"]: s for s in found}
+    inner = [s for s in found if attributes(s)[otlp.OPERATION] == nested and s.get("parentSpanId")]
+    assert inner, [s["name"] for s in found]
+    assert all(by_id[s["parentSpanId"]]["name"].startswith("execute_tool") for s in inner)

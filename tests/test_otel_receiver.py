@@ -131,7 +131,10 @@ def test_the_receiver_stores_the_spans_and_gives_back_the_run(
 
     run = timed_run(tmp_path).model_copy(update={"trace_id": MASTRA_TRACE})
     # the base URL: /v1/traces is added
-    exported = export_otel(OtelRun(run, parent_span_id=MASTRA_ROOT), receiver.url, headers=receiver.headers)
+    # MLflow's first request imports its tracing: a minute on a busy machine
+    exported = export_otel(
+        OtelRun(run, parent_span_id=MASTRA_ROOT), receiver.url, headers=receiver.headers, timeout=120
+    )
     assert exported.trace_ids == (MASTRA_TRACE,)  # the run joins Mastra's trace
     given_back = {
         "resourceSpans": [{"scopeSpans": [{"spans": stored(receiver, MASTRA_TRACE, exported.spans)}]}]
