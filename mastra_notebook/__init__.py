@@ -52,6 +52,7 @@ from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from . import chunks, results
+from .analysis.agreement import agreed_with
 from .core.display import draw_with
 from .core.ingest import collect, read_chunks
 from .core.result import draw_html_with
@@ -142,6 +143,16 @@ def _review_view(review: Review) -> Any:
 
 
 reviewed_with(_review_view)
+
+
+def _agreement_view(agreement: Any) -> Any:
+    """An experiment's agreement's view (a button reviews each disagreeing run): the widget layer."""
+    from .widget.agreement import AgreementView
+
+    return AgreementView(agreement)
+
+
+agreed_with(_agreement_view)
 
 _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` stays light
     "stream": "runs.stream",

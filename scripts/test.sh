@@ -80,7 +80,7 @@ run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]
 
 # --durations=30: the 30 slowest tests (setup, call and teardown apart) are listed after each run.
 # -n 2 (pytest-xdist): the units and server tests on both cores, each worker with its own Mastra server
-# (tests/server/conftest.py). The e2e tests share one JupyterLab and run in one process.
+# (tests/server/conftest.py).
 phase "pytest: units, properties, the real Mastra server, example notebooks (2 workers)"
 run_pytest -m "not e2e" -n 2 --durations=30 "$@"
 
@@ -92,6 +92,9 @@ finish otel
 # tests/e2e/test_wheel.py builds the wheel and runs it, installed in a fresh venv, in JupyterLab.
 phase "pytest: end-to-end in JupyterLab with headless Chromium, the built wheel included"
 # Screenshots are opt-in (`--screenshots`, passed on by "$@"): by default only a failed test's page is shot.
-run_pytest -m e2e --durations=30 "$@"
+# -n 2 --dist loadfile: a page mostly waits on its kernel, so two workers (each with its own JupyterLab,
+# Chromium and Mastra server) keep both cores busy; a module stays on one worker, so the notebook its
+# tests share is opened once.
+run_pytest -m e2e -n 2 --dist loadfile --durations=30 "$@"
 phase "done"
 echo "==> all checks passed in ${SECONDS} s"

@@ -4,6 +4,7 @@ reader can see of a view."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import pytest
 from nbclient import NotebookClient
 
 import mastra_notebook as mn
+from mastra_notebook.client.tools import ToolSession
 from mastra_notebook.core.framing import iter_records
 from mastra_notebook.core.recording import TIME_KEY
 
@@ -275,3 +277,28 @@ PARIS_BADGES = [
     "judge-answers-question 1",
     "mentions Paris 1 ✓",
 ]
+
+
+# ---- a client tool's round, as the client runs it --------------------------------------------------
+
+
+def client_round(function: Any, args: dict[str, Any]) -> tuple[mn.Run, list[dict[str, Any]]]:
+    """One round of a client tool, as the client runs it: the model's call, then the tool in the kernel."""
+    session, _ = ToolSession.make([function], {"messages": []}, "/api/agents/a/stream")
+    run = mn.Run()
+    run.start()
+    name = next(iter(session.tools))
+    for chunk in (
+        {"type": "start", "runId": "r", "payload": {}},
+        {"type": "tool-call", "runId": "r", "payload": {"toolCallId": "c1", "toolName": name, "args": args}},
+        {"type": "finish", "runId": "r", "payload": {"stepResult": {"reason": "tool-calls"}}},
+    ):
+        run.feed(chunk)
+    sent: list[dict[str, Any]] = []
+
+    def feed(chunk: dict[str, Any]) -> None:
+        sent.append(chunk)
+        run.feed(chunk)
+
+    assert asyncio.run(session.next_request(run, feed)) is not None
+    return run, sent

@@ -198,3 +198,95 @@ def test_items_read_again_keep_their_order_where_the_server_lists_them_in_anothe
     listed.reverse()
     listed.insert(0, {"id": "i3", "input": "What is Rome?", "createdAt": "2026-01-02T00:00:00Z"})
     assert [item.input for item in dataset.refresh().items] == [*first, "What is Rome?"]
+
+
+class GrowingMastra(FakeMastra):
+    """Dataset ``d1`` of two items whose experiment ``e1`` ends item ``i1`` at the second read of its
+    record and ``i2`` at the third (then completed); each result's score is there with it. It also
+    lists every experiment (``GET /api/experiments``: ``e1`` and ``e2``, which runs no dataset)."""
+
+    def __init__(self, scorers_recorded: bool = True) -> None:
+        super().__init__()
+        self.scorers_recorded = scorers_recorded
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/api/datasets":
+            return httpx.Response(
+                200, json={"datasets": [{"id": "d1", "name": "capitals"}], "pagination": {"hasMore": False}}
+            )
+        if path == "/api/experiments":
+            e1 = {"id": "e1", "datasetId": "d1", "name": "pirate", "status": "running", "totalItems": 2}
+            e2 = {"id": "e2", "datasetId": None, "status": "completed"}
+            return httpx.Response(200, json={"experiments": [e1, e2], "pagination": {"hasMore": False}})
+        if path == "/api/datasets/d1/items":
+            items = [
+                {**self.item(), "id": f"i{n}", "input": f"q{n}", "createdAt": f"2026-01-0{n}"} for n in (1, 2)
+            ]
+            return httpx.Response(200, json={"items": items, "pagination": {"hasMore": False}})
+        if path == "/api/datasets/d1/experiments/e1":
+            self.record_reads += 1
+            ended = min(self.record_reads - 1, 2)
+            record = {
+                "id": "e1", "name": "pirate", "targetId": "dynamic",
+                "status": "completed" if ended == 2 else "running",
+                "succeededCount": ended, "failedCount": 0, "totalItems": 2,
+            }  # fmt: skip
+            if self.scorers_recorded:  # as the notebook starts one: Mastra's record keeps none itself
+                record["metadata"] = {"scorerIds": ["answer-length"]}
+            return httpx.Response(200, json=record)
+        ended = range(1, min(max(self.record_reads - 1, 0), 2) + 1)
+        if path == "/api/datasets/d1/experiments/e1/results":
+            rows = [{"itemId": f"i{n}", "output": {"text": f"answer {n}"}} for n in ended]
+            return httpx.Response(200, json={"results": rows, "pagination": {"hasMore": False}})
+        if path == "/api/scores/run/e1":
+            rows = [{"scorerId": "answer-length", "entityId": f"i{n}", "score": n / 4} for n in ended]
+            return httpx.Response(200, json={"scores": rows, "pagination": {"hasMore": False}})
+        return super().__call__(request)
+
+
+def test_a_watched_experiment_fills_each_cell_as_its_item_ends_not_only_at_the_end() -> None:
+    fake = GrowingMastra()
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    experiment = Experiment(dataset.refresh().items, name="pirate", agent="dynamic")
+    seen: list[list[str]] = []
+
+    async def sleep(seconds: float) -> None:  # each pause between reads: what the cells show then
+        seen.append([cell.status for cell in experiment.cells])
+
+    watch = MastraExperiment(
+        client.transport, dataset.path, experiment, "e1", agent_id="dynamic", scorers=["answer-length"],
+        clock=lambda: 0.0, sleep=sleep,
+    )  # fmt: skip
+    run_on_fake_clock(watch.poll())
+    assert seen == [["queued", "queued"], ["finished", "queued"]]  # i1 shown while i2 still ran
+    assert watch.describe() == "completed on the server · 2 of 2 items ended"
+    assert [r.scores[0].score for r in (c.result for c in experiment.cells)] == [0.25, 0.5]
+
+
+@pytest.mark.parametrize("scorers_recorded", [True, False])
+def test_any_kernel_lists_the_servers_experiments_and_reattaches_to_one_by_id(scorers_recorded: bool) -> None:
+    """Started by the notebook, its scorer ids are in its record's metadata; started elsewhere, the
+    scores of whichever scorers scored it are read."""
+    fake = GrowingMastra(scorers_recorded)
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(fake), retries=0)
+    listed = client.experiments()
+    assert (listed["e1"].status, listed["e1"].dataset_id, listed["e2"].status) == (
+        "running",
+        "d1",
+        "completed",
+    )
+    assert "pirate" in listed._repr_html_()
+    again = client.experiment("e1")  # watched from the package's own loop (a script)
+    assert again.wait(30) is again
+    assert (again.name, again.agent) == ("pirate", "dynamic")
+    frame = again.to_dataframe()
+    assert list(frame["text"]) == ["answer 1", "answer 2"]
+    assert list(frame["score_answer-length"]) == [0.25, 0.5]
+    assert again.remote is not None
+    assert again.remote.scorers == (["answer-length"] if scorers_recorded else None)  # type: ignore[attr-defined]
+    with pytest.raises(LookupError, match=r"no experiment 'e9' on http://mastra\.test \(2 experiments"):
+        client.experiment("e9")
+    with pytest.raises(LookupError, match="runs no dataset"):
+        client.experiment("e2")

@@ -291,3 +291,24 @@ async def test_a_label_given_in_the_opened_view_shows_on_its_tile(recording_comm
     again = grid.open(exp.cells[0])  # the same detail view shows another run: told once, not twice
     assert again is view
     assert len(view._changed) == 1
+
+
+@on_fake_clock
+async def test_a_label_given_in_a_loaded_runs_opened_view_reaches_its_tile_and_folder(
+    recording_comm: object, tmp_path: Path
+) -> None:
+    (await experiment()).save(tmp_path / "capitals")
+    loaded = mn.load_experiment(tmp_path / "capitals")
+    grid = loaded.grid
+    view = grid.open(loaded.cells[2])  # input #1, chatty, repeat 1: drawn from its saved recording
+    assert view is not None
+    view.label(thumbs="down", comment="too chatty")
+    await asyncio.sleep(TICK_S)  # the page is drawn again at most so often (a fake clock's seconds)
+    shown = grid.view.grid.page["rows"][0]["tiles"][1]["runs"][0]
+    assert (shown["label"], shown["comment"]) == ("👎", "too chatty")
+    assert loaded.result_of(0, "chatty", 0).feedback is not None
+    again = mn.load_experiment(tmp_path / "capitals")  # written into its folder as it was given
+    label = again.result_of(0, "chatty", 0).feedback
+    assert label is not None
+    assert label.comment == "too chatty"
+    assert again.result_of(0, "terse", 0).feedback is None

@@ -138,8 +138,9 @@ def test_kappa_and_the_confusion_matrix_match_a_hand_computation() -> None:
     assert "<img" not in shown  # a rater's name is text
     assert "&lt;img src=x onerror=alert(1)&gt; and person on 1 runs" in shown
     listed = agreed._repr_html_()  # the runs where they disagree, under the matrix
-    assert "<li>(3, &#x27;v&#x27;, 0): ok True, labels False</li>" in listed
-    assert "<li>(7, &#x27;v&#x27;, 0): ok False, labels True</li>" in listed
+    assert '<span class="mn-agreement-place">#4 · v</span>: ok True, labels False</li>' in listed
+    assert '<span class="mn-agreement-place">#8 · v</span>: ok False, labels True</li>' in listed
+    assert "<td>3</td><td>1</td>" in listed  # the matrix's first row: the scorer's False
 
 
 def test_two_reviewers_on_a_scale_krippendorffs_alpha() -> None:

@@ -427,3 +427,49 @@ def test_a_rubric_given_as_a_dict_is_checked_as_a_rubric() -> None:
     assert review.rubric == Rubric(thumbs=True, scale=(1, 5))
     with pytest.raises(ValueError, match="stars"):
         exp.review({"stars": 5})
+
+
+def test_an_agreements_disagreeing_runs_open_the_review_queue_at_each_one_click_away() -> None:
+    from mastra_notebook.widget.agreement import AgreementView
+
+    outcomes, items = two_variants(inputs=3)
+    failed = result("a says 2", scores=[score("exact", 0.0, 0.5)])  # the scorer fails input 2's a only
+    outcomes = [
+        Outcome(2, "a", 0, "finished", failed) if (o.item, o.variant) == (2, "a") else o for o in outcomes
+    ]
+    exp = experiment_of(outcomes, items)
+    first = exp.review(rubric=Rubric(thumbs=True, comment=True, scale=(1, 5)), order="input")
+    for thumbs in ("up", "down", "up", "down", "down", "up"):  # a person fails 0's b, 1's b and 2's a
+        first.label(thumbs=thumbs)
+    agreed = exp.agreement("exact", exp.review_labels())
+    assert agreed.keys == [(0, "b", 0), (1, "b", 0)]
+    again = agreed.review()  # the runs they disagree on, as the last review asked them
+    assert [place.key for place in again.queue] == agreed.keys
+    assert again.rubric.scale == (1, 5)
+    assert again.progress == "done: 2 of 2 labelled"  # both were labelled: nothing left to resume at
+    at = agreed.review(at=(1, "b", 0))
+    assert (at.progress, at.place.key if at.place else None) == ("2 of 2", (1, "b", 0))
+    assert [p.key for p in exp.review(only=[(2, "a", 0)]).queue] == [(2, "a", 0)]
+    with pytest.raises(KeyError, match="not in this review's queue"):
+        agreed.review(at=(2, "a", 0))
+
+    view = AgreementView(agreed)  # the view: a button per disagreeing run, and one for all of them
+    state = view.widget.agreement
+    assert state["reviewable"] is True
+    assert [d["place"] for d in state["disagreements"]] == ["#1 · b", "#2 · b"]
+    assert (state["disagreements"][1]["first"], state["disagreements"][1]["second"]) == ("True", "False")
+    view._on_message(view.widget, {"review": 1}, [])  # the second run's button
+    assert view.review.place.key == (1, "b", 0)
+    assert view.reviewing.children == (view.review.view.widget,)  # shown under the agreement
+    view._on_message(view.widget, {"review": -1}, [])  # "review all"
+    assert [place.key for place in view.review.queue] == agreed.keys
+    bundle = agreed._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "Where they disagree:" in bundle["text/html"]
+    assert "<button" not in bundle["text/html"]  # a saved notebook's drawing has no buttons
+
+    alone = mn.analysis.agreement.agreement({1: "a", 2: "b", 3: "a"}, {1: "a", 2: "a", 3: "b"})  # no queue
+    assert alone.state(reviewable=True)["reviewable"] is False
+    assert "application/vnd.jupyter.widget-view+json" not in alone._repr_mimebundle_()
+    with pytest.raises(ValueError, match="only an experiment's agreement"):
+        alone.review()

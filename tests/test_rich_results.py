@@ -4,7 +4,6 @@ client tool's value kept in the kernel, and the bytes a million-row DataFrame pu
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ import pytest
 from PIL import Image
 
 import mastra_notebook as mn
-from mastra_notebook.client.tools import ToolSession, jsonable, tool
+from mastra_notebook.client.tools import jsonable, tool
 from mastra_notebook.core.result import view_snapshot
 from mastra_notebook.render.renderers import drawer
 from mastra_notebook.render.rich import (
@@ -32,7 +31,7 @@ from mastra_notebook.render.rich import (
 from mastra_notebook.render.transcript import render_html
 
 from .conftest import RecordingComm
-from .helpers import browser_state, remote_addresses, start_tags
+from .helpers import browser_state, client_round, remote_addresses, start_tags
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -359,28 +358,6 @@ def test_removing_a_renderer() -> None:
 
 
 # ---- a client tool's value ----------------------------------------------------------------------------
-
-
-def client_round(function: Any, args: dict[str, Any]) -> tuple[mn.Run, list[dict[str, Any]]]:
-    """One round of a client tool, as the client runs it: the model's call, then the tool in the kernel."""
-    session, _ = ToolSession.make([function], {"messages": []}, "/api/agents/a/stream")
-    run = mn.Run()
-    run.start()
-    name = next(iter(session.tools))
-    for chunk in (
-        {"type": "start", "runId": "r", "payload": {}},
-        {"type": "tool-call", "runId": "r", "payload": {"toolCallId": "c1", "toolName": name, "args": args}},
-        {"type": "finish", "runId": "r", "payload": {"stepResult": {"reason": "tool-calls"}}},
-    ):
-        run.feed(chunk)
-    sent: list[dict[str, Any]] = []
-
-    def feed(chunk: dict[str, Any]) -> None:
-        sent.append(chunk)
-        run.feed(chunk)
-
-    assert asyncio.run(session.next_request(run, feed)) is not None
-    return run, sent
 
 
 def orders(n: int) -> pd.DataFrame:

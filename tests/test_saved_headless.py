@@ -86,7 +86,7 @@ from mastra_notebook.core.status_words import status_word
 def settled(view, status):
     final = json.loads(view._final)
     (root,) = [op[2] for op in final["ops"] if op[0] == "add" and op[1] is None]
-    shown = status_word(status) in view._transcript()["text/html"]  # in the word the views show
+    shown = status_word(status) in view._transcript()  # in the word the views show
     seen = (view.result.status, root["status"], view.streaming, shown)
     assert seen == (status, status, False, True), seen
 """

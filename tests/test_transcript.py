@@ -190,7 +190,7 @@ def test_a_views_transcript_is_drawn_from_the_final_state_it_saves(recording_com
         view.feed(item)
     view.end()
     final = json.loads(view._final)  # what the widget draws when the notebook is opened again
-    assert view._transcript()["text/html"] == render_ops(
+    assert view._transcript() == render_ops(
         final["ops"], view.title, view.subtitle, [view.view_key], requests_of(final["ops"], view.result)
     )
 
@@ -204,7 +204,7 @@ def test_a_transcript_names_the_view_that_hides_it_and_no_other(recording_comm: 
         view.end()
     assert first.view_key != second.view_key
     assert re.fullmatch(r"[0-9a-f]{32}", first.view_key)
-    html = first._transcript()["text/html"]
+    html = first._transcript()
     assert f'class="mastra-notebook-transcript mn-transcript-of-{first.view_key}"' in html
     assert second.view_key not in html
     assert 'class="mastra-notebook-transcript"' in first.result._repr_html_()

@@ -62,7 +62,7 @@ def test_final_state_is_saved_in_a_trait_and_the_transcript(recording_comm: Reco
     final = json.loads(view._final)
     assert final["t"] == "snapshot"
     assert replay(final["ops"]) == replay(view.run.snapshot())
-    html = view._transcript()["text/html"]
+    html = view._transcript()
     assert "Three tips for clean Python" in html
     assert "<script" not in html
 

@@ -127,8 +127,10 @@ export interface ToolNode extends HumanStep {
   args_text?: string | null;
   /** The best parse of the arguments so far. */
   args?: unknown;
-  /** What the tool returned. */
+  /** What the tool returned (shown cut when it is large: `result_cut` says so). */
   result?: unknown;
+  /** The result is shown cut for its size: what was cut, and where the whole value is. */
+  result_cut?: ValueCut | null;
   /** Its arguments were complete: it runs. */
   called_at?: number | null;
   /** What its approval request asks. */
@@ -817,6 +819,20 @@ export interface Usage {
    * Mastra's `cacheCreationInputTokens`.
    */
   cache_creation_input_tokens?: number;
+}
+
+/**
+ * A card's note on a value the view shows cut for its size (core/bounding.py `FIELD`): the
+ * node keeps it whole in the kernel. Written by the kernel (core/labels.py `value_cut`).
+ */
+export interface ValueCut {
+  /** What was cut and the whole size (`Cut for the view: 50 MB of JSON in all, ...`). */
+  note: string;
+  /**
+   * Where the whole value is, as Python (`result.tool_call('call_1').result`); null: in the run's
+   * result.
+   */
+  where?: string | null;
 }
 
 /** A workflow run's own state, beside its steps. */

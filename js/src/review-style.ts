@@ -107,4 +107,40 @@ export const REVIEW_CSS = `
   margin: 8px 0;
   font-weight: 600;
 }
+.mn-agreement {
+  font-size: 13px;
+  line-height: 1.45;
+  color: var(--jp-ui-font-color1, inherit);
+}
+.mn-agreement-caption {
+  margin: 4px 0 6px;
+}
+.mn-agreement-matrix {
+  border-collapse: collapse;
+  font-variant-numeric: tabular-nums;
+}
+.mn-agreement-matrix th,
+.mn-agreement-matrix td {
+  border: 1px solid var(--jp-border-color2, rgba(128, 128, 128, 0.45));
+  padding: 2px 10px;
+  text-align: right;
+}
+.mn-agreement-corner {
+  opacity: 0.7;
+  font-weight: normal;
+}
+.mn-agreement-where {
+  margin: 8px 0 2px;
+  display: flex;
+  gap: 10px;
+  align-items: baseline;
+}
+.mn-agreement-runs {
+  margin: 0;
+  padding-left: 18px;
+}
+.mn-agreement-run .mn-agreement-review {
+  margin-left: 8px;
+  padding: 0 8px;
+}
 `;

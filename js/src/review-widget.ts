@@ -6,6 +6,7 @@
  * document.
  */
 import { type ReviewMessage, type ReviewRun, mountReview, readReview } from "./views/review";
+import { type AgreementMessage, mountAgreement, readAgreement } from "./views/agreement";
 import { REVIEW_CSS } from "./review-style";
 import { adoptStyles } from "./styles";
 import { mountStatic } from "./widget";
@@ -42,4 +43,33 @@ export function renderReview({ model, el }: { model: ReviewModel; el: HTMLElemen
   };
 }
 
-export default { render: renderReview };
+/** The part of the anywidget model an agreement uses (mastra_notebook/widget/agreement.py). */
+export interface AgreementModel {
+  get(name: "agreement"): unknown;
+  on(event: "change:agreement", callback: () => void): void;
+  off(event: "change:agreement", callback: () => void): void;
+  send(msg: AgreementMessage): void;
+}
+
+/** An agreement whose disagreeing runs each open the review queue (the kernel opens it below). */
+export function renderAgreement({ model, el }: { model: AgreementModel; el: HTMLElement }): () => void {
+  adoptStyles(el, REVIEW_CSS, "mn-review-style");
+  const agreement = mountAgreement(el, (msg) => model.send(msg));
+  const draw = () => agreement.show(readAgreement(model.get("agreement")));
+  draw();
+  model.on("change:agreement", draw);
+  return () => {
+    model.off("change:agreement", draw);
+    agreement.close();
+  };
+}
+
+/** One bundle, two widgets: the review queue, and the agreement that leads to it (its model has `agreement`). */
+export function render(args: { model: ReviewModel & Partial<AgreementModel>; el: HTMLElement }): () => void {
+  const { model, el } = args;
+  return (model.get as (name: string) => unknown)("agreement") !== undefined
+    ? renderAgreement({ model: model as unknown as AgreementModel, el })
+    : renderReview({ model, el });
+}
+
+export default { render };

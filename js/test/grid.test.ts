@@ -90,6 +90,22 @@ describe("the grid", () => {
     expect(el.querySelector("code.mn-grid-status")?.className).toContain("mn-grid-tone-neutral"); // an unknown tone
   });
 
+  it("marks each failed run with who failed it (transport, agent, stopped), its meaning on hover; a finished run with none", () => {
+    const failed = (open: number, failure: string, word = "error") => run(open, { status: "error", word, tone: "error", badges: [], failure });
+    const page = batchPage({ tiles: [tile(0), tile(1, { runs: [failed(1, "transport")] }), tile(2, { runs: [failed(2, "agent")] }), tile(3, { runs: [failed(3, "stopped", "aborted")] }), tile(4, { runs: [failed(4, "stopped", "stopped")] })] });
+    const el = drawGrid(page);
+    expect(texts(el, "code.mn-grid-failure")).toEqual(["transport", "agent", "stopped"]);
+    const runs = [...el.querySelectorAll(".mn-grid-run")] as HTMLElement[];
+    expect(runs.map((node) => node.dataset.failure)).toEqual([undefined, "transport", "agent", "stopped", "stopped"]);
+    expect(texts(runs[1] as Element, "code.mn-grid-badge")).toEqual(["error", "transport"]); // after the status
+    expect(texts(runs[4] as Element, "code.mn-grid-badge")).toEqual(["stopped"]); // said once where the status says it
+    expect(el.querySelector("code.mn-grid-failure")?.getAttribute("title")).toContain("exp.retry() runs it again");
+    expect(runs[0]?.querySelector("code.mn-grid-failure")).toBeNull();
+    const hostile = drawGrid(batchPage({ tiles: [tile(0, { runs: [failed(0, HOSTILE)] })] }));
+    expect(hostile.querySelector("img, script")).toBeNull();
+    expect(hostile.querySelector("code.mn-grid-failure")?.textContent).toBe(HOSTILE);
+  });
+
   it("reads a page of the wrong shape as an empty one", () => {
     expect(readPage(null).tiles).toEqual([]);
     expect(readPage({ kind: "nope", tiles: "x", where: 3 })).toMatchObject({ kind: "batch", tiles: [], where: "" });

@@ -26,6 +26,24 @@ describe("tool card", () => {
     expect(note?.textContent).toContain("936 more levels of nested runs");
   });
 
+  it("says when its result is shown cut for its size, and where the whole value is", () => {
+    const note = "Cut for the view: 48 MB of JSON in all, about 16 KB shown here. The whole value stays in the kernel, in";
+    const where = "result.tool_call('call_big').result";
+    const { el } = mount([tool("big", { status: "done", result: { rows: [1, "… 4,992 more items"] }, result_cut: { note, where } }), tool("small", { status: "done", result: { ok: 1 } })]);
+    const cut = nodeEl(el, "big").querySelector(".mn-value-cut");
+    expect(cut?.textContent).toBe(`${note} ${where}`);
+    expect(cut?.querySelector("code")?.textContent).toBe(where); // the Python to type, as code
+    expect(nodeEl(el, "small").querySelector(".mn-value-cut")).toBeNull();
+  });
+
+  it("draws a records list cut for the view as a table, the rows it was not sent counted", () => {
+    const rows = [{ id: 1, name: "a" }, { id: 2, name: "b" }, { id: 3, "…": "1 more keys" }, "… 1,200 more items"];
+    const { el } = mount([tool("rows", { status: "done", result: rows })]);
+    const card = nodeEl(el, "rows");
+    expect(card.querySelectorAll(".mn-table tbody tr").length).toBe(2); // the row cut short is left out
+    expect(card.querySelector(".mn-table-more")?.textContent).toBe("1,201 more rows (in the kernel)");
+  });
+
   it.each(STATUSES)("shows status %s as a badge and data-tool-status", (status) => {
     const { el } = mount([tool("t", { status })]);
     const card = nodeEl(el, "t");

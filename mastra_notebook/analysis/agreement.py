@@ -1,19 +1,41 @@
 """How far two raters agree (a scorer and a person's labels, two reviewers, a pairwise judge and
 pairwise labels): Cohen's kappa (statsmodels) for categories, Krippendorff's alpha (the
 ``krippendorff`` package) for ordinal or interval scales, the confusion matrix, and the items they
-disagree on. Pure functions over labels keyed alike: no widget, no HTTP.
+disagree on. Pure functions over labels keyed alike: no widget, no HTTP. An experiment's agreement
+(``exp.agreement``) opens its review queue at the runs they disagree on (``Agreement.review``); its
+view (the package wires the widget layer's in: :func:`agreed_with`) has a button for each, and the
+same TypeScript draws it in a saved notebook (``js/src/views/agreement.ts``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..render.engine import engine
+
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
-SHOWN = 20  # disagreements listed in the HTML (all in to_dataframe())
+SHOWN = 20  # disagreements listed in the view (all in to_dataframe())
 NEEDS = "agreement needs statsmodels and krippendorff: pip install 'mastra-notebook[stats]'"
+_VIEWS: list[Callable[[Agreement], Any]] = []
+
+
+def agreed_with(view: Callable[[Agreement], Any]) -> None:
+    """How an experiment's agreement is shown: its view, with a button opening the review queue at
+    each disagreeing run (the package wires the widget layer's in)."""
+    _VIEWS[:] = [view]
+
+
+def place_words(key: Hashable) -> str:
+    """A run's key as the review queue names it: ``(2, "concise", 1)`` is "#3 · concise · repeat 2",
+    a pair's ``(2, 0)`` "#3"; any other key as it prints."""
+    if isinstance(key, tuple) and key and isinstance(key[0], int):
+        variant = [str(key[1])] if len(key) == 3 else []
+        repeat = key[-1] if len(key) in (2, 3) and isinstance(key[-1], int) else 0
+        return " · ".join([f"#{key[0] + 1}", *variant, *([f"repeat {repeat + 1}"] if repeat else [])])
+    return str(key)
 
 
 def keyed(labels: Any) -> dict[Hashable, Any]:
@@ -44,6 +66,47 @@ class Agreement:
     alpha: float
     confusion: Any
     disagreements: list[tuple[Hashable, Any, Any]] = field(default_factory=list)
+    # the review queue of the runs they disagree on (an experiment's agreement: exp.review(only=...))
+    reviewing: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def keys(self) -> list[Hashable]:
+        """The keys of the runs they disagree on, in order: what ``exp.review(only=...)`` takes."""
+        return [key for key, _, _ in self.disagreements]
+
+    def review(self, at: Hashable | None = None, **options: Any) -> Any:
+        """The review queue of the runs they disagree on (``exp.review(only=agreement)``), shown at
+        the run ``at`` (a key of ``keys``; by default where the queue resumes); ``options`` as
+        ``exp.review`` takes them (``rubric=``, ``reviewer=``). Only an experiment's agreement
+        (``exp.agreement``) has runs to review."""
+        if self.reviewing is None:
+            raise ValueError(
+                "only an experiment's agreement opens a review queue: exp.agreement(scorer, labels)"
+            )
+        return self.reviewing(at=at, **options)
+
+    def state(self, *, reviewable: bool = False) -> dict[str, Any]:
+        """What ``js/src/views/agreement.ts`` draws: the caption, the confusion matrix, the first
+        ``SHOWN`` runs they disagree on (and how many more), and whether a click reviews them."""
+        what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
+        first, second = (str(name) for name in self.names)
+        return {
+            "caption": f"{first} and {second} on {self.n} runs: {what}; {len(self.disagreements)} disagree.",
+            "names": [first, second],
+            "columns": [str(column) for column in self.confusion.columns],
+            "rows": [
+                {"label": str(label), "counts": [int(count) for count in counts]}
+                for label, counts in zip(
+                    self.confusion.index, self.confusion.to_numpy().tolist(), strict=True
+                )
+            ],
+            "disagreements": [
+                {"place": place_words(key), "first": repr(a), "second": repr(b)}
+                for key, a, b in self.disagreements[:SHOWN]
+            ],
+            "more": max(0, len(self.disagreements) - SHOWN),
+            "reviewable": reviewable and self.reviewing is not None,
+        }
 
     def to_dataframe(self) -> Any:
         """The disagreements: a row per key with both raters' labels."""
@@ -55,22 +118,14 @@ class Agreement:
         )
 
     def _repr_html_(self) -> str:
-        from html import escape
+        """As a saved notebook shows it: the view's own drawing, no buttons."""
+        return engine().draw("agreement", state=self.state()) or ""
 
-        what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
-        first, second = (escape(str(name)) for name in self.names)
-        listed = "".join(
-            f"<li>{escape(str(key))}: {first} {escape(repr(a))}, {second} {escape(repr(b))}</li>"
-            for key, a, b in self.disagreements[:SHOWN]
-        )
-        more = len(self.disagreements) - SHOWN
-        if more > 0:
-            listed += f"<li>… and {more} more (<code>to_dataframe()</code>)</li>"
-        return (
-            f"<p>{first} and {second} on {self.n} runs: {what}; {len(self.disagreements)} disagree.</p>"
-            f"{self.confusion.to_html()}"
-            + (f"<p>Where they disagree:</p><ul>{listed}</ul>" if listed else "")
-        )
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """An experiment's agreement as its view (a button reviews each disagreeing run), else HTML."""
+        if self.reviewing is not None and _VIEWS:
+            return _VIEWS[0](self).bundle(**kwargs)
+        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         figure = f"kappa={self.kappa:.3f}" if self.level == "nominal" else f"alpha={self.alpha:.3f}"

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..core.records import ThreadRecord
 from ..render import DEFAULT_MAX_HEIGHT
 from ..runs.batch import Batch, Streaming
+from ..runs.budget import Budget
 from ..runs.stream import RunStream
 from . import memory
 from .bodies import AGENT_BODY, body_options, checked, chosen_trace_id, messages
@@ -25,6 +26,7 @@ from .resource import Resource
 from .scores import Scoring
 from .session import RunSession, new_run
 from .tools import DEFAULT_MAX_ROUNDS, ToolSession
+from .waiting import answering
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -148,12 +150,19 @@ class Agent(Resource):
         page_size: int | None = None,
         scorers: Iterable[Any] = (),
         renderers: Mapping[str, Any] | None = None,
+        max_cost_usd: float | None = None,
+        max_tokens: int | None = None,
+        max_seconds: float | None = None,
         **options: Any,
     ) -> Gallery | Batch[RunStream]:
         """Stream many prompts, at most ``concurrency`` at a time, into a gallery of live views
         (``tools``, ``scorers`` and ``renderers`` as for :meth:`stream`, for every prompt),
         ``page_size`` tiles a page (48). ``view=False``: a :class:`~mastra_notebook.runs.batch.Batch`
-        of RunStreams, no widget (``wait()``, ``await``, ``results``, ``counts()``, ``stop()``)."""
+        of RunStreams, no widget (``wait()``, ``await``, ``results``, ``counts()``, ``stop()``).
+
+        A budget, as for :meth:`experiment`: ``max_cost_usd``, ``max_tokens``, ``max_seconds``. A run
+        the transport failed pauses the queue until the server answers again."""
+        budget = Budget.of(max_cost_usd, max_tokens, max_seconds)
 
         def start(prompt: Any, shown: bool) -> tuple[Any, Streaming]:
             # made when its turn comes: no widget per queued prompt
@@ -164,13 +173,13 @@ class Agent(Resource):
             return made, session.request(path, body)
 
         if not view:
-            batch: Batch[RunStream] = Batch(concurrency)
+            batch: Batch[RunStream] = Batch(concurrency, budget=budget, probe=self.probe)
             for prompt in prompts:
                 batch.submit(functools.partial(start, prompt, False), prompt=prompt)
             return batch
         from ..widget.gallery import Gallery
 
-        gallery = Gallery(concurrency, page_size=page_size)
+        gallery = Gallery(concurrency, page_size=page_size, budget=budget, probe=self.probe)
         for prompt in prompts:
             gallery.submit(functools.partial(start, prompt, True), prompt=prompt, title=f"agent {self.id}")
         return gallery
@@ -187,6 +196,9 @@ class Agent(Resource):
         name: str | None = None,
         view: bool = True,
         folder: str | Path | None = None,
+        max_cost_usd: float | None = None,
+        max_tokens: int | None = None,
+        max_seconds: float | None = None,
     ) -> Experiment:
         """Run every input with every variant, ``repeats`` times, ``concurrency`` runs at a time,
         scored by ``scorers`` (as for :meth:`stream`; Python scorers get ``input=`` and
@@ -202,17 +214,33 @@ class Agent(Resource):
         ``folder``: each run is written there as it ends (recording, scores, labels, its row), so
         that after a crash ``mn.load_experiment(folder)`` shows every run that ended and
         ``.resume(client)`` runs the rest. Unknown agent and Mastra scorer ids are refused here,
-        before the first run. See :class:`~mastra_notebook.runs.experiment.Experiment`."""
+        before the first run.
+
+        A budget: ``max_cost_usd`` (USD, from the runs' ``result.cost``), ``max_tokens`` (their
+        tokens, nested runs' included), ``max_seconds`` (since the first run started), counted over
+        the runs that ended. Once one is reached, the queued runs never start (each ``stopped``, the
+        budget its reason: ``exp.resume()`` runs them) and the running ones finish; the grid,
+        ``repr`` and ``summary()`` say "stopped by max_cost_usd=0.05 at $0.0612". A run whose cost
+        is unknown (a model genai-prices does not price) is not counted as $0: they say the budget
+        cannot be checked for it. A run the transport failed (the server down) pauses the queue
+        until the server answers again ("waiting for the server"). See
+        :class:`~mastra_notebook.runs.experiment.Experiment`."""
         from ..analysis.outcomes import items_of
         from ..runs.experiment import Experiment
 
         items = items_of(inputs)
+        budget = Budget.of(max_cost_usd, max_tokens, max_seconds)  # checked before anything runs
         chosen, start = self.experiment_start(variants, scorers, view=view)
         made = Experiment(items, chosen, start=start, repeats=repeats, concurrency=concurrency, name=name,
-                          agent=self.id, scorers=list(scorers), folder=folder)  # fmt: skip
+                          agent=self.id, scorers=list(scorers), folder=folder, budget=budget,
+                          probe=self.probe)  # fmt: skip
         made.agents = self.client.agent  # a pairwise judge named by its agent id is asked here
         made.client = self.client  # a review's labels go to its feedback; to_dataset makes datasets there
         return made
+
+    def probe(self) -> Awaitable[None]:
+        """Until this agent's server answers again: a batch's paused queue waits on it."""
+        return answering(self.transport)
 
     def experiment_start(
         self, variants: Mapping[str, Mapping[str, Any]] | None, scorers: Iterable[Any], *, view: bool = True

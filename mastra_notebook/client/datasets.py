@@ -74,6 +74,34 @@ def as_item(row: Mapping[str, Any]) -> DatasetItem:
     )
 
 
+# ---- the server's experiments, from any kernel ----------------------------------------------------
+
+
+def list_experiments(transport: Transport) -> Experiments:
+    """Every experiment of the server, of every dataset (all pages)."""
+    rows = blocking(paginate(transport, "/api/experiments", "experiments"))
+    listed = {str(r["id"]): r for r in rows if isinstance(r, Mapping) and "id" in r}
+    return Experiments(listed, transport.base_url)
+
+
+def open_experiment(transport: Transport, known: KnownScorers, experiment_id: str) -> Experiment:
+    """The server's experiment ``experiment_id`` (run or running), from a kernel that did not start
+    it: its dataset's items, a cell per item filled as its results come (``Dataset.reopened``).
+    LookupError when the server has no such experiment, or it runs no dataset."""
+    listed = list_experiments(transport)
+    record = listed.get(experiment_id)
+    if record is None:
+        raise LookupError(
+            f"no experiment {experiment_id!r} on {transport.base_url} ({len(listed)} experiments "
+            "there: client.experiments() lists them)"
+        )
+    if not record.dataset_id:
+        raise LookupError(
+            f"experiment {experiment_id!r} runs no dataset: the notebook shows a dataset's only"
+        )
+    return open_dataset(transport, known, record.dataset_id).reopened(experiment_id)
+
+
 # ---- the server's datasets ------------------------------------------------------------------------
 
 
@@ -237,6 +265,9 @@ class Dataset:
             there = ", ".join(sorted(map(str, agents))) or "none"
             raise ValueError(f"no agent {agent_id!r} on this server (its agents: {there}; GET /api/agents)")
         body: dict[str, Any] = {"targetType": "agent", "targetId": agent_id, "scorerIds": ids}
+        body["metadata"] = {
+            "scorerIds": ids
+        }  # Mastra's record keeps no scorer ids: a reattach reads them here
         if name is not None:
             body["name"] = name
         if request_context:
@@ -251,7 +282,7 @@ class Dataset:
         experiment_id: str,
         name: str | None,
         agent_id: str,
-        scorers: list[str],
+        scorers: list[str] | None,
         started: Any = None,
         *,
         timeout: float = EXPERIMENT_TIMEOUT,
@@ -295,10 +326,17 @@ class Dataset:
         return both.compare(labels[0], labels[1])
 
     def reopened(self, experiment_id: str) -> Experiment:
-        """An experiment of this dataset already run (or running) on the server, by its id."""
+        """An experiment of this dataset already run (or running) on the server, by its id, as the
+        kernel that started it shows it (its name, agent and scorers as the server recorded them).
+        Its inputs are the dataset's items as read now: items added in one request share a creation
+        time, and a kernel that did not add them orders those by id."""
         record = self.transport.call("GET", f"{self.path}/experiments/{quote(experiment_id, safe='')}")
         record = record if isinstance(record, Mapping) else {}
-        scorers = [str(s) for s in record.get("scorerIds") or ()]
+        metadata = record.get("metadata")
+        said = record.get("scorerIds") or (
+            metadata.get("scorerIds") if isinstance(metadata, Mapping) else None
+        )
+        scorers = [str(s) for s in said] if isinstance(said, list) else None  # None: whichever scored it
         return self.watched(experiment_id, record.get("name"), str(record.get("targetId")), scorers, record)
 
     def _repr_html_(self) -> str:
@@ -306,7 +344,9 @@ class Dataset:
 
 
 class Experiments(Catalogue[ExperimentRecord]):
-    """``dataset.experiments()``: a dataset's experiments by id (``GET /api/datasets/:id/experiments``)."""
+    """``client.experiments()``: the server's experiments by id (``GET /api/experiments``), or
+    ``dataset.experiments()``: one dataset's (``GET /api/datasets/:id/experiments``); each with its
+    status and counts, shown as a table. ``client.experiment(id)`` reattaches to one."""
 
     noun = "experiments"
     record = ExperimentRecord

@@ -58,8 +58,10 @@ def error_text(row: Mapping[str, Any]) -> str | None:
 class MastraExperiment:
     """Mastra's experiment of a dataset on an agent, run on the server and watched by a task on the
     event loop: it fills an :class:`Experiment`'s cells (a run result per item: its output text,
-    scores, status, error and trace id) once the server's results and scores are read. ``status``,
-    ``progress`` and ``error`` say how it stands (``exp.remote``)."""
+    scores, status, error and trace id) as the server's results and scores are read. ``status``,
+    ``progress`` and ``error`` say how it stands (``exp.remote``). ``scorers``: the ids it was
+    started with, their scores in that order; None when not known (one started elsewhere): every
+    scorer's that scored it, by id."""
 
     def __init__(
         self,
@@ -69,7 +71,7 @@ class MastraExperiment:
         experiment_id: str,
         *,
         agent_id: str,
-        scorers: list[str],
+        scorers: list[str] | None,
         timeout: float = EXPERIMENT_TIMEOUT,
         scores_timeout: float = SCORES_TIMEOUT,
         clock: Clock = time.monotonic,
@@ -84,6 +86,7 @@ class MastraExperiment:
         self.timeout, self.scores_timeout, self.clock, self.sleep = timeout, scores_timeout, clock, sleep
         self._task: Work | None = None
         self._ended = False
+        self._counted = 0  # items ended as the server counted them when their results were last read
         self.path = f"{dataset_path}/experiments/{quote(experiment_id, safe='')}"
         experiment.remote = self
         if experiment.name is None:
@@ -110,6 +113,13 @@ class MastraExperiment:
         r = self.record
         return int(r.succeeded_count or 0), int(r.failed_count or 0), int(r.total_items or 0)
 
+    def describe(self) -> str:
+        """How it stands, in words (the grid's progress line)."""
+        succeeded, failed, total = self.progress
+        said = f"{self.status} on the server · {succeeded + failed} of {total or '?'} items ended"
+        said += f" ({failed} failed)" if failed else ""
+        return f"{said} · {self.error}" if self.error else said
+
     def take(self, record: Any) -> None:
         """The server's record of the experiment (as its start or ``GET .../:eid`` answered)."""
         if isinstance(record, Mapping):
@@ -128,15 +138,19 @@ class MastraExperiment:
             self.error = f"the notebook stopped watching: {error}"
         finally:
             self._ended = True
+            self.experiment.remote_changed()
 
     async def poll(self) -> None:
-        """Read the record until it ended (``waiting.poll``, ``timeout`` at most), then the results
-        and every item's scores (each scorer of each succeeded item, ``scores_timeout`` at most),
-        and fill the experiment's cells."""
+        """Read the record until it ended (``waiting.poll``, ``timeout`` at most), filling the cells
+        of the items that ended meanwhile as the server's counts grow (with the scores there are),
+        then the results and every item's scores (each scorer of each succeeded item,
+        ``scores_timeout`` at most), and fill the experiment's cells."""
         transport = self.transport
 
         async def read() -> str:
             self.take(await transport.send("GET", self.path))
+            if self.status not in ENDED:
+                await self.fill_so_far()
             return self.status
 
         polled = await poll(
@@ -149,28 +163,48 @@ class MastraExperiment:
                 f"the server goes on (GET {self.path})"
             )
             return
-        rows = await paginate(transport, f"{self.path}/results", "results")
-        results = [dict(r) for r in rows if isinstance(r, Mapping)]
+        results = await self.results()
         if self.status == "failed":
             self.error = self.failure(results)
-        scores = await self.read_scores()
+        succeeded, _, _ = self.progress
+        wanted = succeeded * len(self.scorers) if self.scorers is not None else 0  # unknown: one read
+        self.fill(results, await self.read_scores(wanted, self.scores_timeout))
+
+    async def fill_so_far(self) -> None:
+        """While it runs: when the server counts more ended items than at the last read, the results
+        there are, each with the scores there are (one read each, no wait), in their cells."""
+        succeeded, failed, _ = self.progress
+        if succeeded + failed <= self._counted:
+            return
+        self._counted = succeeded + failed
+        results = await self.results()
+        self.fill(results, await self.read_scores(0, 0.0))
+        self.experiment.remote_changed()
+
+    async def results(self) -> list[dict[str, Any]]:
+        """The server's result rows so far (one per item that ended)."""
+        rows = await paginate(self.transport, f"{self.path}/results", "results")
+        return [dict(r) for r in rows if isinstance(r, Mapping)]
+
+    def fill(self, results: list[dict[str, Any]], scores: dict[str, list[Score]]) -> None:
+        """Each result row, with its item's ``scores``, in its item's cell (one not changed is left be)."""
         places = {item.id: n for n, item in enumerate(self.experiment.items)}
         for row in results:
             place = places.get(str(row.get("itemId")))
             if place is not None:
                 result = run_result(row, self.agent, scores.get(str(row.get("itemId")), []))
-                self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
+                cell = self.cells[place]
+                if cell.saved is None or cell.saved.result != result:
+                    self.experiment.settle(cell, Outcome(place, BASELINE, 0, result.status, result))
 
-    async def read_scores(self) -> dict[str, list[Score]]:
-        """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until each
-        scorer has scored each succeeded item or ``scores_timeout``."""
-        succeeded, _, _ = self.progress
-        wanted = succeeded * len(self.scorers)
-        if not wanted:
+    async def read_scores(self, wanted: int, timeout: float) -> dict[str, list[Score]]:
+        """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until there
+        are ``wanted`` (one read when 0) or ``timeout``; fewer than ``wanted`` are said in ``error``."""
+        if self.scorers == []:
             return {}
         found = await run_scores(
             self.transport, self.id, self.scorers, lambda found: len(found) >= wanted,
-            timeout=self.scores_timeout, key=lambda row: (str(row.get("entityId")), str(row["scorerId"])),
+            timeout=timeout, key=lambda row: (str(row.get("entityId")), str(row["scorerId"])),
             clock=self.clock, sleep=self.sleep,
         )  # fmt: skip
         by_item: dict[str, dict[str, Mapping[str, Any]]] = {}
@@ -178,10 +212,11 @@ class MastraExperiment:
             by_item.setdefault(item, {})[scorer] = row
         if len(found) < wanted:
             where = scores_path(self.id)
-            note = f"{len(found)} of {wanted} scores came within {self.scores_timeout:g} s (GET {where})"
+            note = f"{len(found)} of {wanted} scores came within {timeout:g} s (GET {where})"
             self.error = f"{self.error}; {note}" if self.error else note
         return {
-            item: [mastra_score(rows[s]) for s in self.scorers if s in rows] for item, rows in by_item.items()
+            item: [mastra_score(rows[s]) for s in (self.scorers or sorted(rows)) if s in rows]
+            for item, rows in by_item.items()
         }
 
     def failure(self, results: list[dict[str, Any]]) -> str:

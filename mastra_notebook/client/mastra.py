@@ -13,10 +13,20 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ..runs.experiment import Experiment
 from .agents import Agent
 from .bodies import body_options, camel, messages
 from .catalogue import Agents, Scorers, Workflows
-from .datasets import Dataset, Datasets, create_dataset, list_datasets, open_dataset
+from .datasets import (
+    Dataset,
+    Datasets,
+    Experiments,
+    create_dataset,
+    list_datasets,
+    list_experiments,
+    open_dataset,
+    open_experiment,
+)
 from .feedback import MastraFeedback
 from .scores import KnownScorers
 from .transport import DEFAULT_TIMEOUT, InjectedTransport, Retry, Timeout, Transport
@@ -107,6 +117,19 @@ class MastraClient:
         """The dataset with this id or name: ``items``, ``add(items)``, ``experiment(agent=...,
         scorers=[...])`` run on the server, ``compare(a, b)``."""
         return open_dataset(self.transport, self.known_scorers, name_or_id)
+
+    def experiments(self) -> Experiments:
+        """The server's experiments of every dataset, by id, each with its status and counts
+        (``pending``, ``running``, ``completed``, ``failed``); shown as a table."""
+        return list_experiments(self.transport)
+
+    def experiment(self, experiment_id: str) -> Experiment:
+        """Reattach to the server's experiment ``experiment_id``, started by any kernel (this one
+        after a restart, or a colleague's): an :class:`~mastra_notebook.runs.experiment.Experiment`
+        whose grid fills as its results come, with its scores, ``summary()`` and ``to_dataframe()``
+        as the kernel that started it shows them. Mastra runs it on; ``stop()`` stops only the
+        watching."""
+        return open_experiment(self.transport, self.known_scorers, experiment_id)
 
     def feedback(self, trace_id: str, run_id: str | None = None) -> MastraFeedback:
         """Where a run's labels go on this server: Mastra's feedback route, with the run's trace id

@@ -235,7 +235,7 @@ def scores_path(run_id: str) -> str:
 async def run_scores(
     transport: Transport,
     run_id: str,
-    ids: list[str],
+    ids: list[str] | None,
     enough: Callable[[dict[Any, Mapping[str, Any]]], bool],
     *,
     timeout: float,
@@ -245,7 +245,8 @@ async def run_scores(
 ) -> dict[Any, Mapping[str, Any]]:
     """The one reader of a run's scores: every page of ``GET /api/scores/run/:runId``, read again
     (``waiting.poll``) until ``enough`` of what was found or ``timeout``; the latest row of each of
-    ``ids``' scorers by ``key`` (the scorer's id; an experiment's ``(item, scorer)``)."""
+    ``ids``' scorers (None: of every scorer there) by ``key`` (the scorer's id; an experiment's
+    ``(item, scorer)``)."""
     path = scores_path(run_id)
 
     async def read() -> dict[Any, Mapping[str, Any]]:
@@ -269,12 +270,13 @@ def last_run_id(recording: Recording) -> str | None:
 
 
 def latest_rows(
-    rows: list[Any], ids: list[str], key: Callable[[Mapping[str, Any]], Any]
+    rows: list[Any], ids: list[str] | None, key: Callable[[Mapping[str, Any]], Any]
 ) -> dict[Any, Mapping[str, Any]]:
-    """The latest of Mastra's score ``rows`` of each of ``ids``' scorers, by ``key``."""
+    """The latest of Mastra's score ``rows`` of each of ``ids``' scorers (None: every scorer's), by
+    ``key``."""
     found: dict[Any, Mapping[str, Any]] = {}
     for row in rows:
-        if isinstance(row, Mapping) and row.get("scorerId") in ids:
+        if isinstance(row, Mapping) and "scorerId" in row and (ids is None or row["scorerId"] in ids):
             kept = found.get(key(row))
             if kept is None or str(row.get("createdAt", "")) >= str(kept.get("createdAt", "")):
                 found[key(row)] = row

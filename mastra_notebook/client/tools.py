@@ -25,11 +25,16 @@ from typing import Any
 import pydantic
 from pydantic_core import to_jsonable_python
 
+from ..core.bounding import Bounds, bounded
 from ..core.display import DISPLAY_KEY
+from ..core.labels import human_size
 from ..core.result import RunResult, Step, ToolCall
 from ..core.run import Run
-from ..render.rich import display_of, is_rich, model_form
+from ..core.values import written_size
+from ..render.rich import MODEL_BYTES, display_of, is_rich, model_form
 
+# What a model is sent of one result at most (about MODEL_BYTES of JSON): more is cut, said in place
+MODEL = Bounds(string=8_000, value=MODEL_BYTES, whole=MODEL_BYTES, items=500)
 DEFAULT_MAX_ROUNDS = 10  # model steps ending in client tool calls, per request: a runaway loop stops
 RAN_IN = "notebook"  # the ``ranIn`` mark on the chunks of calls this client ran (kept in recordings)
 
@@ -98,6 +103,12 @@ def tool(
     ``to_model(value)`` when given (client-js's ``toModelOutput``: e.g. a summary of a table the
     person sees whole). ``call.value`` keeps what the function returned; ``call.result`` is what
     the model got.
+
+    What the model is sent is at most about 64 KB of JSON (``render.rich.MODEL_BYTES``): a larger
+    form (a plain dict of 50 MB, or ``to_model``'s) is cut, never refused, so the run goes on. Long
+    lists, objects and strings end where marked, and it is sent as ``{"note": ..., "result": ...}``:
+    the note says the whole size and that ``to_model=`` chooses what is sent. ``call.value`` keeps
+    the whole return in the kernel.
     """
 
     def make(fn: Callable[..., Any]) -> ClientTool:
@@ -417,10 +428,23 @@ class ToolOutcome:
 
 def _for_model(value: Any, to_model: Callable[[Any], Any] | None) -> Any:
     """What the model is sent of a tool's return: ``to_model``'s form of it, else its own JSON
-    form (render/rich.py ``model_form``)."""
-    if to_model is not None:
-        return jsonable(to_model(value))
-    return model_form(value, jsonable)
+    form (render/rich.py ``model_form``); cut to :data:`MODEL` with a note when larger."""
+    sent = jsonable(to_model(value)) if to_model is not None else model_form(value, jsonable)
+    return within_model_limit(sent)
+
+
+def within_model_limit(sent: Any) -> Any:
+    """``sent`` when its JSON is within :data:`MODEL`; else cut (core/bounding.py), with a note
+    that says so, for the model and for whoever reads ``call.result``."""
+    size = written_size(sent)
+    if size is not None and size <= MODEL.whole:
+        return sent
+    note = (
+        f"[mastra-notebook] This tool's result is {human_size(size or 0)} of JSON: only about "
+        f"{human_size(MODEL.value)} of it is sent, cut where marked. The notebook's user can choose "
+        "what a model is sent with mn.tool(..., to_model=...)."
+    )
+    return {"note": note, "result": bounded(sent, MODEL)[0]}  # not "value": the AI SDK's {type, value}
 
 
 def _declined(call: ToolCall) -> bool:

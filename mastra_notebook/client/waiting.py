@@ -1,6 +1,7 @@
-"""The client's two ways of waiting on a server, each written once, on the event loop: ``poll`` reads
-something until it is there (a growing pause, a bounded time), ``paginate`` reads every page of a
-listing. A blocking caller runs them through the transport's ``blocking``.
+"""The client's ways of waiting on a server, each written once, on the event loop: ``poll`` reads
+something until it is there (a growing pause, a bounded time), ``answering`` until the server answers
+again (a batch's paused queue), ``paginate`` reads every page of a listing. A blocking caller runs
+them through the transport's ``blocking``.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .transport import Transport
+from .transport import MastraError, Retry, Transport
 
 T = TypeVar("T")
 PER_PAGE = 100  # rows a page (Mastra's default is 10)
+PROBED = "/api/agents"  # what ``answering`` asks: every Mastra server lists its agents
+PROBE_TIMEOUT_S = 10.0  # each probe's own limit
+FIRST_PROBE_S, LONGEST_PROBE_S = 0.5, 10.0  # the pause after the first probe; the longest
 
 Sleep = Callable[[float], Awaitable[Any]]
 Clock = Callable[[], float]
@@ -51,6 +55,33 @@ async def poll(
             return Polled(value, False)
         await sleep(min(pause, left))
         pause = min(pause * 2, longest)
+
+
+async def answering(
+    transport: Transport,
+    *,
+    first: float = FIRST_PROBE_S,
+    longest: float = LONGEST_PROBE_S,
+    clock: Clock = time.monotonic,
+    sleep: Sleep | None = None,
+) -> None:
+    """Return once the server answers (anything but HTTP 5xx to ``GET /api/agents``, tried once a
+    time: no retries of the transport's own), probing after a pause of ``first`` seconds, doubling up
+    to ``longest``, for as long as it takes (cancelling the task stops it). ``sleep``: the
+    transport's by default."""
+
+    async def answers() -> bool:
+        try:
+            await transport.send("GET", PROBED, timeout=PROBE_TIMEOUT_S, retry=Retry(retries=0))
+        except MastraError as error:
+            return error.status_code is not None and error.status_code < 500
+        return True
+
+    pause = sleep or transport.sleep
+    while not (
+        await poll(answers, bool, timeout=3600.0, first=first, longest=longest, clock=clock, sleep=pause)
+    ).done:
+        pass
 
 
 async def paginate(transport: Transport, path: str, key: str, **params: Any) -> list[Any]:

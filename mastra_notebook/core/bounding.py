@@ -1,5 +1,6 @@
 """A JSON value cut to a budget, each cut said in place: what the view, the transcript and the trace
-lane carry of a request, a span's input or output, so a huge value stays cheap to send and draw.
+lane carry of a request, a span's input or output, or a node's field (a tool's result), so a huge
+value stays cheap to send, save and draw.
 
 Every part of the value spends from one budget of characters (a string its kept characters, a key
 its length, a number or a flag a few), so a value of a thousand long strings, or of a million small
@@ -8,8 +9,10 @@ numbers, is cut as a whole and not only piece by piece.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from .values import capped, written_size
 
 SCALAR_CHARS = 8  # what a number, a flag or a null spends of the budget (about its JSON)
 
@@ -77,3 +80,26 @@ def bounded(value: Any, bounds: Bounds, chars: int | None = None) -> tuple[Any, 
     anything was cut."""
     budget = Budget(bounds, chars)
     return budget.value(value), budget.cut
+
+
+FIELD = Bounds(string=2_000, value=16_000, whole=32_000)
+"""A view node's field (a tool's result, a step's output): one over ``whole`` bytes of JSON is shown
+cut to about ``value`` characters, in the view, the saved notebook, the recording's view and the
+export page; the node keeps it whole for the RunResult (core/tree.py)."""
+
+
+def for_view(value: Any, bounds: Bounds = FIELD) -> tuple[Any, int]:
+    """``value`` as a view node shows it, and the size of the whole in bytes of JSON when it was cut
+    for its size (0: it was not). A value nested deeper than a writer takes is cut there
+    (``values.capped``), whatever its size."""
+    if isinstance(value, str):
+        if len(value) <= bounds.whole:
+            return value, 0
+        return Budget(replace(bounds, string=bounds.value)).string(value), written_size(value) or len(value)
+    size = written_size(value)
+    if size is None:  # too deep to write: cut at the writer's depth, then measured
+        value = capped(value)
+        size = written_size(value) or 0
+    if size <= bounds.whole:
+        return value, 0
+    return bounded(value, bounds)[0], size

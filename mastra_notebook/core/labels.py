@@ -8,7 +8,9 @@ in the kernel's static transcript) shows them as they are:
 - how long a tool call, step or reasoning took, ``duration`` (``1.3 s``), what measured it,
   ``duration_source`` (``trace``: the server's span; ``arrival``: its chunks' arrival) and a
   tooltip that says so, ``duration_title``; and a person's wait, the decision's ``waited`` (``8.7 s``);
-- a file's size, ``size_label`` (``1.5 KB``).
+- a file's size, ``size_label`` (``1.5 KB``);
+- a tool's result shown cut for its size, ``result_cut``: what was cut, the whole size, and where
+  the whole value is in Python.
 
 Each is bounded (a one-line summary, at most 80 characters), and built lazily: a summary of a list
 of 60,000 rows reads the few rows its line has room for. What a person expands (arguments, results,
@@ -55,6 +57,20 @@ def human_size(size: float) -> str:
         n /= 1024
         i += 1
     return f"{number_text(n)} B" if i == 0 else f"{to_fixed(n, 1 if n < 10 else 0)} {units[i]}"
+
+
+def value_cut(size: int, shown: int, where: str | None, returned: bool) -> dict[str, Any]:
+    """A card's note on a value shown cut for its ``size`` (bytes of JSON; about ``shown`` bytes
+    kept): what was cut, and ``where`` the whole is in Python (None: somewhere in the run's result).
+    ``returned``: a client tool's, whose ``.value`` is the object its function returned."""
+    note = (
+        f"Cut for the view: {human_size(size)} of JSON in all, about {human_size(shown)} shown here "
+        "(long lists, objects and strings end where marked). The whole value stays in the kernel"
+    )
+    if where is None:
+        return {"note": note + ", in the run's result (view.result).", "where": None}
+    said = " that ran this run (the Python object the tool returned):" if returned else ", in"
+    return {"note": note + said, "where": where}
 
 
 # ---- one-line summaries -----------------------------------------------------------------------

@@ -349,6 +349,17 @@ class RichDisplay(Shape):
     """The renderer raised: its message. The JSON result stays one click away."""
 
 
+class ValueCut(Shape):
+    """A card's note on a value the view shows cut for its size (core/bounding.py ``FIELD``): the
+    node keeps it whole in the kernel. Written by the kernel (core/labels.py ``value_cut``)."""
+
+    note: str
+    """What was cut and the whole size (``Cut for the view: 50 MB of JSON in all, ...``)."""
+    where: str | None = None
+    """Where the whole value is, as Python (``result.tool_call('call_1').result``); null: in the run's
+    result."""
+
+
 class ArgsDisplay(Shape):
     """How a tool's arguments are drawn while they stream (``mn.renderer(name, args=...)``)."""
 
@@ -376,7 +387,9 @@ class ToolNode(HumanStep):
     args: Any = None
     """The best parse of the arguments so far."""
     result: Any = None
-    """What the tool returned."""
+    """What the tool returned (shown cut when it is large: ``result_cut`` says so)."""
+    result_cut: ValueCut | None = None
+    """The result is shown cut for its size: what was cut, and where the whole value is."""
     called_at: float | None = None
     """Its arguments were complete: it runs."""
     approval: Approval | None = None

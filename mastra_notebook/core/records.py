@@ -362,12 +362,15 @@ class DatasetRecord(Record):
 
 
 class ExperimentRecord(Record):
-    """A dataset's experiment as ``GET /api/datasets/:id/experiments`` lists it."""
+    """An experiment run on the server, as ``GET /api/experiments`` (``client.experiments()``) or
+    ``GET /api/datasets/:id/experiments`` (``dataset.experiments()``) lists it."""
 
     id: str
-    """The experiment's id: what ``dataset.compare(a, b)`` takes."""
+    """The experiment's id: what ``client.experiment(id)`` and ``dataset.compare(a, b)`` take."""
     name: Text = None
     """Its name, if given."""
+    dataset_id: Text = Field(None, alias="datasetId")
+    """The dataset it runs (``datasetId``)."""
     target_id: Text = Field(None, alias="targetId")
     """The agent it ran (``targetId``)."""
     status: Text = None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import figures, labels, values
+from .bounding import FIELD
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
 from .display import DISPLAY_KEY, NO_DRAWER, Drawer
@@ -172,6 +173,29 @@ class RunState:
                 self.relabel(node)
             if name == "args" and node.kind == "tool":
                 self.set(node, "args_display", self.draw.args(str(node.fields.get("tool_name") or ""), value))
+
+    def set_result(self, node: Node, value: Any) -> None:
+        """A tool's result. One the view shows cut for its size (core/bounding.py ``FIELD``) says so
+        on its card, with where the whole value is (``result_cut``)."""
+        self.set(node, "result", value)
+        size = node.cut_size("result")
+        returned = node.fields.get("ran_in") is not None  # a client tool: the object is its .value
+        where = self.call_path(node)
+        if where is not None:
+            where += ".value" if returned else ".result"
+        self.set(node, "result_cut", labels.value_cut(size, FIELD.value, where, returned) if size else None)
+
+    def call_path(self, node: Node) -> str | None:
+        """Where a tool call of this run is in its RunResult, as Python (``result.tool_call('c1')``,
+        through the calls its run is nested in); None below a workflow step."""
+        path = f".tool_call({str(node.fields.get('tool_call_id') or '')!r})"
+        state = self
+        while state.parent is not None:
+            if not state.call_id:
+                return None
+            path = f".tool_call({state.call_id!r}).children{path}"
+            state = state.parent
+        return "result" + path
 
     def draw_result(self, node: Node, payload: dict[str, Any]) -> None:
         """A tool's result arrived: its display, a renderer's (core/display.py) or the one its client

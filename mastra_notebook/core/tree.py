@@ -3,9 +3,11 @@
 The reducer writes through a :class:`Tree`; a listener (the widget) receives each op as it happens,
 and :func:`snapshot_ops` rebuilds the whole tree as ops for a view that joins late.
 
-What goes to the listener must be writable as JSON: a value nested deeper than a writer takes is
-shown cut (``values.capped``) while the node keeps the original for the RunResult. Nodes of runs
-nested below the view's depth are ``hidden``: they hold their data but send no op.
+What goes to the listener must be writable as JSON and cheap to send, save and draw: a value nested
+deeper than a writer takes, or larger than ``bounding.FIELD`` (a 50 MB tool result), is shown cut
+(``bounding.for_view``, each cut said in place) while the node keeps the original for the RunResult
+and the whole size for the card's note (``Node.cut_size``). Nodes of runs nested below the view's
+depth are ``hidden``: they hold their data but send no op.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .values import capped
+from .bounding import for_view
+
+# An answer's text is drawn whole however long (it is the run's story); other strings are cut as values
+WHOLE_TEXT = frozenset({"text"})
 
 Op = list[Any]
 Sink = Callable[[Op], None]
@@ -22,7 +27,7 @@ Sink = Callable[[Op], None]
 class Node:
     """One view node: a ``kind``, its fields, its children, and growing text kept as pieces."""
 
-    __slots__ = ("children", "fields", "hidden", "id", "kind", "originals", "pieces")
+    __slots__ = ("children", "fields", "hidden", "id", "kind", "originals", "pieces", "sizes")
 
     def __init__(self, node_id: str, kind: str, fields: dict[str, Any], hidden: bool) -> None:
         self.id = node_id
@@ -31,7 +36,8 @@ class Node:
         self.hidden = hidden
         self.children: list[Node] = []
         self.pieces: dict[str, list[str]] = {}  # growing strings, joined only when read
-        self.originals: dict[str, Any] | None = None  # values too deep to show, as they came
+        self.originals: dict[str, Any] | None = None  # values too deep or too large to show, as they came
+        self.sizes: dict[str, int] | None = None  # their whole size (bytes of JSON), when cut for it
 
     def text(self, field: str) -> str:
         """A growing text field, its pieces joined (once, then kept joined)."""
@@ -57,9 +63,21 @@ class Node:
             data[field] = self.text(field)
         return data
 
+    def cut_size(self, field: str) -> int:
+        """The whole size (bytes of JSON) of ``field``'s value when the view shows it cut for its
+        size; 0 when it shows it whole."""
+        return 0 if self.sizes is None else self.sizes.get(field, 0)
+
     def _keep(self, field: str, value: Any) -> Any:
-        """The value to show for ``field``; the original is kept when it had to be cut."""
-        shown = capped(value)
+        """The value to show for ``field``; the original (and its size) is kept when it had to be cut."""
+        if type(value) is str and field in WHOLE_TEXT:
+            return value
+        shown, size = for_view(value)
+        if self.sizes is not None or size:
+            self.sizes = self.sizes or {}
+            self.sizes.pop(field, None)
+            if size:
+                self.sizes[field] = size
         if shown is not value:
             if self.originals is None:
                 self.originals = {}
@@ -67,6 +85,11 @@ class Node:
         elif self.originals is not None:
             self.originals.pop(field, None)
         return shown
+
+
+def _shown_as_value(value: Any) -> bool:
+    """A field's value that may be cut for the view: JSON lists, objects and strings."""
+    return type(value) in (dict, list, str)
 
 
 class Tree:
@@ -84,7 +107,7 @@ class Tree:
         hidden = hidden or (parent is not None and parent.hidden)
         node = Node(node_id, kind, {}, hidden)
         for field, value in fields.items():
-            node.fields[field] = node._keep(field, value) if type(value) in (dict, list) else value
+            node.fields[field] = node._keep(field, value) if _shown_as_value(value) else value
         if parent is not None:
             parent.children.append(node)
         if self.sink is not None and not hidden:
@@ -103,7 +126,7 @@ class Tree:
     def set(self, node: Node, field: str, value: Any) -> None:
         """A field's new value (a ``set`` op), cut for the view and kept whole in the node."""
         node.pieces.pop(field, None)
-        shown = node._keep(field, value) if type(value) in (dict, list) else value
+        shown = node._keep(field, value) if _shown_as_value(value) else value
         node.fields[field] = shown
         if self.sink is not None and not node.hidden:
             self.sink(["set", node.id, field, shown])
@@ -111,7 +134,7 @@ class Tree:
     def push(self, node: Node, field: str, value: Any) -> None:
         """A value added to a list field (a ``push`` op)."""
         # a new list, never a mutation: an op already handed to the listener may hold the old one
-        shown = capped(value)
+        shown = for_view(value)[0] if _shown_as_value(value) else value
         node.fields[field] = [*node.fields.get(field, ()), shown]
         if shown is not value or (node.originals is not None and field in node.originals):
             if node.originals is None:

@@ -140,18 +140,21 @@ def depth_marker(levels: str) -> str:
     return f"[mastra-notebook: {levels} more levels not written]"
 
 
-def fits(value: Any, headroom: int = 254 - WRITE_DEPTH) -> bool:
-    """Whether a writer can take ``value`` nested inside ``headroom`` more levels (orjson, in C)."""
-    if type(value) not in (dict, list):
-        return True
+def written_size(value: Any, headroom: int = 254 - WRITE_DEPTH) -> int | None:
+    """The bytes of ``value`` as JSON (orjson, in C; what is not JSON as its ``repr``), or None when a
+    writer cannot take it nested inside ``headroom`` more levels."""
     wrapped = value
-    for _ in range(headroom):
+    for _ in range(headroom if type(value) in (dict, list) else 0):
         wrapped = [wrapped]
     try:
-        orjson.dumps(wrapped, default=repr)
+        return len(orjson.dumps(wrapped, default=repr)) - 2 * (0 if wrapped is value else headroom)
     except orjson.JSONEncodeError:
-        return False
-    return True
+        return None
+
+
+def fits(value: Any, headroom: int = 254 - WRITE_DEPTH) -> bool:
+    """Whether a writer can take ``value`` nested inside ``headroom`` more levels."""
+    return type(value) not in (dict, list) or written_size(value, headroom) is not None
 
 
 def capped(value: Any, depth: int = WRITE_DEPTH) -> Any:

@@ -177,6 +177,7 @@ def _experiment_row(experiment: ExperimentRecord) -> list[Inline]:
         views.code(_value(experiment.id)),
         _value(experiment.name or ""),
         _value(experiment.target_id or ""),
+        views.code(_value(experiment.dataset_id or "")),
         _value(experiment.status or "?"),
         counts,
         _value(when(experiment.started_at) or ""),
@@ -213,7 +214,7 @@ _DRAWN: dict[type[Record], _Drawn] = {
         lambda d: f"{d.id}  {d.name or ''}",
     ),
     ExperimentRecord: _Drawn(
-        ("id", "name", "agent", "status", "items", "started (UTC)"),
+        ("id", "name", "agent", "dataset", "status", "items", "started (UTC)"),
         _experiment_row,
         lambda e: f"{e.id}  {e.name or ''}  {e.status or '?'}",
     ),

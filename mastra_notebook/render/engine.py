@@ -44,6 +44,7 @@ _VIEWS = (
     "pieces",
     "grid",
     "review",
+    "agreement",
     "compare",
     "compareSteps",
     "memory",

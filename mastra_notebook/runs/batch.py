@@ -14,12 +14,17 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Generator, Iterator
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from ..analysis.outcomes import failure
 from ..core.result import RunResult
 from ..core.run import Run
+from .budget import Budget
 from .loops import private_loop, run_nested, running_loop
 
 Streaming = Callable[[], Awaitable[None]]  # the work that streams into a run's handle
-Event = Literal["queued", "started", "paused", "ended"]  # what happened to a job (see Batch's on_change)
+Probe = Callable[[], Awaitable[Any]]  # returns once the server answers again
+# what happened to a job (see Batch's on_change); "waiting": the queue paused or went on after it
+Event = Literal["queued", "started", "paused", "ended", "waiting"]
+WAITING = "waiting for the server"  # what the batch's notes say while its queue is paused
 GROUPS = ("queued", "running", "done", "stopped", "error")  # counts()'s keys, in the summary's order
 
 
@@ -122,16 +127,32 @@ class Batch(Generic[H]):
     ``submit(start)`` queues one (``start()`` makes its handle and work when its turn comes);
     ``wait()`` or ``await batch`` for the results in submission order; ``results`` and ``counts()``
     as far as the runs got; ``stop()`` stops them all. ``on_change(job, event)`` is called on the
-    batch's loop when a job is queued, starts, waits for a person (``paused``) or ends.
+    batch's loop when a job is queued, starts, waits for a person (``paused``) or ends, and
+    (``waiting``, with the job the transport failed) when the queue pauses or goes on.
+
+    ``budget``: limits on what the runs spend in all (:class:`~.budget.Budget`); once one is crossed
+    the queued runs never start (aborted, the budget's words their reason), the running ones finish.
+    ``probe``: waits until the server answers again; given, a run the transport failed (refused,
+    reset, timed out, HTTP 5xx after the transport's own retries) pauses the queue (``waiting``) until
+    it returns, instead of failing every queued run in turn.
     """
 
     def __init__(
-        self, concurrency: int = 4, *, on_change: Callable[[Job[H], Event], None] | None = None
+        self,
+        concurrency: int = 4,
+        *,
+        on_change: Callable[[Job[H], Event], None] | None = None,
+        budget: Budget | None = None,
+        probe: Probe | None = None,
     ) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         self.concurrency = concurrency
         self.jobs: list[Job[H]] = []
+        self.budget = budget
+        self.waiting = False  # the queue is paused: a run failed by the transport, the server is probed
+        self._probe = probe
+        self._probing: asyncio.Task[None] | None = None
         self._on_change = on_change
         self._queue: deque[Job[H]] = deque()
         self._running = 0  # jobs holding a slot of the concurrency limit
@@ -169,8 +190,12 @@ class Batch(Generic[H]):
             self._on_change(job, event)
 
     def _dispatch(self) -> None:
-        """Start queued jobs while slots are free (on the loop the runs live on)."""
-        while self._running < self.concurrency and self._queue:
+        """Start queued jobs while slots are free, the server answers and the budget holds (on the
+        loop the runs live on)."""
+        crossed = self.budget.crossed() if self.budget is not None and self._queue else ""
+        if crossed:
+            self._stop_queued(crossed)
+        while not self.waiting and self._running < self.concurrency and self._queue:
             self._begin(self._queue.popleft())
         self._settle()
 
@@ -185,6 +210,8 @@ class Batch(Generic[H]):
             return
         job.handle = handle
         self._running += 1
+        if self.budget is not None:
+            self.budget.starting()
         holding = [True]  # the concurrency slot, given back when the first stream ends
 
         def on_streaming(streaming: bool) -> None:
@@ -207,9 +234,28 @@ class Batch(Generic[H]):
         suspended = handle.result.status == "suspended"  # a waiting run may go on: not ended
         if not suspended:
             job._end(handle.result)
+            if self.budget is not None:
+                self.budget.spent(handle.result)
         self._notify(job, "paused" if suspended else "ended")
         if not suspended:
             job.handle = None  # let go: what showed it may close it
+            if failure(job.result.status, job.result) == "transport":
+                self._pause(job)
+        self._dispatch()
+
+    def _pause(self, job: Job[H]) -> None:
+        """The transport failed ``job``'s run: with a probe, and runs queued, the queue waits until
+        the server answers again."""
+        if self._probe is None or self.waiting or not self._queue:
+            return
+        self.waiting = True
+        self._notify(job, "waiting")
+        self._probing = asyncio.get_running_loop().create_task(self._go_on(job, self._probe))
+
+    async def _go_on(self, job: Job[H], probe: Probe) -> None:
+        await probe()  # cancelled by stop()
+        self.waiting, self._probing = False, None
+        self._notify(job, "waiting")
         self._dispatch()
 
     def _never_ran(self, job: Job[H], *, error: str = "", aborted: str = "") -> None:
@@ -227,16 +273,33 @@ class Batch(Generic[H]):
         if not self._queue and not any(job.running for job in self.jobs):
             self._idle.set()
 
-    def stop(self) -> None:
-        """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
+    def _stop_queued(self, reason: str) -> None:
+        """The queued runs never start: each aborted with ``reason``."""
         while self._queue:
             job = self._queue.popleft()
             job._start = None
-            self._never_ran(job, aborted="stopped before its turn")
+            self._never_ran(job, aborted=reason)
+
+    def stop(self) -> None:
+        """Stop every run: the queued ones never start (aborted), the streaming ones stop."""
+        probing, self._probing = self._probing, None
+        if probing is not None:
+            self.waiting = False
+            if self._loop is None or running_loop() is self._loop:
+                probing.cancel()
+            else:  # a plain script: the probe runs on the private loop's thread
+                self._loop.call_soon_threadsafe(probing.cancel)
+        self._stop_queued("stopped before its turn")
         for job in self.jobs:
             if job.handle is not None:
                 job.handle.stop()
         self._settle()
+
+    def notes(self) -> list[str]:
+        """What a summary line says beside the counts: "waiting for the server" while the queue is
+        paused, and the budget (which limit stopped the runs and at what figure, or what is spent)."""
+        said = self.budget.said() if self.budget is not None else ""
+        return [*([WAITING] if self.waiting else []), *([said] if said else [])]
 
     # ---- results --------------------------------------------------------------------------------
 
@@ -287,5 +350,5 @@ class Batch(Generic[H]):
         return iter(self.jobs)
 
     def __repr__(self) -> str:
-        counts = " · ".join(f"{n} {group}" for group, n in self.counts().items() if n)
+        counts = " · ".join([*(f"{n} {group}" for group, n in self.counts().items() if n), *self.notes()])
         return f"<Batch of {len(self.jobs)} runs, {self.concurrency} at a time: {counts or 'empty'}>"

@@ -10,8 +10,9 @@ analysis/outcomes.py's; what starts a run on a server is the client's (``agent.e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -28,7 +29,8 @@ from ..core.feedback import Feedback
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
-from .batch import Batch, Event, Job, RunHandle, Streaming
+from .batch import Batch, Event, Job, Probe, RunHandle, Streaming
+from .budget import Budget
 from .review import Review
 from .stream import KeptRun, LabelSender, opened_when_shown
 
@@ -109,6 +111,9 @@ class Remote(Protocol):
     def stop(self) -> None:
         """Stop watching (what runs elsewhere goes on)."""
 
+    def describe(self) -> str:
+        """How it stands, in words (the grid's progress line)."""
+
 
 # start(item, variant, repeat) makes a run's handle and the work that streams into it
 StartCell = Callable[[Item, str, int], tuple[ExperimentRun, Streaming]]
@@ -137,8 +142,10 @@ class Cell:
 
     @property
     def result(self) -> RunResult:
-        """The run's RunResult so far."""
+        """The run's RunResult so far (a reopened run's label as its opened view last gave it)."""
         if self.saved is not None:
+            if self.kept is not None and self.kept.run.result.feedback != self.saved.result.feedback:
+                return self.saved.result.model_copy(update={"feedback": self.kept.run.result.feedback})
             return self.saved.result
         if self.kept is not None:  # ended: as its run stands now (a label given after its end included)
             return self.kept.run.result
@@ -146,7 +153,9 @@ class Cell:
 
     def outcome(self) -> Outcome:
         """This run as far as it got (analysis's record of it)."""
-        return self.saved or Outcome(self.item, self.variant, self.repeat, self.status, self.result)
+        if self.saved is not None:
+            return self.saved if self.kept is None else replace(self.saved, result=self.result)
+        return Outcome(self.item, self.variant, self.repeat, self.status, self.result)
 
     def keep(self) -> KeptRun:
         """What a view shows of this ended run (a reopened one's Run is read from its recording once)."""
@@ -158,6 +167,9 @@ class Cell:
             run.end()
             if run.result.scores != self.result.scores:  # a recording saved without its scores' line
                 run.scores(self.result.scores)
+            label = self.result.feedback
+            if label is not None and run.result.feedback != label:  # nor its label's
+                run.label(label)
             self.kept = KeptRun(run, self.recording, [[] for _ in self.recording.items])
         return self.kept
 
@@ -187,6 +199,13 @@ class Experiment:
       ``resume(client)`` runs only the missing and failed runs of a loaded (or stopped) one;
     - a run's ``failure`` (``to_dataframe()``'s column): ``transport`` (refused, reset, timed out,
       HTTP 5xx, cut off), ``agent`` or ``stopped``; ``retry()`` runs the transport's again;
+      given a ``probe`` (``agent.experiment`` gives one), a run the transport failed pauses the
+      queue until the server answers again ("waiting for the server": the grid, ``repr`` and
+      ``summary()`` say so) instead of failing every queued run in turn;
+    - ``budget`` (``agent.experiment(..., max_cost_usd=, max_tokens=, max_seconds=)``): once its
+      runs spent that much in all, the queued runs never start (``stopped``, the budget their
+      reason) and the running ones finish; the grid, ``repr`` and ``summary()`` say which limit
+      stopped it and at what figure;
     - interrupting ``wait()`` stops the waiting, not the runs; ``stop()`` stops them.
     """
 
@@ -203,6 +222,8 @@ class Experiment:
         page_tiles: int = PAGE_TILES,
         scorers: Sequence[Any] = (),
         folder: str | Path | None = None,
+        budget: Budget | None = None,
+        probe: Probe | None = None,
     ) -> None:
         if repeats < 1:
             raise ValueError("repeats must be at least 1")
@@ -213,7 +234,7 @@ class Experiment:
         self.agent = agent
         self.scorers = list(scorers)  # what its runs are scored by (saved as described)
         self.concurrency = concurrency
-        self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job)
+        self.batch: Batch[Any] = Batch(concurrency, on_change=self._on_job, budget=budget, probe=probe)
         self._start = start  # how a cell runs (None: a loaded or remote experiment; resume() is given one)
         self.cells: list[Cell] = []
         self.remote: Remote | None = None  # Mastra's experiment, run on its server, watched
@@ -223,6 +244,7 @@ class Experiment:
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         self.client: Any = None  # the MastraClient it ran on (or was loaded with): feedback, datasets
         self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
+        self.rubric: Rubric | None = None  # what the last review of single runs asked
         # each pair's last pairwise(): the grid's verdict column, and the review's order
         self.verdicts: dict[tuple[str, str], Pairwise] = {}
         self.folder: Path | None = None  # where each run is written as it ends (``folder=``, or save())
@@ -276,6 +298,12 @@ class Experiment:
         cell.saved = outcome
         if self._grid is not None:
             self._grid.changed(cell, "ended")
+
+    def remote_changed(self) -> None:
+        """The remote experiment's standing changed (its counts, or it ended): the grid's progress,
+        summary and page drawn again."""
+        if self._grid is not None:
+            self._grid.settled()
 
     def _on_job(self, job: Job[Any], event: Event) -> None:
         """A run was queued, started, paused or ended (on the loop the runs live on)."""
@@ -368,6 +396,7 @@ class Experiment:
         """Run the runs that are missing (never written: the kernel died first; or half-written,
         ``incomplete``) or failed (by the transport, the agent, or stopped), and only those; the grid
         fills in around the kept ones, and each is written into the experiment's folder as it ends.
+        Runs a budget stopped run again under the same limits, counted afresh.
         ``client``: a MastraClient, for an experiment loaded from a folder (its agent, variants and
         scorers are read from there; ``scorers=`` and ``variants=`` give again those saved only by
         name, Python functions). The experiment."""
@@ -398,6 +427,9 @@ class Experiment:
             return self
         if concurrency is not None:
             self.concurrency = self.batch.concurrency = concurrency
+        budget = self.batch.budget
+        if budget is not None and budget.crossed():  # run again on purpose: the same limits, afresh
+            self.batch.budget = budget.again()
         for cell in chosen:
             self._submit(start, cell)
         return self
@@ -455,11 +487,18 @@ class Experiment:
         its repeats, then ``mean ± t(0.975, n - 1) · s / √n`` over the n inputs, ``s`` their sample
         standard deviation, the quantile scipy's; NaN with a single input, and without scipy
         (``pip install 'mastra-notebook[stats]'``). The mean is the mean of the inputs' means.
-        Percentiles interpolate linearly between ranks."""
+        Percentiles interpolate linearly between ranks.
+
+        While the queue waits for the server, or once a budget stopped it, the table says so above
+        its columns (``attrs["notes"]``: "stopped by max_cost_usd=0.05 at $0.0612")."""
         pandas = _pandas()
         table = summary_rows(self.outcomes(), list(self.variants), self.repeats)
         frame = pandas.DataFrame(table).set_index("variant")
         frame.attrs["intervals"] = INTERVAL_RULE
+        notes = self.batch.notes()  # "waiting for the server", the budget: shown above the table
+        frame.attrs["notes"] = notes
+        if notes:
+            frame.columns.name = " · ".join(notes)
         return frame
 
     def differs(self, *variants: str, scorers: Sequence[str] | None = None) -> list[int]:
@@ -510,7 +549,9 @@ class Experiment:
         given = scorer_labels(self.outcomes(), scorer)
         if isinstance(labels, Review):  # exp.agreement("exact", review): the review's labels
             labels = labels.book.given(pairwise=labels.pairwise)
-        return rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+        agreed = rater_agreement(given, labels, names=(scorer, "labels"), level=level)
+        agreed.reviewing = partial(self.review, only=agreed)  # its disagreeing runs, one click away
+        return agreed
 
     def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
         """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
@@ -574,6 +615,9 @@ class Experiment:
         pairwise: Pairwise | tuple[str, str] | None = None,
         order: str = "disagreements first",
         reviewer: str | None = None,
+        *,
+        only: Agreement | Iterable[Hashable] | None = None,
+        at: Hashable | None = None,
     ) -> Review:
         """A review queue of the ended runs, one at a time (``pairwise``: two variants' runs side by
         side, a/b/tie; a ``Pairwise`` from ``exp.pairwise`` names them), by ``rubric``
@@ -584,7 +628,10 @@ class Experiment:
         come first) or ``"input"``. It resumes
         at the first item with no label. Each label is written into the experiment's folder as it
         is made (once saved or loaded: ``save(folder)``) and sent to Mastra's feedback with the
-        run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``."""
+        run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``.
+        ``only``: just these runs (their keys, ``(input_index, variant, repeat)``; an agreement's:
+        the runs where it disagrees, as ``agreement.review()`` does); ``at``: shown at that run (a
+        key) rather than where the queue resumes. Without a ``rubric``, the last review's."""
         if isinstance(pairwise, Pairwise):
             pair: tuple[str, str] | None = (pairwise.a, pairwise.b)
         elif pairwise is not None:
@@ -597,10 +644,22 @@ class Experiment:
         outcomes = self.outcomes()
         judged = [*self.verdicts.values(), *([pairwise] if isinstance(pairwise, Pairwise) else [])]
         queue = ordered(places(outcomes, list(self.variants), pair), outcomes, judged, order)
+        if only is not None:
+            wanted = set(only.keys if isinstance(only, Agreement) else only)
+            queue = [place for place in queue if place.key in wanted]
         if isinstance(rubric, Mapping):
             rubric = Rubric.model_validate(rubric)
-        chosen = rubric if rubric is not None else Rubric(thumbs=pair is None)  # a pair: a/b/tie, a comment
-        return Review(self, self.items, queue, self.book, rubric=chosen, reviewer=reviewer)
+        if rubric is None:  # the last review's (of single runs); a pair's: a/b/tie and a comment
+            rubric = self.rubric if pair is None and self.rubric is not None else Rubric(thumbs=pair is None)
+        if pair is None:
+            self.rubric = rubric  # an agreement's review asks what this one asked
+        review = Review(self, self.items, queue, self.book, rubric=rubric, reviewer=reviewer)
+        if at is not None:
+            keys = [place.key for place in queue]
+            if at not in keys:
+                raise KeyError(f"{at!r} is not in this review's queue ({len(keys)} items)")
+            review.go(keys.index(at))
+        return review
 
     def review_labels(self, field: str | None = None, *, pairwise: bool = False) -> dict[Any, Any]:
         """A review's labels as ``agreement`` reads them: by ``(input_index, variant, repeat)`` (a pair's
@@ -642,16 +701,26 @@ class Experiment:
     def keep_feedback(self, item: int, variant: str, repeat: int, feedback: Feedback) -> None:
         """A person's label of the run, on its result and in its recording (its tile shows it)."""
         cell = self._cell(item, variant, repeat)
-        if cell.saved is not None:
-            cell.saved = replace(
-                cell.saved, result=cell.saved.result.model_copy(update={"feedback": feedback})
-            )
-        else:
-            cell.keep().keep_label(feedback)
+        cell.keep().keep_label(feedback)  # on the run its views show (a reopened one's too)
+        self.labelled(cell)
+
+    def labelled(self, cell: Cell) -> None:
+        """``cell``'s run was labelled (by ``keep_feedback``, or in its opened view): written into
+        the folder, and its tile drawn again."""
         if self.folder is not None and cell.outcome().ended:
             self._write(cell, cell.recording)
         if self._grid is not None:
             self._grid.changed(cell, "ended")
+
+    def kept_of(self, cell: Cell) -> KeptRun:
+        """What a view shows of ``cell``'s ended run; a label given there goes where ``sender_of``
+        says (a reopened run's: Mastra's feedback through the experiment's client)."""
+        kept = cell.keep()
+        if kept.labels is None:
+            sender = self.sender_of(cell.item, cell.variant, cell.repeat)
+            if sender is not None:
+                cell.kept = kept = replace(kept, labels=sender)
+        return kept
 
     def _cell(self, item: int, variant: str, repeat: int) -> Cell:
         found = [cell for cell in self.cells_of(item, variant) if cell.repeat == repeat]
@@ -756,7 +825,9 @@ class Experiment:
         return _shown()[1](self)
 
     def __repr__(self) -> str:
-        counts = " · ".join(f"{n} {group}" for group, n in self.batch.counts().items() if n)
+        counts = " · ".join(
+            [*(f"{n} {group}" for group, n in self.batch.counts().items() if n), *self.batch.notes()]
+        )
         what = f"{len(self.items)} inputs, {len(self.variants)} variants, {self.repeats} repeats"
         return f"<Experiment {self.name or ''}{' ' if self.name else ''}of {what}: {counts or 'saved'}>"
 

@@ -17,6 +17,7 @@ from ..render import views
 from ..render.engine import engine
 from ..render.transcript import transcript_class, transcript_input
 from .streamview import StreamView
+from .transcripts import saved_face
 
 RECALLED_CHARS = 2000  # of each recalled message: a long history stays a cheap list
 
@@ -191,7 +192,7 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
 
     def _update_transcripts(self) -> None:
         for handle in self._displays:
-            handle.update({"text/html": self.transcript_html()}, raw=True)
+            handle.update(saved_face(self.transcript_html()), raw=True)
 
     def _ipython_display_(self) -> None:
         """The widget, then the transcript as an output of its own (GitHub, nbviewer and nbconvert
@@ -206,7 +207,7 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
             data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
             # no text/plain line above the transcript (nbconvert, an untrusted notebook): it says the chat
             display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
-        handle = display({"text/html": self.transcript_html()}, raw=True, display_id=True)  # type: ignore[no-untyped-call]
+        handle = display(saved_face(self.transcript_html()), raw=True, display_id=True)  # type: ignore[no-untyped-call]
         self._displays.append(handle)
 
     def __repr__(self) -> str:

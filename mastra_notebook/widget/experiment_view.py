@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import ipywidgets
@@ -147,10 +148,13 @@ def _described(experiment: Experiment, variant: str) -> str:
 
 def _progress(experiment: Experiment) -> str:
     counts = experiment.batch.counts()
+    if experiment.remote is not None:  # run on a server, watched from here
+        return experiment.remote.describe()
     if not experiment.batch.jobs:  # a reopened experiment
         return f"saved experiment · {len(experiment.cells)} runs"
     words = {"done": "done", "running": "running", "queued": "queued", "stopped": "aborted", "error": "error"}
     parts = [f"{counts[key]} {status_word(word)}" for key, word in words.items() if counts[key]]
+    parts += experiment.batch.notes()  # "waiting for the server"; the budget
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
 
 
@@ -337,6 +341,7 @@ class Grid:
         self.order: list[int] = list(range(len(experiment.items)))
         self.offset = 0
         self._display: Any = None
+        self._opened: Cell | None = None  # the run shown in full below the grid
         # drawn at most so often, once for whatever changed meanwhile
         self._page_later = Later(TICK_S, self._tick)
         self._summary_later = Later(SUMMARY_EVERY_S, self._draw_summary)
@@ -438,8 +443,11 @@ class Grid:
 
     def shown_changed(self) -> None:
         """A run opened below the grid changed outside its stream (a person labelled it): the page
-        drawn again soon (its tile shows the label)."""
-        self._page_later.soon()
+        drawn again soon (its tile shows the label), the run written into the folder."""
+        if self._opened is not None:
+            self.experiment.labelled(self._opened)
+        else:
+            self._page_later.soon()
 
     # ---- runs change ----------------------------------------------------------------------------
 
@@ -507,10 +515,14 @@ class Grid:
             else None
         )
         title = str(self.experiment.items[cell.item].input)[:200]
-        return self.view.open(live, cell.keep, title=title, subtitle=_title(self.experiment, cell))
+        kept = partial(self.experiment.kept_of, cell)
+        view = self.view.open(live, kept, title=title, subtitle=_title(self.experiment, cell))
+        self._opened = cell if view is not None else self._opened
+        return view
 
     def close_detail(self) -> None:
         """Hide the detail view."""
+        self._opened = None
         self.view.close_detail()
 
     def showing(self, view: StreamView) -> bool:

@@ -23,7 +23,8 @@ from ..core.run import Run
 from ..core.score import scored_lines
 from ..core.status_words import status_word
 from ..render import views
-from ..runs.batch import Batch, Event, Job, StartJob, Streaming
+from ..runs.batch import Batch, Event, Job, Probe, StartJob, Streaming
+from ..runs.budget import Budget
 from .grid import (
     DETAIL_HEIGHT,
     PAGE_TILES,
@@ -269,11 +270,18 @@ class Gallery:
     (:class:`Pages`); the grid (widget/grid.py) draws them.
     """
 
-    def __init__(self, concurrency: int = 4, *, page_size: int | None = None) -> None:
+    def __init__(
+        self,
+        concurrency: int = 4,
+        *,
+        page_size: int | None = None,
+        budget: Budget | None = None,
+        probe: Probe | None = None,
+    ) -> None:
         page_size = PAGE_SIZE if page_size is None else page_size
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
-        self.batch: Batch[StreamView] = Batch(concurrency, on_change=self._on_job)
+        self.batch: Batch[StreamView] = Batch(concurrency, on_change=self._on_job, budget=budget, probe=probe)
         self.page_size = page_size
         self.tiles: list[Tile] = []
         self._affixes = Affixes()
@@ -533,7 +541,7 @@ class Gallery:
         }
         parts = [f"{counts[key]} {status_word(words[key])}" for key in words if counts[key]]
         limit = f" ({len(self.tiles)} runs, {self.concurrency} at a time)"
-        return " · ".join([*parts, *self.totals()]) + limit
+        return " · ".join([*parts, *self.totals(), *self.batch.notes()]) + limit
 
     def _show_progress(self) -> None:
         (self._progress.value,) = views.draw_each(

@@ -21,6 +21,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from ..analysis.outcomes import failure
 from ..core.result import RunResult
 from ..core.score import badge
 from ..core.status_words import status_tone, status_word
@@ -45,9 +46,10 @@ def figure(value: float) -> str:
 
 def _answer(result: RunResult) -> str:
     """The answer's first words in one flow, as the reader sees them (no markdown marks; steps'
-    texts apart), or the error's message."""
+    texts apart), or the error's message (a stopped run's: why it was stopped)."""
     said = " ".join(step.text for step in result.steps) if result.steps else result.text
-    error = result.error.message if result.error else ""
+    stopped = [part.text or "" for part in result.parts if part.kind == "banner" and part.type == "abort"]
+    error = result.error.message if result.error else " ".join(stopped)
     text = markdown_words(said[: ANSWER_CHARS * 4]) if said else " ".join(error.split())
     return text[:ANSWER_CHARS] + ("…" if len(text) > ANSWER_CHARS else "")
 
@@ -65,9 +67,11 @@ def _label(result: RunResult) -> tuple[str, str]:
 def run_data(
     number: int, status: str, result: RunResult, *, repeat: int = 0, openable: bool = True, step: str = ""
 ) -> dict[str, Any]:
-    """One run as a tile shows it: its status word and tone, score badges, the answer's first lines,
-    a person's label; ``number`` is what its "open" sends back, ``repeat`` its repeat from 1 (0: the
-    tile's only run); ``step``: what it did at the step where its tile's repeats part (forks)."""
+    """One run as a tile shows it: its status word and tone, who failed it when it failed
+    (``failure``: ``transport``, ``agent`` or ``stopped``; "" otherwise), score badges, the answer's
+    first lines, a person's label; ``number`` is what its "open" sends back, ``repeat`` its repeat
+    from 1 (0: the tile's only run); ``step``: what it did at the step where its tile's repeats part
+    (forks)."""
     label, comment = _label(result)
     return {
         "open": number,
@@ -75,6 +79,7 @@ def run_data(
         "status": status,
         "word": status_word(status),
         "tone": status_tone(status),
+        "failure": failure(status, result) or "",
         "badges": [{k: b[k] for k in ("text", "tone", "title")} for b in map(badge, result.scores)],
         "answer": _answer(result) if status != "queued" else "",
         "label": label,

@@ -407,9 +407,9 @@ class StreamView(anywidget.AnyWidget):
 
     # ---- display --------------------------------------------------------------------------------
 
-    def _transcript(self) -> dict[str, str]:
+    def _transcript(self) -> str:
         """The run as static, script-free HTML: what GitHub, nbviewer and nbconvert show."""
-        return {"text/html": render_html(self.result, self.title, self.subtitle, [self.view_key])}
+        return render_html(self.result, self.title, self.subtitle, [self.view_key])
 
     def _ipython_display_(self) -> None:
         """The widget, then its transcript as an output of its own. Only the transcript is updated when

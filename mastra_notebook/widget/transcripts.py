@@ -13,14 +13,30 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+# A notebook saved without its widget state (JupyterLab's default) and reopened: the widget's output
+# above a transcript says "Loading widget...", then "Error displaying widget: model not found". The
+# transcript below says the run, so that output is hidden: only a widget's output (jupyterlab-manager's
+# renderer is a Lumino Panel) just above a transcript, and only while it holds no view (text alone).
+# The :has() arguments look at direct children only, so a streaming view's changes restyle nothing
+# (benchmarks/latency.py; js/src/transcripts.ts says why a deeper :has() was dropped).
+LOST_WIDGET_RULE = (
+    "<style>.jp-OutputArea-child:has(+ .jp-OutputArea-child > .jp-OutputArea-output"
+    " > .mastra-notebook-transcript) > .jp-OutputArea-output.lm-Panel:not(:has(> *)){display:none}</style>"
+)
+
+
+def saved_face(transcript_html: str) -> dict[str, str]:
+    """A transcript's MIME bundle as an output of its own below its widget (see LOST_WIDGET_RULE)."""
+    return {"text/html": LOST_WIDGET_RULE + transcript_html}
+
 
 class Transcripts:
     """The transcript outputs of one view, and the final state still to be sent from a cell."""
 
     def __init__(
-        self, draw: Callable[[], dict[str, str]], resend: Callable[[], None], ended: Callable[[], bool]
+        self, draw: Callable[[], str], resend: Callable[[], None], ended: Callable[[], bool]
     ) -> None:
-        """``draw``: the transcript's MIME bundle now; ``resend``: send the view's final state again
+        """``draw``: the transcript's HTML now; ``resend``: send the view's final state again
         (from the cell running now); ``ended``: whether the run has settled."""
         self._draw, self._resend, self._ended = draw, resend, ended
         self._displays: list[Any] = []  # IPython display handles, updated with the final transcript
@@ -36,7 +52,7 @@ class Transcripts:
         # text/plain is what an untrusted notebook and nbconvert show of the widget: the transcript below
         # says the run, so it says nothing (a line like "<StreamView ...>" stood above each transcript)
         display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
-        self.add(display(self._draw(), raw=True, display_id=True))  # type: ignore[no-untyped-call]
+        self.add(display(saved_face(self._draw()), raw=True, display_id=True))  # type: ignore[no-untyped-call]
 
     def add(self, handle: Any) -> None:
         """Keep ``handle`` (a display's: ``update(bundle, raw=True)``) up to date with the transcript;
@@ -58,7 +74,7 @@ class Transcripts:
     def update(self) -> None:
         """Bring every transcript output up to date."""
         if self._displays:
-            transcript = self._draw()
+            transcript = saved_face(self._draw())
             for handle in self._displays:
                 handle.update(transcript, raw=True)
 

@@ -50,3 +50,37 @@ def test_a_dataset_experiment_fills_its_grid_in_place(client_notebook: e2e.Clien
 
     failing = output(page, 3).locator(".mn-experiment")
     expect(failing.locator('.mn-grid-run[data-status="error"]')).to_have_count(3, timeout=90_000)
+
+
+REATTACH = "exp = client.experiment({experiment_id!r})  # started by another client: reattached by id\nexp"
+
+
+@pytest.mark.screenshots
+def test_pictures_of_a_reattached_experiment(client_notebook: e2e.ClientNotebook) -> None:
+    """docs/guide.md's picture (reattached-experiment-light.png), and the dark one: an experiment
+    started by another client (this test's process), reattached in the notebook by its id, its grid
+    filled as the server's items end. What it holds is tested in tests/server/test_reattach.py."""
+    import uuid
+
+    import mastra_notebook as mn
+
+    other = mn.MastraClient(client_notebook.url)
+    ds = other.create_dataset(f"reattach-{uuid.uuid4().hex[:6]}")
+    for question in ("What is Paris?", "What is Berlin?", "What is Rome?", "What is Lisbon?"):
+        ds.add([question])
+    started = ds.experiment(
+        "dynamic",
+        scorers=["answer-length"],
+        name="pirate, started elsewhere",
+        request_context={"style": "pirate"},
+    )
+    assert started.remote is not None
+    page = client_notebook.open("reattached", REATTACH.format(experiment_id=started.remote.id))  # type: ignore[attr-defined]
+    grid = output(page, 1).locator(".mn-experiment")
+    expect(grid.locator('.mn-grid-run[data-status="finished"]')).to_have_count(4, timeout=90_000)
+    expect(grid.locator(".mn-exp-progress")).to_contain_text("completed on the server · 4 of 4 items ended")
+    for theme in e2e.THEMES:
+        e2e.set_theme(page, theme)
+        assert e2e.screenshot(grid, f"reattached-experiment-{theme}", max_height=2400) is not None
+    e2e.set_theme(page, "light")
+    started.wait(60)

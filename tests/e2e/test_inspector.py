@@ -66,7 +66,10 @@ def open_inspector(root: Any) -> Any:
     return root.locator(".mn-inspector")
 
 
-@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
+# the dark run repeats the light run's checks (a theme is CSS variables): its picture, on demand
+@pytest.mark.parametrize(
+    "theme", ["JupyterLab Light", pytest.param("JupyterLab Dark", marks=pytest.mark.screenshots)]
+)
 def test_inspector_layout_keys_and_reload(theme: str, lab: e2e.Lab, page: Any) -> None:
     name = "inspector-" + theme.rsplit(maxsplit=1)[-1].lower()
     cells = [f"import mastra_notebook as mn\nv = mn.replay({str(NESTED)!r}, autoplay=False)\nv", "1 + 1"]

@@ -91,6 +91,9 @@ def test_a_reopened_notebook_shows_its_finished_run_once(
             assert "finished" in shown.inner_text()
             assert e2e.cell(page, 0).locator(".mn-root").count() == 0
         assert "transcript follows" not in output.inner_text()  # the widget's text/plain says nothing
+        # saved without widget state (JupyterLab's default): the widget that cannot draw says nothing
+        # above the transcript (it said "Loading widget...", then "Error displaying widget: model not found")
+        assert "widget" not in output.inner_text().lower().split("\n", 1)[0]
         assert not [error for error in events.errors if error not in e2e.NOTEBOOK7_OWN_ERRORS], events.errors
         if frontend == "lab":  # Notebook 7 draws its outputs as JupyterLab does (its page: light)
             for dark in e2e.shot_darks():

@@ -67,7 +67,8 @@ def test_notebook7_draws_the_table_and_image_cards(lab: e2e.Lab, browser: Any) -
 # ---- Voila -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+# the dark run repeats the light run's checks (a theme is CSS variables): its picture, on demand
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.screenshots)])
 def test_voila_draws_the_table_and_image_cards(lab: e2e.Lab, browser: Any, theme: str) -> None:
     lab.notebook("rich-voila", [VIEW])
     with e2e.watched_page(browser, f"tool-voila-{theme}", width=1100) as (page, events):

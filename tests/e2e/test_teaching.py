@@ -168,7 +168,10 @@ def test_batch_gallery_live(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+# the dark run repeats the light run's checks (a theme is CSS variables): its picture, on demand
+@pytest.mark.parametrize(
+    "dark", [False, pytest.param(True, marks=pytest.mark.screenshots)], ids=["light", "dark"]
+)
 def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
     dark: bool, lab: e2e.Lab, page: Any
 ) -> None:

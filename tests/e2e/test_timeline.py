@@ -190,6 +190,7 @@ def test_a_person_deciding_is_drawn_apart_from_the_tool_running(
     e2e.theme(page, dark=False)
 
 
+@pytest.mark.screenshots  # test_the_timeline_grows_live_and_stays_when_the_run_ends checks the live timeline
 def test_the_live_timeline_in_the_dark_theme(lab: e2e.Lab, page: Any) -> None:
     recording = timed_recording("agent-as-tool", lab.root)
     root = open_replay(page, lab, "timeline-live-dark", f"mn.replay({recording.name!r})", dark=True)
@@ -258,7 +259,10 @@ def test_the_transcript_shows_the_timeline_with_scripts_off(browser: Any, tmp_pa
     context.close()
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+# the dark run repeats the light run's checks (a theme is CSS variables): its picture, on demand
+@pytest.mark.parametrize(
+    "dark", [False, pytest.param(True, marks=pytest.mark.screenshots)], ids=["light", "dark"]
+)
 def test_a_bar_click_keeps_the_timeline_and_the_play_bar_in_view(dark: bool, lab: e2e.Lab, page: Any) -> None:
     """Issue 17: deep labels were cut, a click on a bar scrolled the timeline itself out of view, and in
     a replay the timeline pushed the play bar down. Now the labels read whole, the play bar stays right

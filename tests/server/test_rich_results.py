@@ -113,3 +113,22 @@ def test_a_batchs_renderers_draw_every_tile(client: mn.MastraClient) -> None:
     results = gallery.wait(60)
     assert [r.status for r in results] == ["finished", "finished"]
     assert all("<table" in tool_node(r)["display"]["data"]["text/html"] for r in results)
+
+
+def test_a_50_mb_plain_result_is_sent_cut_and_the_run_finishes(client: mn.MastraClient) -> None:
+    """Issue 33: a 50 MB dict was sent whole and the server failed the run (a RangeError). The model is
+    sent about 64 kB with a note; the card shows it cut; the kernel keeps the whole value."""
+    text = "x" * 10_000
+    rows = {"rows": [{"id": i, "text": text} for i in range(5_000)]}  # 50 MB of JSON, one string shared
+
+    def everything() -> dict[str, Any]:
+        """Every row."""
+        return rows
+
+    result = client.agent("toolUser").stream("call everything with {}", tools=[everything]).wait(60)
+    assert result.status == "finished", result.error
+    (call,) = result.tool_calls
+    assert call.value is rows
+    assert "to_model=" in call.result["note"]
+    assert "This tool's result is 48 MB of JSON" in result.text  # what the scripted model was sent
+    assert tool_node(result)["result_cut"]["where"] == "result.tool_call('" + call.tool_call_id + "').value"

@@ -85,6 +85,22 @@ function isScalar(value: unknown): value is Scalar {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
+/** How a list cut for the view ends (core/bounding.py): `… 1,200 more items`. */
+const MORE_ITEMS = /^… ([\d,]+) more items$/;
+
+/**
+ * A list cut for the view (the kernel keeps it whole): its whole items, and how many were cut
+ * (its end marker's count, and a last item cut short, which ends in a `…` key).
+ */
+function cutList(value: unknown[]): { items: unknown[]; more: number } {
+  const marker = typeof value.at(-1) === "string" ? MORE_ITEMS.exec(value.at(-1) as string) : null;
+  if (marker === null) return { items: value, more: 0 };
+  const items = value.slice(0, -1);
+  const last = obj(items.at(-1));
+  const partial = last !== null && "…" in last ? 1 : 0;
+  return { items: partial ? items.slice(0, -1) : items, more: Number((marker[1] ?? "0").replaceAll(",", "")) + partial };
+}
+
 /** A list of objects whose values are all scalars (what a query or a DataFrame's records give). */
 export function flatRecords(value: unknown): Record<string, Scalar>[] | null {
   if (!Array.isArray(value) || value.length === 0) return null;
@@ -111,8 +127,11 @@ function cell(value: Scalar): HTMLElement {
   return h("td", typeof value === "number" ? "mn-num" : value === null ? "mn-muted" : "", [shown]);
 }
 
-/** The first 50 rows and 20 columns of flat records as a table, and what was left out. */
-export function recordsTable(rows: Record<string, Scalar>[]): HTMLElement {
+/**
+ * The first 50 rows and 20 columns of flat records as a table, and what was left out (`cut`: rows
+ * the view was not sent, kept in the kernel).
+ */
+export function recordsTable(rows: Record<string, Scalar>[], cut = 0): HTMLElement {
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const row of rows) for (const key of Object.keys(row)) if (!seen.has(key)) (seen.add(key), columns.push(key));
@@ -125,12 +144,12 @@ export function recordsTable(rows: Record<string, Scalar>[]): HTMLElement {
     shownRows.map((row) => h("tr", "", shownColumns.map((name) => (name in row ? cell(row[name] ?? null) : h("td", "mn-muted", []))))),
   );
   const more = [
-    rows.length > TABLE_ROWS ? `${formatInt(rows.length - TABLE_ROWS)} more rows` : "",
+    rows.length + cut > shownRows.length ? `${formatInt(rows.length + cut - shownRows.length)} more rows` : "",
     columns.length > TABLE_COLUMNS ? `${formatInt(columns.length - TABLE_COLUMNS)} more columns` : "",
   ].filter(Boolean);
   return h("div", "mn-rich-table", [
     h("div", "mn-table-scroll", [h("table", "mn-table", [head, body])]),
-    more.length ? h("div", "mn-muted mn-table-more", [`${more.join(", ")} (in the JSON)`]) : null,
+    more.length ? h("div", "mn-muted mn-table-more", [`${more.join(", ")} (${cut ? "in the kernel" : "in the JSON"})`]) : null,
   ]);
 }
 
@@ -174,8 +193,9 @@ function partsOf(value: unknown): Record<string, unknown>[] | null {
 export function drawBuiltIn(result: unknown): HTMLElement | null {
   const src = dataImageUrl(result);
   if (src) return h("img", "mn-image", [], { src, alt: "image" });
-  const records = flatRecords(result);
-  if (records) return recordsTable(records);
+  const whole = Array.isArray(result) ? cutList(result) : null;
+  const records = flatRecords(whole?.items ?? result);
+  if (records) return recordsTable(records, whole?.more ?? 0);
   const single = obj(result);
   if (single && PART_TYPES.has(str(single.type) ?? "")) return drawPart(single);
   const parts = partsOf(result);

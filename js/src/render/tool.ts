@@ -5,7 +5,7 @@
 import { h, slot } from "../dom";
 import { obj, str } from "../format";
 import { capitalized, decisionWord, statusWord } from "../status-words";
-import type { Send, ToolNode } from "../types";
+import type { Send, ToolNode, ValueCut } from "../types";
 import { Fold, OutputsView, callHead, errorBox, maybeJson } from "./common";
 import type { NodeRenderer } from "./context";
 import { decisionSummary, decisionText, humanView } from "./human";
@@ -24,6 +24,14 @@ function argsView(tool: ToolNode): HTMLElement[] | null {
   if (rich === null) return value === "" ? null : [h("div", "mn-label", ["Arguments"]), jsonPre(value)];
   if (value === "") return [rich];
   return [rich, h("details", "mn-field mn-raw", [h("summary", "mn-label", ["Arguments as JSON"]), jsonPre(value)])];
+}
+
+/** The note on a result shown cut for its size (the kernel's words), and where the whole value is. */
+function cutNote(cut: ValueCut | null | undefined): HTMLElement | null {
+  const note = str(cut?.note);
+  if (note === null) return null;
+  const where = str(cut?.where);
+  return h("div", "mn-value-cut", where === null ? [note] : [`${note} `, h("code", "mn-mono", [where])]);
 }
 
 /** Redraws only when one of its inputs changed (a table of 50 rows is not redrawn per update). */
@@ -100,6 +108,7 @@ export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
   const approval = slot("mn-approval-slot");
   const result = slot("mn-result");
   const rawResult = slot("mn-result mn-raw-result");
+  const resultCut = slot("mn-result-cut");
   const error = slot("mn-error-slot");
   const suspended = slot("mn-suspended");
   const denied = slot("mn-denied");
@@ -111,7 +120,7 @@ export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
   const head = callHead("Tool", { around: (name) => h("span", "mn-call", [name, foldArgs]), afterStatus: [origin], last: [decided] });
   // what happened inside (outputs the tool wrote, a nested run) before what came out
   const body = h("div", "mn-card-body", [
-    args.el, approval.el, suspended.el, human.el, outputs.el, children, hidden, result.el, rawResult.el, error.el, denied.el,
+    args.el, approval.el, suspended.el, human.el, outputs.el, children, hidden, result.el, rawResult.el, resultCut.el, error.el, denied.el,
   ]);
   const el = h("div", "mn-card mn-tool", [head.el, body]);
   const fold = new Fold(el, head.el, body);
@@ -150,6 +159,7 @@ export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
           ? null
           : h("details", "mn-field mn-raw", [h("summary", "mn-label", ["Raw result"]), jsonPre(value)]),
       );
+      resultCut.update(tool.result_cut, cutNote);
       error.update(tool.error, errorBox);
       denied.update(toolStatus === "denied" ? (str(tool.denied_reason) ?? "") : null, (reason) =>
         reason === null ? null : h("div", "mn-error", [capitalized(statusWord("denied")) + (reason ? `: ${reason}` : "")]),

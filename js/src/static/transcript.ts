@@ -18,6 +18,7 @@ import { type Inline, drawInline } from "../views/inline";
 import { type TableView, drawTableView } from "../views/table";
 import { type GridPage, drawGrid, readPage } from "../views/grid";
 import { drawReview, readReview } from "../views/review";
+import { drawAgreement, readAgreement } from "../views/agreement";
 import { mountStatic } from "../widget";
 import { TAG_STYLES } from "./palette";
 import { type SerializeOptions, type StaticHtml, serialize } from "./serialize";
@@ -141,6 +142,11 @@ export function renderReview(input: { state: unknown }): StaticHtml {
   return serialize(drawReview(state, state.given ?? undefined, false) as unknown as SElement, { styled: false });
 }
 
+/** An agreement (views/agreement.ts) as a saved notebook shows it: no buttons. */
+export function renderAgreement(input: { state: unknown }): StaticHtml {
+  return serialize(drawAgreement(readAgreement(input.state), false) as unknown as SElement, { styled: false });
+}
+
 /** `mn.compare`'s whole comparison (views/compare.ts). */
 export function renderCompare(input: CompareInput): StaticHtml {
   return written(drawCompare(input));
@@ -203,6 +209,7 @@ export const table = json(renderTable);
 export const pieces = json(renderPieces);
 export const grid = json(renderGrid);
 export const review = json(renderReview);
+export const agreement = json(renderAgreement);
 export const compare = json(renderCompare);
 export const compareSteps = json(renderCompareSteps);
 export const memory = json(renderMemory);

@@ -27,6 +27,8 @@ export interface GridRun {
   /** The status as the views word it, and its tone. */
   word: string;
   tone: string;
+  /** Who failed it, when it ended failed: `transport`, `agent` or `stopped` (`exp.retry()` runs the transport's again); "" otherwise. */
+  failure?: string;
   badges: GridBadge[];
   /** The answer's first lines (or the error's message). */
   answer: string;
@@ -169,10 +171,20 @@ function badge(piece: GridBadge, cls = "mn-grid-badge"): HTMLElement {
 }
 
 
+/** What each failure kind means, as its badge's hover says it. */
+const FAILURES: Record<string, string> = {
+  transport: "the server or the connection failed it (refused, reset, timed out, HTTP 5xx): exp.retry() runs it again",
+  agent: "the agent or its model failed it: exp.retry() does not run it again",
+  stopped: "stopped before it ended (by a person, or a budget): exp.resume() runs it",
+};
+
 function drawRun(run: GridRun, many: boolean): HTMLElement {
+  const failure = text(run.failure);
   const pieces = [
     ...(many && run.repeat > 0 ? [h("span", "mn-grid-repeat", [`#${run.repeat}`])] : []),
     badge({ text: run.word, tone: run.tone }, "mn-grid-badge mn-grid-status"),
+    // beside the status when it says more than it ("error" · "transport"; a stopped run is said once)
+    ...(failure && failure !== run.word ? [badge({ text: failure, tone: "neutral", title: FAILURES[failure] ?? "" }, "mn-grid-badge mn-grid-failure")] : []),
     ...run.badges.map((piece) => badge(piece)),
   ];
   // a space between badges: they read apart where no stylesheet spaces them (the saved notebook)
@@ -196,7 +208,7 @@ function drawRun(run: GridRun, many: boolean): HTMLElement {
       [many && run.repeat > 0 ? `open #${run.repeat}` : "open"],
       { "data-open": String(run.open), disabled: !run.openable, title: run.openable ? "its full view, below the grid" : "nothing to open yet" },
     ),
-  ], { "data-status": run.status });
+  ], failure ? { "data-status": run.status, "data-failure": failure } : { "data-status": run.status });
 }
 
 /** One tile: its title (a batch's), then each run's status, badges, answer head, label, "open". */

@@ -64,7 +64,7 @@ def tool_result(state: RunState, chunk: dict[str, Any]) -> Next:
     if payload.get("providerExecuted") is True:
         state.set(node, "provider_executed", True)
     _ran_in(state, node, payload)
-    state.set(node, "result", payload.get("result"))
+    state.set_result(node, payload.get("result"))
     state.draw_result(node, payload)
     state.call_status(node, "error" if payload.get("isError") else "done")
     return None
