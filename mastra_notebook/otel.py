@@ -84,9 +84,14 @@ def runs_of(source: Any) -> list[OtelRun]:
     raise TypeError(f"export_otel takes runs (RunResults, views, an experiment), not {type(source).__name__}")
 
 
+def secrets_of(headers: Mapping[str, str]) -> list[str]:
+    """The header values worth hiding (as the transport's: 6 characters or more), longest first."""
+    return sorted({value for value in headers.values() if len(value) >= 6}, key=len, reverse=True)
+
+
 def redactor(redact: Callable[[str], str] | None, headers: Mapping[str, str]) -> Callable[[str], str]:
     """``redact`` (a client transport's), and the export's own header values hidden as well."""
-    secrets = sorted({value for value in headers.values() if len(value) >= 6}, key=len, reverse=True)
+    secrets = secrets_of(headers)
 
     def hide(text: str) -> str:
         return hidden(redact(text) if redact is not None else text, secrets)
@@ -101,13 +106,14 @@ def export_otel(
     headers: Mapping[str, str] | None = None,
     redact: Callable[[str], str] | None = None,
     service_name: str = "mastra-notebook",
-    timeout: float = 10.0,
+    timeout: float = 30.0,
 ) -> Exported:
     """Send ``runs`` (RunResults, views, an experiment, or a list of them) as OpenTelemetry GenAI spans
     to ``endpoint``: an OTLP/HTTP traces URL (``http://localhost:6006/v1/traces``; a URL without a
     path gets ``/v1/traces``), or a file path, written as OTLP/JSON. ``headers``: the receiver's
     (an API key), hidden from what is sent as every secret ``redact`` hides is. Raises when the
-    receiver refused the spans or could not be reached."""
+    receiver refused the spans or could not be reached (``timeout``: seconds for each request, its
+    retries included)."""
     _sdk()
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
@@ -203,7 +209,7 @@ def _send(spans: Sequence[Any], url: str, headers: dict[str, str], timeout: floa
     try:
         for start in range(0, len(spans), 512):  # one request per 512 spans
             if exporter.export(spans[start : start + 512]) is not SpanExportResult.SUCCESS:
-                shown = hidden(url, sorted(headers.values(), key=len, reverse=True))
+                shown = hidden(url, secrets_of(headers))
                 raise ExportFailed(
                     f"the OTLP receiver at {shown} did not take the spans (is it running, and is this "
                     "its traces URL, such as http://localhost:6006/v1/traces?)"
