@@ -15,6 +15,7 @@ The top level is a dozen verbs and entry points (``help(mn.<name>)`` for any of 
 ``compare(*runs)``      runs side by side, step by step, the first divergence marked
 ``to_dataframe(runs)``  rows of runs (a batch, an experiment, views, results, recordings)
 ``load_experiment(p)``  a saved experiment, reopened without a server
+``export_otel(runs, u)`` runs as OpenTelemetry GenAI spans, to Phoenix, MLflow, Langfuse (or a file)
 ``stream(source)``      ``view(source)`` with no widget: a ``RunStream`` for a plain script
 ======================  ===========================================================================
 
@@ -76,6 +77,7 @@ if TYPE_CHECKING:  # what the lazy and moved names are (`as`: re-exported), for 
     from .client.transport import MastraError
     from .core.score import scorer
     from .core.trace import TraceUnavailable
+    from .otel import export_otel
     from .render.renderers import renderer
     from .results import Cost as Cost
     from .results import Decision as Decision
@@ -164,6 +166,7 @@ _LAZY = {  # widget and HTTP layers load on first use: `import mastra_notebook` 
     "to_dataframe": "analysis.dataframe",
     "scorer": "core.score",
     "TraceUnavailable": "core.trace",
+    "export_otel": "otel",
 }
 # Types moved to mastra_notebook.results, chunk-level names to mastra_notebook.chunks: still found
 # here (not listed by dir()), so older notebooks run.
@@ -198,6 +201,7 @@ __all__ = [  # the top level: a dozen verbs and entry points, the errors to catc
     "chunks",
     "collect",
     "compare",
+    "export_otel",
     "load_experiment",
     "read_chunks",
     "renderer",

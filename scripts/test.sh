@@ -57,10 +57,17 @@ ipywidgets7() {
     tests/test_saved_headless.py tests/test_discoverable.py tests/test_recording.py tests/test_gallery.py
 }
 js_checks() { cd js && npm run --silent check; }
+# A real OTLP receiver: MLflow (~90 packages; lighter than Phoenix's ~150) in a venv of its own, so the
+# main venv stays light; tests/test_otel_receiver.py (main venv) starts it, exports a run to it and reads it back.
+otel_receiver() {
+  venv_install .venv-otel mlflow
+  MN_OTEL_VENV=.venv-otel .venv/bin/python -m pytest -p no:cacheprovider tests/test_otel_receiver.py
+}
 
 # Its install waits on the network, and the JS checks run in node: both beside the Python checks.
 in_background ipywidgets7 "pytest: the widget layer with ipywidgets 7.7 (.venv-ipywidgets7/)" ipywidgets7
 in_background js "js: typecheck + vitest" js_checks
+in_background otel "pytest: OpenTelemetry to a real receiver, MLflow (.venv-otel/)" otel_receiver
 
 phase "ruff, mypy, import-linter (the layers)"
 .venv/bin/ruff check .
@@ -79,6 +86,7 @@ run_pytest -m "not e2e" -n 2 --durations=30 "$@"
 
 finish js
 finish ipywidgets7
+finish otel
 
 # In a process of its own: Playwright's sync API keeps an event loop that the asyncio tests must not meet.
 # tests/e2e/test_wheel.py builds the wheel and runs it, installed in a fresh venv, in JupyterLab.

@@ -86,7 +86,7 @@ def test_tab_completion_offers_the_views_own_api(recording_comm: RecordingComm) 
     assert {"result", "wait", "stop", "save", "to_html", "feed", "approve", "resume"} <= set(public)
     assert "add_traits" not in public
     assert "hold_trait_notifications" not in public
-    assert len(public) < 30
+    assert len(public) <= 30  # export_otel (issue 33) made it 30
     assert view.observe  # the ipywidgets API still works
 
 

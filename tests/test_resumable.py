@@ -297,3 +297,12 @@ def test_a_run_streaming_when_the_kernel_dies_loads_incomplete(tmp_path: Path) -
     gate.set()
     exp.wait(30)
     assert [o.status for o in mn.load_experiment(tmp_path / "f").outcomes()] == ["finished"] * 3
+
+
+def test_an_atomic_write_gives_the_file_the_permissions_open_would(tmp_path: Path) -> None:
+    # mkstemp makes its file owner-only: a saved recording must be readable as any written file is
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")
+    path = tmp_path / "run.jsonl"
+    write_atomically(path, "x")
+    assert path.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777

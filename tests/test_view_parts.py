@@ -17,7 +17,7 @@ from mastra_notebook.widget.contract import ChunkJsonMsg, HelloMsg, InspectMsg, 
 from mastra_notebook.widget.inspector import Inspector, chunk_json, entries
 from mastra_notebook.widget.labels import LabelsFromView
 from mastra_notebook.widget.sync import OpSync
-from mastra_notebook.widget.transcripts import Transcripts
+from mastra_notebook.widget.transcripts import Transcripts, saved_face
 from mastra_notebook.widget.wire import MIN_GAP
 
 from .conftest import fixture_path
@@ -291,9 +291,9 @@ class Parts:
         self.resent = 0
         self.transcripts = Transcripts(self.draw, self.resend, lambda: self.ended)
 
-    def draw(self) -> dict[str, str]:
+    def draw(self) -> str:
         self.drawn += 1
-        return {"text/html": f"transcript {self.drawn}"}
+        return f"transcript {self.drawn}"
 
     def resend(self) -> None:
         self.resent += 1
@@ -307,11 +307,11 @@ def test_settling_updates_every_output_and_the_final_state_is_sent_again_once() 
     assert parts.resent == 0  # not ended: nothing to publish
     parts.ended = True
     parts.transcripts.settled()
-    assert first.shown == second.shown == [{"text/html": "transcript 1"}]  # drawn once for both
+    assert first.shown == second.shown == [saved_face("transcript 1")]  # drawn once for both
     parts.transcripts.publish()
     parts.transcripts.publish()
     assert parts.resent == 1
-    assert first.shown[-1] == {"text/html": "transcript 2"}
+    assert first.shown[-1] == saved_face("transcript 2")
 
 
 def test_a_run_that_ended_during_a_cell_is_published_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -348,7 +348,7 @@ def test_shown_is_the_widget_then_the_transcript_saved_with_no_status(
     parts.transcripts.show((widget, {"meta": 1}))
     assert shown == [
         ({**widget, "text/plain": ""}, {"meta": 1}, False),  # nbconvert and untrusted: no stray line
-        ({"text/html": "transcript 1"}, None, True),
+        (saved_face("transcript 1"), None, True),
     ]
     parts.transcripts.settled()
-    assert handle.shown == [{"text/html": "transcript 2"}]
+    assert handle.shown == [saved_face("transcript 2")]

@@ -158,6 +158,10 @@ class RunSession:
 
     # ---- the view's controls ------------------------------------------------------------------------
 
+    def redact(self, text: str) -> str:
+        """``text`` with the client's secrets hidden (its transport's ``redact``)."""
+        return self.transport.redact(text)
+
     def trace(self, timeout: float) -> Trace:
         """Mastra's trace of this run, once the run has ended and the server's exporter has flushed
         it (``timeout`` seconds at most in all; see :func:`~.trace.fetch_trace`). A step whose

@@ -41,6 +41,7 @@ import orjson
 import tenacity
 
 from ..core.framing import aiter_records
+from ..core.values import hidden
 from ..runs.loops import private_loop, run_nested, running_loop
 
 T = TypeVar("T")
@@ -52,7 +53,6 @@ InjectedTransport = (
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 ERROR_BODY_LIMIT = 64 * 1024  # an error's body is read only this far: an error page can be endless
 MESSAGE_LIMIT = 500  # characters of a non-JSON error body kept in a message
-HIDDEN = "<hidden>"
 RETRY_STATUSES = frozenset({502, 503, 504})  # a gateway or an overloaded server: nothing ran
 # Failures before any answer: refused, reset or closed before a response head. A read timeout is not
 # among them: the server may be running the request.
@@ -481,6 +481,4 @@ class Transport:
 
     def redact(self, text: str) -> str:
         """``text`` with the token, the URL's password and every header value hidden."""
-        for secret in self._secrets:
-            text = text.replace(secret, HIDDEN)
-        return text
+        return hidden(text, self._secrets)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from typing import Any
 
+from . import otlp
 from .chunks import parse_chunk
 from .framing import aiter_records, iter_records
 from .result import RunResult
@@ -33,18 +34,29 @@ def collect(source: Any, *, suggest: Suggest | None = None) -> RunResult:
     if isinstance(source, Run):
         return source.result
     run = Run(suggest=suggest)
-    run.start(recorded=True)  # timed by its recorded arrivals (mnReceivedMs) only: Run decides
+    docs = otlp.documents(source)
+    if docs is not None:  # spans: the run starts when its span did
+        read = otlp.read(docs)
+        run.start(read.start_ms, recorded=True)
+        feed_all: Iterator[Any] = iter(read.chunks)
+    else:
+        run.start(recorded=True)  # timed by its recorded arrivals (mnReceivedMs) only: Run decides
+        feed_all = records(source)
     feed = run.feed
-    for record in records(source):
+    for record in feed_all:
         feed(record)
     run.end()
     return run.result
 
 
 def records(source: Any) -> Iterator[Any]:
-    """Records of a byte source, or the items of a list of chunks (dicts or parsed chunks).
+    """Records of a byte source, or the items of a list of chunks (dicts or parsed chunks); an
+    OTLP/JSON export of GenAI spans (core/otlp.py) gives its first run's chunks.
 
     An iterator handed back, not a generator around one: no second frame resumed per record."""
     if isinstance(source, (list, tuple)) and source and not isinstance(source[0], (bytes, str)):
         return iter(source)
+    docs = otlp.documents(source)
+    if docs is not None:
+        return iter(otlp.read(docs).chunks)
     return iter_records(source)

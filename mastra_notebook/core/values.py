@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from typing import Any
 
 import jiter
@@ -195,3 +196,14 @@ def find_key(value: Any, keys: tuple[str, ...], limit: int = 10_000) -> Any:
         elif isinstance(item, list):
             stack.extend(reversed(item))
     return None
+
+
+HIDDEN = "<hidden>"  # what a secret is replaced with in what is shown or sent
+
+
+def hidden(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with each of ``secrets`` replaced by ``HIDDEN`` (give the longest first: a token that
+    holds another secret is hidden whole)."""
+    for secret in secrets:
+        text = text.replace(secret, HIDDEN)
+    return text

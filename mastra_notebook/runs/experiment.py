@@ -728,6 +728,58 @@ class Experiment:
             raise KeyError(f"no run of input {item} with {variant!r}, repeat {repeat}")
         return found[0]
 
+    # ---- exported -------------------------------------------------------------------------------
+
+    def otel_runs(self) -> list[Any]:
+        """Each run as ``mastra_notebook.otel`` exports it: its input (index and id), variant and
+        repeat as attributes, its pairwise verdicts (``pairwise()``) as evaluation events."""
+        from ..core import otlp
+        from ..otel import OtelRun
+
+        verdicts: dict[tuple[int, str, int], list[otlp.EventOut]] = {}
+        ends = {(c.item, c.variant, c.repeat): otlp.ns(c.result.finished_at, 0) for c in self.cells}
+        for (a, b), judged in self.verdicts.items():
+            for pair in judged.judged:
+                reasons = " / ".join(v.reason for v in (pair.a_first, pair.b_first) if v.reason) or None
+                for mine, other, won in ((a, b, "a"), (b, a, "b")):
+                    said = "tie" if pair.verdict == "tie" else ("win" if pair.verdict == won else "loss")
+                    key = (pair.item, mine, pair.repeat)
+                    verdicts.setdefault(key, []).append(
+                        otlp.evaluation(
+                            f"pairwise {a} vs {b}",
+                            ends.get(key, 0),
+                            label=said,
+                            explanation=reasons,
+                            evaluation_kind="pairwise",
+                            pairwise_other=other,
+                        )
+                    )
+        runs = []
+        for cell in self.cells:
+            item = self.items[cell.item]
+            attributes: dict[str, Any] = {
+                otlp.INPUT_INDEX: cell.item,
+                otlp.VARIANT: cell.variant,
+                otlp.REPEAT: cell.repeat,
+            }
+            if item.id is not None:
+                attributes[otlp.INPUT_ID] = item.id
+            if self.name:
+                attributes[otlp.EXPERIMENT] = self.name
+            trace = cell.kept.run.trace if cell.kept is not None else None
+            parent = trace.roots[0].id if trace is not None and trace.roots else None
+            events = verdicts.get((cell.item, cell.variant, cell.repeat), [])
+            runs.append(OtelRun(cell.result, attributes, events, parent))
+        return runs
+
+    def export_otel(self, endpoint: str | Path, **options: Any) -> Any:
+        """Send every run as OpenTelemetry GenAI spans to ``endpoint`` (an OTLP/HTTP traces URL, or a
+        file path for OTLP/JSON): ``mn.export_otel``'s options; the client's secrets hidden."""
+        from ..otel import export_otel
+
+        redact = getattr(getattr(self.client, "transport", None), "redact", None)
+        return export_otel(self.otel_runs(), endpoint, redact=redact, **options)
+
     # ---- saved ----------------------------------------------------------------------------------
 
     def save(self, folder: str | Path) -> Path:

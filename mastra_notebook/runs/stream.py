@@ -302,6 +302,24 @@ class RunStream:
         scores in a line of their own at the end (``mn.view(path)`` reads them back)."""
         return self.recording.save(path, scored_lines(self.result))
 
+    def otel_run(self) -> Any:
+        """This run as ``mastra_notebook.otel`` exports it: under the root span of Mastra's trace of
+        it when that trace is known (``trace()`` read it, or the recording kept it)."""
+        from ..otel import OtelRun
+
+        trace = self.run.trace or self.recorded_trace()
+        roots = trace.roots if trace is not None else []
+        return OtelRun(self.result, parent_span_id=roots[0].id if roots else None)
+
+    def export_otel(self, endpoint: str | Path, **options: Any) -> Any:
+        """Send this run as OpenTelemetry GenAI spans to ``endpoint`` (an OTLP/HTTP traces URL, or a
+        file path for OTLP/JSON): ``mn.export_otel``'s options. Secrets the run's client keeps out of
+        its messages are hidden here too."""
+        from ..otel import export_otel
+
+        redact = getattr(self.controls, "redact", None)
+        return export_otel(self.otel_run(), endpoint, redact=redact, **options)
+
     def lines(self) -> list[bytes]:
         """The JSONL lines ``save`` writes (a chat's file keeps each turn's so)."""
         return list(self.recording.lines(scored_lines(self.result)))

@@ -214,6 +214,11 @@ class StreamView(anywidget.AnyWidget):
         and the run's scores in a line of their own at the end (``mn.view(path)`` reads them back)."""
         return self._stream.save(path)
 
+    def export_otel(self, endpoint: str | Path, **options: Any) -> Any:
+        """Send this run as OpenTelemetry GenAI spans to ``endpoint`` (Phoenix, MLflow, Langfuse...;
+        or a file path, for OTLP/JSON that ``mn.view(path)`` reads): see ``mn.export_otel``."""
+        return self._stream.export_otel(endpoint, **options)
+
     def end(self) -> None:
         """The stream ended: settle the status, send the final state, update the transcript."""
         self._stream.end()

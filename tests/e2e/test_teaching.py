@@ -172,11 +172,12 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 @pytest.mark.parametrize(
     "dark", [False, pytest.param(True, marks=pytest.mark.screenshots)], ids=["light", "dark"]
 )
-def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
+def test_the_teaching_notebook_under_run_all_holds_its_lesson_before_the_first_tool_call(
     dark: bool, lab: e2e.Lab, page: Any
 ) -> None:
     """Issue 17: under Run All the lesson jumped to its end (the cells after it moved the same replay).
-    They use a second replay now: once every cell ran, the lesson is still playing, short of its end."""
+    They use a second replay: once every cell ran, the lesson (pause_at="tool-call") is held before the
+    supervisor's call to its researcher, the call not drawn, and Reveal plays it."""
     import shutil
 
     name = f"teaching-{'dark' if dark else 'light'}"
@@ -190,15 +191,16 @@ def test_the_teaching_notebook_under_run_all_plays_its_lesson_from_the_start(
     last = page.locator(".jp-Notebook .jp-CodeCell").last
     last.locator(".mn-root").wait_for(timeout=60_000)  # every cell ran: the last one shows a replay
     lesson = page.locator(".jp-Notebook .jp-CodeCell").first.locator(".mn-root")
+    held = lesson.locator(".mn-held")
+    expect(held).to_contain_text("Paused before a tool call", timeout=30_000)
+    expect(lesson.locator(".mn-tool")).to_have_count(0)  # predict it: the call is not drawn yet
+    expect(lesson.locator(".mn-step-note:not([hidden])")).to_contain_text("hands the question")
     bar = lesson.locator(".mn-replay")
     total = int((bar.locator(".mn-replay-position").text_content() or "").split("/")[1].split()[0])
-    first = int(bar.get_attribute("data-position") or -1)
-    assert 0 <= first < total, (first, total)
-    page.wait_for_function(  # it goes on playing
-        "([el, n]) => Number(el.dataset.position) > n", arg=[bar.element_handle(), first], timeout=20_000
-    )
-    assert bar.locator("button.mn-play").text_content() == "Pause"
+    assert 0 < int(bar.get_attribute("data-position") or -1) < total
     # the explorations below it read the same recording, apart
-    exploration = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
-    assert "18 of 65 chunks" in exploration.first.inner_text()
+    explored = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="steps.seek(20)")
+    assert f"20 of {total} chunks" in explored.locator(".jp-OutputArea-output").first.inner_text()
     e2e.screenshot(lesson, f"teaching-run-all-{'dark' if dark else 'light'}")
+    lesson.locator("button.mn-reveal").click()
+    expect(lesson.locator(".mn-tool").first).to_contain_text("agent-researcher", timeout=20_000)

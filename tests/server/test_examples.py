@@ -45,9 +45,12 @@ SHOWN = {
     "nested-agents.ipynb": ["('getForecast', 'done'), ('agent-analyst', 'done')", "forecast-progress"],
     "approvals.ipynb": ["suspended", "{'deleted': True, 'id': 'abc-123'}", "Lisbon", "'approved': True"],
     "teaching.ipynb": [
-        "18 of 65 chunks: ['running']",
-        "('getForecast', 'done')",
-        "forecast-progress",
+        "step 2: messages ['user', 'assistant', 'tool'], tools offered ['agent-researcher']",  # the request
+        "agent-researcher: 0.322 s (by trace)",  # where the time went: the trace's span
+        "agent_run",  # the kept trace's spans, as a table
+        "'What do I teach, and what is my name?': 2 messages recalled, 2 saved",  # the memory chat
+        "20 of 103 chunks: ['running']",
+        "[('getForecast', 'done'), ('agent-analyst', 'done')]",
         "agent-researcher",
     ],
     "prompt-iteration.ipynb": [
