@@ -14,6 +14,7 @@ from mastra_notebook.core.feedback import NO_TRACE, Feedback
 from mastra_notebook.runs.stream import RunStream
 from mastra_notebook.widget.answers import Answers, request_answer
 from mastra_notebook.widget.contract import ChunkJsonMsg, HelloMsg, InspectMsg, LabelMsg, RequestMsg, StopMsg
+from mastra_notebook.widget.conversation import Conversation
 from mastra_notebook.widget.inspector import Inspector, chunk_json, entries
 from mastra_notebook.widget.labels import LabelsFromView
 from mastra_notebook.widget.sync import OpSync
@@ -22,7 +23,7 @@ from mastra_notebook.widget.wire import MIN_GAP
 
 from .conftest import fixture_path
 from .fake_clock import run_on_fake_clock
-from .helpers import browser_state, replay
+from .helpers import Displayed, browser_state, replay
 
 ROOT = ["add", None, {"id": "r", "kind": "run"}]
 
@@ -352,3 +353,18 @@ def test_shown_is_the_widget_then_the_transcript_saved_with_no_status(
     ]
     parts.transcripts.settled()
     assert handle.shown == [saved_face("transcript 2")]
+
+
+def test_a_conversation_is_shown_as_a_view_is_its_transcript_following_its_turns(
+    recording_comm: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    displayed = Displayed(monkeypatch)
+    view = mn.StreamView()
+    chat = Conversation(title="a chat")
+    chat.add_turn("what is the weather?", view)
+    chat._ipython_display_()
+    assert "partly cloudy" not in displayed.saved_face(view.view_key)
+    for item in mn.read_chunks(fixture_path("tool-call")):
+        view.feed(item)
+    view.end()
+    assert "partly cloudy, humidity 64%" in displayed.updated_face(view.view_key)  # the turn ended

@@ -17,7 +17,7 @@ from ..render import views
 from ..render.engine import engine
 from ..render.transcript import transcript_class, transcript_input
 from .streamview import StreamView
-from .transcripts import saved_face
+from .transcripts import Transcripts, widget_view
 
 RECALLED_CHARS = 2000  # of each recalled message: a long history stays a cheap list
 
@@ -102,6 +102,10 @@ def _memory_html(panel: MemoryPanel | None) -> str:
     return "" if panel is None else engine().draw("memory", **panel) or ""
 
 
+def _nothing() -> None:
+    pass
+
+
 def _cut(text: str) -> str:
     return text if len(text) <= RECALLED_CHARS else f"{text[:RECALLED_CHARS]}… ({len(text)} characters)"
 
@@ -120,7 +124,8 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         self._panels: list[MemoryPanel | None] = []  # the same as data, for the saved transcript
         self._memory_widgets: list[ipywidgets.HTML | None] = []
         self.title = title
-        self._displays: list[Any] = []  # IPython display handles of the transcript, updated as turns end
+        # its outputs below the widget, updated as turns end; each turn's view sends its own final state
+        self._transcripts = Transcripts(self.transcript_html, _nothing, lambda: True)
         if title:
             self.children = [ipywidgets.HTML(views.draw(views.strong(title), "mn-conversation-title"))]
 
@@ -191,24 +196,13 @@ class Conversation(ipywidgets.VBox):  # type: ignore[misc]  # ipywidgets is unty
         return engine().draw("conversation", title=self.title, classes=classes, turns=turns) or ""
 
     def _update_transcripts(self) -> None:
-        for handle in self._displays:
-            handle.update(saved_face(self.transcript_html()), raw=True)
+        self._transcripts.update()
 
     def _ipython_display_(self) -> None:
         """The widget, then the transcript as an output of its own (GitHub, nbviewer and nbconvert
-        show it; the widget's stylesheet hides it where the widget draws)."""
-        from IPython.display import display
-
-        own = getattr(super(), "_repr_mimebundle_", None)
-        if own is None:  # ipywidgets 7 draws a widget through _ipython_display_
-            super()._ipython_display_()
-        else:
-            bundle: Any = own() or {}
-            data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-            # no text/plain line above the transcript (nbconvert, an untrusted notebook): it says the chat
-            display({**data, "text/plain": ""}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
-        handle = display(saved_face(self.transcript_html()), raw=True, display_id=True)  # type: ignore[no-untyped-call]
-        self._displays.append(handle)
+        show it; the turns' views hide it where they draw)."""
+        own = getattr(super(), "_repr_mimebundle_", None)  # ipywidgets 7.7 has none
+        self._transcripts.show((own() or {}) if own is not None else widget_view(self))
 
     def __repr__(self) -> str:
         return f"<Conversation: {len(self.views)} turns>"

@@ -68,7 +68,7 @@ def test_a_gallery_tile_is_labelled_with_the_same_control(client_notebook: e2e.C
         run=(0, 1),
     )
     grid = e2e.cell(page, 1)
-    tiles = grid.locator(".mn-grid-tile")
+    tiles = grid.locator(".mn-gallery .mn-grid-tile")  # the live grid (not its saved copy)
     expect(tiles).to_have_count(len(prompts), timeout=30_000)
     tile = tiles.nth(1)
     expect(tile).to_have_attribute("data-status", "finished", timeout=60_000)

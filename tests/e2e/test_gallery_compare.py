@@ -23,7 +23,7 @@ def test_gallery_and_compare_layouts(client_notebook: e2e.ClientNotebook) -> Non
         run=(0, 1),
     )
     gallery = e2e.cell(page, 1)
-    tiles = gallery.locator(".mn-grid-tile")
+    tiles = gallery.locator(".mn-gallery .mn-grid-tile")  # the live grid (not its saved copy)
     expect(tiles).to_have_count(len(PROMPTS), timeout=30_000)
     e2e.run_cell(page, 2)
     expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text("DONE", timeout=60_000)
@@ -139,7 +139,7 @@ def test_tiles_show_what_tells_their_prompts_apart_and_come_back_after_a_reload(
     gallery = e2e.cell(page, 1)
 
     def check_tiles() -> None:
-        tiles = gallery.locator(".mn-grid-tile")
+        tiles = gallery.locator(".mn-gallery .mn-grid-tile")
         expect(tiles).to_have_count(len(CITIES), timeout=60_000)
         for index, city in enumerate(CITIES):
             tile = tiles.nth(index)
