@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,6 +207,7 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
     client = client_of(server)
     seen: list[tuple[bool, str, list[str]]] = []
     shown: list[Experiment] = []
+    returned = threading.Event()
 
     def goes_down(prompt: str) -> None:  # at q1's first try
         if prompt == "q1" and not server.refused:
@@ -214,6 +216,8 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
 
     async def pause(seconds: float) -> None:  # the probe's pauses (and the transport's 0 s backoff)
         if seconds > 0:
+            # the runs start on the batch's own thread: the probe may pause before experiment() returned
+            await asyncio.get_running_loop().run_in_executor(None, returned.wait, 30)
             exp = shown[0]
             seen.append(
                 (exp.batch.waiting, repr(exp) + experiment_view._progress(exp), exp.summary().attrs["notes"])
@@ -226,6 +230,7 @@ def test_a_server_that_is_down_pauses_the_queue_until_it_answers() -> None:
     client.transport.sleep = pause
     exp = client.agent("a").experiment(prompts(5), concurrency=1, view=False)
     shown.append(exp)
+    returned.set()
     exp.wait(30)
     assert len(seen) == 2
     assert all(waiting for waiting, _, _ in seen)

@@ -82,6 +82,11 @@ def test_mastra_gets_one_record_per_signal_in_the_shape_of_its_create_feedback_b
     assert (comment["feedback"]["feedbackType"], comment["feedback"]["value"]) == ("comment", "why?")
     assert "runId" not in comment["feedback"]
     assert mastra_records(feedback.make(), TRACE) == []
+    # a review's category is a record of its own, its name the value; a comment rides on it if alone
+    (category,) = mastra_records(feedback.make(category="wrong tool", comment="asked twice"), TRACE)
+    assert category["feedback"]["feedbackType"] == "category"
+    assert (category["feedback"]["value"], category["feedback"]["comment"]) == ("wrong tool", "asked twice")
+    assert not feedback.make(category="wrong tool").empty
 
 
 # ---- on a view of a recording: kept in the notebook ----------------------------------------------

@@ -39,7 +39,7 @@ def test_one_version_source_js_package_json() -> None:
 
 def test_users_install_no_test_tools() -> None:
     """`pip install mastra-notebook[pandas]` brings pandas, `[stats]` scipy, statsmodels and
-    krippendorff; the test tools and checks are dependency
+    krippendorff, `[otel]` the OpenTelemetry SDK and its OTLP/HTTP exporter; the test tools and checks are dependency
     groups, which an install from an index never reads."""
     requires = metadata.requires("mastra-notebook") or []
     names = {re.split(r"[\s;<>=!~\[]", line, maxsplit=1)[0].lower() for line in requires}
@@ -52,8 +52,13 @@ def test_users_install_no_test_tools() -> None:
     }
     assert {"pytest", "playwright", "mypy", "ruff", "jupyterlab"} <= tools
     extras = {"pandas", "scipy", "statsmodels", "krippendorff"}
+    extras |= {"opentelemetry-sdk", "opentelemetry-exporter-otlp-proto-http"}
     assert names & tools == extras, names & tools  # only through the extras
-    assert set(metadata.metadata("mastra-notebook").get_all("Provides-Extra") or []) == {"pandas", "stats"}
+    assert set(metadata.metadata("mastra-notebook").get_all("Provides-Extra") or []) == {
+        "pandas",
+        "stats",
+        "otel",
+    }
     assert {"include-group": "test-kernel"} in groups["test"]
 
 

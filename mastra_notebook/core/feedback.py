@@ -23,7 +23,7 @@ COMMENT_LIMIT = 10_000  # characters: a label's comment is a note, not a documen
 
 
 class Feedback(Documented):
-    """A person's label of a run: thumbs, a score and a comment, and where it went."""
+    """A person's label of a run: thumbs, a score, a category and a comment, and where it went."""
 
     thumbs: Thumbs | None = None
     """``"up"``, ``"down"``, or None."""
@@ -31,6 +31,8 @@ class Feedback(Documented):
     """A number the person gave (any scale: 1-5, 0-1...), or None."""
     comment: str | None = None
     """What the person wrote, or None."""
+    category: str | None = None
+    """A review's category (one of its rubric's ``categories``), or None."""
     at: datetime | None = None
     """When it was given (UTC)."""
     sent_to_mastra: bool | None = None
@@ -41,12 +43,17 @@ class Feedback(Documented):
 
     @property
     def empty(self) -> bool:
-        """No thumbs, no score, no comment: the label was cleared."""
-        return self.thumbs is None and self.score is None and not self.comment
+        """No thumbs, no score, no category, no comment: the label was cleared."""
+        return self.thumbs is None and self.score is None and not self.category and not self.comment
 
 
 def make(
-    thumbs: Any = None, score: Any = None, comment: Any = None, *, at: datetime | None = None
+    thumbs: Any = None,
+    score: Any = None,
+    comment: Any = None,
+    *,
+    category: str | None = None,
+    at: datetime | None = None,
 ) -> Feedback:
     """A label from what a person gave (``view.label`` or the footer); ValueError says what is wrong."""
     if thumbs is True or thumbs is False:  # label(thumbs=True) reads as up
@@ -60,7 +67,15 @@ def make(
     if comment is not None and not isinstance(comment, str):
         raise ValueError(f"comment is a string or None, not {type(comment).__name__}")
     comment = (comment or "").strip()[:COMMENT_LIMIT] or None
-    return Feedback(thumbs=thumbs, score=score, comment=comment, at=at or datetime.now(timezone.utc))
+    if category is not None and not isinstance(category, str):
+        raise ValueError(f"category is a string or None, not {type(category).__name__}")
+    return Feedback(
+        thumbs=thumbs,
+        score=score,
+        comment=comment,
+        category=category or None,
+        at=at or datetime.now(timezone.utc),
+    )
 
 
 def line(feedback: Feedback, run_id: str | None = None) -> dict[str, Any]:
@@ -98,13 +113,16 @@ def mastra_records(feedback: Feedback, trace_id: str, run_id: str | None = None)
     """The bodies of ``POST /api/observability/feedback`` for ``feedback`` (the shape of
     ``createFeedbackBodySchema`` in @mastra/server 1.67: ``{feedback: {traceId, feedbackType, value,
     comment?, feedbackSource?, runId?, metadata?}}``): one record per signal, thumbs (``"thumbs"``,
-    1 up or 0 down) and score (``"rating"``); the comment rides on the first, or is a record of its
-    own (``"comment"``, the text as its value) when it is all the label has."""
+    1 up or 0 down), score (``"rating"``) and a review's category (``"category"``, its name as the
+    value: Mastra's value may be a string); the comment rides on the first, or is a record of its own
+    (``"comment"``, the text as its value) when it is all the label has."""
     signals: list[tuple[str, float | str]] = []
     if feedback.thumbs is not None:
         signals.append(("thumbs", THUMB_VALUES[feedback.thumbs]))
     if feedback.score is not None:
         signals.append(("rating", feedback.score))
+    if feedback.category:
+        signals.append(("category", feedback.category))
     if not signals and feedback.comment:
         signals.append(("comment", feedback.comment))
     bodies = []

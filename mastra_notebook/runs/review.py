@@ -195,21 +195,18 @@ class Review:
         return self.runs.sender_of(label.item, label.variants[0], label.repeat)
 
     def _feedback(self, label: Label) -> Feedback:
-        """``label`` as a run's label: its thumbs, score and comment (core/feedback.py)."""
+        """``label`` as a run's label: its thumbs, score, category and comment (core/feedback.py)."""
         values = label.values
-        return make_feedback(values.thumbs, values.score, values.comment, at=label.at)
+        return make_feedback(
+            values.thumbs, values.score, values.comment, category=values.category, at=label.at
+        )
 
     def _sent(self, label: Label, sender: LabelSender | None) -> Label:
-        """``label`` sent to Mastra's feedback (a single run's thumbs, score and comment, with its
-        trace id) and kept on the run; as it stands then."""
+        """``label`` sent to Mastra's feedback (a single run's thumbs, score, category and comment,
+        with its trace id) and kept on the run; as it stands then."""
         if self.pairwise:
             return self._sent_pair(label)
-        feedback = self._feedback(label)
-        if feedback.empty:  # only a category: nothing Mastra's feedback records
-            feedback = feedback.model_copy(update={"sent_to_mastra": False, "reason": "only a category"})
-        else:
-            feedback = sent(sender, feedback)
-        return self._kept(label, feedback)
+        return self._kept(label, sent(sender, self._feedback(label)))
 
     def _sent_pair(self, label: Label) -> Label:
         """A pair's choice sent to Mastra's feedback: a preference record on each run's trace (1 the

@@ -31,15 +31,19 @@ def test_labels_reach_mastra_and_become_a_dataset(client: mn.MastraClient, tmp_p
     first = review.label(thumbs="up", category="right", comment="fine")
     assert first.sent_to_mastra is True
     assert len(first.trace_ids) == 1
-    (record,) = stored(client, first.trace_ids[0])
-    assert (record["feedbackType"], record["value"], record["comment"]) == ("thumbs", 1, "fine")
+    thumbs, category = sorted(stored(client, first.trace_ids[0]), key=lambda r: r["feedbackType"] != "thumbs")
+    assert (thumbs["feedbackType"], thumbs["value"], thumbs["comment"]) == ("thumbs", 1, "fine")
+    assert (category["feedbackType"], category["value"]) == ("category", "right")  # a string value
 
     again = mn.load_experiment(tmp_path, client=client)  # a new kernel: the labels, and the client to send
     resumed = again.review(mn.Rubric(thumbs=True, categories=["right", "wrong"]), order="input")
     assert resumed.progress == "2 of 3"
     second = resumed.label(thumbs="down", category="wrong")
     assert second.sent_to_mastra is True
-    assert [r["value"] for r in stored(client, second.trace_ids[0])] == [0]
+    assert sorted((r["feedbackType"], r["value"]) for r in stored(client, second.trace_ids[0])) == [
+        ("category", "wrong"),
+        ("thumbs", 0),
+    ]
 
     name = f"reviewed-{uuid.uuid4().hex[:8]}"
     dataset = again.to_dataset(name, field="category")
