@@ -104,7 +104,10 @@ def test_verdict_column_filter_forks_and_agreement(client_notebook: e2e.ClientNo
     agreement = e2e.cell(page, 4).locator(".jp-OutputArea-output")
     expect(agreement).to_contain_text("names_city and labels on 6 runs", timeout=60_000)
     expect(agreement).to_contain_text("1 disagree")
-    expect(agreement.locator("li")).to_have_text(["(1, 'baseline', 1): names_city True, labels False"])
+    disagreement = agreement.locator("li")
+    expect(disagreement).to_have_count(1)
+    expect(disagreement).to_contain_text("#2 · baseline · repeat 2: names_city True, labels False")
+    expect(disagreement.get_by_role("button", name="review")).to_be_visible()
     for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(agreement, f"agreement-{theme}")
