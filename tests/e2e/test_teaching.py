@@ -137,9 +137,9 @@ def test_batch_gallery_live(lab: e2e.Lab, page: Any, mastra_url: str) -> None:
     ]
     e2e.open_and_run(page, lab.notebook("gallery", cells), 0)
     # the runs stream into the grid's tiles (data the kernel sends as they grow), then end
-    tiles = e2e.cell(page, 0).locator(".mn-grid-tile")
+    tiles = e2e.cell(page, 0).locator(".mn-gallery .mn-grid-tile")  # the live grid (not its saved copy)
     page.wait_for_function(
-        "el => { const t = el.querySelectorAll('.mn-grid-tile'); return t.length === 6 &&"
+        "el => { const t = el.querySelectorAll('.mn-gallery .mn-grid-tile'); return t.length === 6 &&"
         " [...t].every(x => x.dataset.status === 'finished' && x.querySelector('.mn-grid-answer')); }",
         arg=e2e.cell(page, 0).element_handle(),
         timeout=60_000,
