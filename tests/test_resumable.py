@@ -110,6 +110,9 @@ def test_each_run_is_written_as_it_ends_and_resume_runs_only_the_missing(tmp_pat
         == "transport"
     )
     assert [cell.number for cell in loaded.cells if cell.saved is None] == [1, 6]  # missing
+    assert (  # the grid's line says what is missing and what runs it
+        "saved experiment · 8 runs · 5 finished · 1 incomplete · 2 never written: resume(client) runs them"
+    ) in loaded._repr_html_()
     assert sum(status == "finished" for status in shown.values()) == 5
     finished = loaded.cells[0].result
     assert finished.text
@@ -122,6 +125,8 @@ def test_each_run_is_written_as_it_ends_and_resume_runs_only_the_missing(tmp_pat
     ran = server.posts - before
     assert ran == Counter({("q0", "plain"): 1, ("q1", "plain"): 1, ("q3", "terse"): 1})  # only those
     assert set(statuses(loaded).values()) == {"finished"}
+    assert loaded.counts() == {"queued": 0, "running": 0, "done": 8, "stopped": 0, "error": 0}  # kept too
+    assert "8 done (8 runs" in loaded._repr_html_()
     again = mn.load_experiment(folder)  # and written there as they ended
     assert set(statuses(again).values()) == {"finished"}
     assert [o.result.text for o in again.outcomes()] == [o.result.text for o in exp.outcomes()]

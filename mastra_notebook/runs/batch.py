@@ -28,6 +28,12 @@ WAITING = "waiting for the server"  # what the batch's notes say while its queue
 GROUPS = ("queued", "running", "done", "stopped", "error")  # counts()'s keys, in the summary's order
 
 
+def group_of(status: str) -> str:
+    """The counts' group of a run that ended with ``status``: done (finished), stopped (by a person:
+    aborted) or error (any other end)."""
+    return {"finished": "done", "aborted": "stopped"}.get(status, "error")
+
+
 class RunHandle(Protocol):
     """What a batch runs: a run that streams in the background once started (a RunStream, or a
     StreamView showing one).
@@ -101,7 +107,7 @@ class Job(Generic[H]):
             return self.status
         if not self.ended and self.result.status == "running":  # given its handle, not yet streaming
             return "running"
-        return {"finished": "done", "aborted": "stopped"}.get(self.result.status, "error")
+        return group_of(self.result.status)
 
     @property
     def result(self) -> RunResult:

@@ -29,7 +29,7 @@ from ..core.feedback import Feedback
 from ..core.recording import Recording
 from ..core.result import RunResult
 from ..core.run import Run
-from .batch import Batch, Event, Job, Probe, RunHandle, Streaming
+from .batch import Batch, Event, Job, Probe, RunHandle, Streaming, group_of
 from .budget import Budget
 from .review import Review
 from .stream import KeptRun, LabelSender, opened_when_shown
@@ -464,6 +464,16 @@ class Experiment:
         """Every run as far as it got, in input, variant, repeat order."""
         return [cell.outcome() for cell in self.cells]
 
+    def counts(self) -> dict[str, int]:
+        """How many of the grid's runs are queued, running, done, stopped and ended otherwise, as
+        ``batch.counts()`` counts its own: a resumed experiment's kept runs (loaded, not run again)
+        counted too, by how they ended."""
+        counts = self.batch.counts()
+        for cell in self.cells:
+            if cell.job is None and cell.saved is not None:
+                counts[group_of(cell.saved.status)] += 1
+        return counts
+
     def to_dataframe(self) -> Any:
         """One row per run (each input with each variant, each repeat): ``input_index``, ``input``,
         ``expected``, ``variant``, ``repeat``, then ``mn.to_dataframe``'s columns (status, text, tool calls,
@@ -826,7 +836,7 @@ class Experiment:
 
     def __repr__(self) -> str:
         counts = " · ".join(
-            [*(f"{n} {group}" for group, n in self.batch.counts().items() if n), *self.batch.notes()]
+            [*(f"{n} {group}" for group, n in self.counts().items() if n), *self.batch.notes()]
         )
         what = f"{len(self.items)} inputs, {len(self.variants)} variants, {self.repeats} repeats"
         return f"<Experiment {self.name or ''}{' ' if self.name else ''}of {what}: {counts or 'saved'}>"

@@ -7,6 +7,7 @@ the package wires this grid in to show it.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -148,15 +149,28 @@ def _described(experiment: Experiment, variant: str) -> str:
 
 
 def _progress(experiment: Experiment) -> str:
-    counts = experiment.batch.counts()
     if experiment.remote is not None:  # run on a server, watched from here
         return experiment.remote.describe()
     if not experiment.batch.jobs:  # a reopened experiment
-        return f"saved experiment · {len(experiment.cells)} runs"
+        return _reopened(experiment)
+    counts = experiment.counts()  # a resumed experiment's kept runs included
     words = {"done": "done", "running": "running", "queued": "queued", "stopped": "aborted", "error": "error"}
     parts = [f"{counts[key]} {status_word(word)}" for key, word in words.items() if counts[key]]
     parts += experiment.batch.notes()  # "waiting for the server"; the budget
     return " · ".join(parts) + f" ({len(experiment.cells)} runs, {experiment.batch.concurrency} at a time)"
+
+
+def _reopened(experiment: Experiment) -> str:
+    """A reopened experiment's line; where runs are missing (a kernel that died mid-experiment), how
+    many, and what runs them."""
+    statuses = Counter(cell.status for cell in experiment.cells)
+    line = f"saved experiment · {len(experiment.cells)} runs"
+    never, incomplete = statuses["queued"], statuses["incomplete"]
+    if not (never or incomplete):
+        return line
+    missing = [f"{incomplete} incomplete"] if incomplete else []
+    missing += [f"{never} never written"] if never else []
+    return f"{line} · {statuses['finished']} finished · {' · '.join(missing)}: resume(client) runs them"
 
 
 def _named(experiment: Experiment) -> list[views.Inline]:
