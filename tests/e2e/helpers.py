@@ -471,6 +471,15 @@ def set_theme(page: Any, name: str) -> None:
     theme(page, name == "dark")
 
 
+def screenshots_light_and_dark(page: Any, locator: Any, name: str, max_height: int = 5000) -> None:
+    """A picture of ``locator`` in each theme, ``<name>-light.png`` and ``<name>-dark.png`` (a test run
+    with ``--screenshots`` only), the page left light."""
+    for name_of_theme in THEMES:
+        set_theme(page, name_of_theme)
+        assert screenshot(locator, f"{name}-{name_of_theme}", max_height=max_height) is not None
+    set_theme(page, "light")
+
+
 def cells(url: str, *code: str, setup: str = "") -> list[str]:
     """A notebook's cells: a client of the server at ``url`` (then ``setup``, in the same first cell:
     the tools the later cells pass), then ``code``."""

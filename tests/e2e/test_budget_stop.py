@@ -56,7 +56,4 @@ def test_picture_of_a_grid_a_budget_stopped(lab: e2e.Lab, page: Any) -> None:
         "stopped by max_cost_usd"
     )
     expect(grid.locator("code.mn-grid-failure")).to_have_text(["agent"])
-    for theme in e2e.THEMES:
-        e2e.set_theme(page, theme)
-        assert e2e.screenshot(grid, f"budget-stop-{theme}", max_height=2400) is not None
-    e2e.set_theme(page, "light")
+    e2e.screenshots_light_and_dark(page, grid, "budget-stop", max_height=2400)

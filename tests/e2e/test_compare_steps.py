@@ -39,7 +39,4 @@ def test_pictures_of_three_runs_compared_step_by_step(lab: e2e.Lab, page: Any) -
     e2e.open_and_run(page, lab.notebook("compare-steps", [RUNS]), 0)
     output = e2e.cell(page, 0).locator(".jp-OutputArea").first
     expect(output.locator(".mn-compare-steps")).to_be_visible(timeout=30_000)
-    for theme in e2e.THEMES:
-        e2e.set_theme(page, theme)
-        assert e2e.screenshot(output, f"compare-steps-{theme}", max_height=3000) is not None
-    e2e.set_theme(page, "light")
+    e2e.screenshots_light_and_dark(page, output, "compare-steps", max_height=3000)

@@ -79,8 +79,5 @@ def test_pictures_of_a_reattached_experiment(client_notebook: e2e.ClientNotebook
     grid = output(page, 1).locator(".mn-experiment")
     expect(grid.locator('.mn-grid-run[data-status="finished"]')).to_have_count(4, timeout=90_000)
     expect(grid.locator(".mn-exp-progress")).to_contain_text("completed on the server · 4 of 4 items ended")
-    for theme in e2e.THEMES:
-        e2e.set_theme(page, theme)
-        assert e2e.screenshot(grid, f"reattached-experiment-{theme}", max_height=2400) is not None
-    e2e.set_theme(page, "light")
+    e2e.screenshots_light_and_dark(page, grid, "reattached-experiment", max_height=2400)
     started.wait(60)

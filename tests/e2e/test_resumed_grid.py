@@ -41,15 +41,9 @@ def test_pictures_of_a_grid_loaded_after_a_crash_and_resumed(
     )
     grid = grid_of(page, 1)
     expect(grid.locator(".mn-exp-progress")).to_contain_text("resume(client) runs them", timeout=60_000)
-    for theme in e2e.THEMES:
-        e2e.set_theme(page, theme)
-        assert e2e.screenshot(grid, f"loaded-grid-{theme}", max_height=2400) is not None
-    e2e.set_theme(page, "light")
+    e2e.screenshots_light_and_dark(page, grid, "loaded-grid", max_height=2400)
 
     e2e.run_cell(page, 2)
     expect(grid.locator('.mn-grid-run[data-status="finished"]')).to_have_count(8, timeout=90_000)
     expect(grid.locator(".mn-exp-progress")).to_contain_text("8 done (8 runs")
-    for theme in e2e.THEMES:
-        e2e.set_theme(page, theme)
-        assert e2e.screenshot(grid, f"resumed-grid-{theme}", max_height=2400) is not None
-    e2e.set_theme(page, "light")
+    e2e.screenshots_light_and_dark(page, grid, "resumed-grid", max_height=2400)
