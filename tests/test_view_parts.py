@@ -92,8 +92,10 @@ def test_a_snapshot_follows_what_waited_and_a_restart_drops_it() -> None:
     assert (snapshot["t"], snapshot["seq"]) == ("snapshot", 2)  # a late view applies it, then seq 3...
     assert flushes == [1, 2]  # after every flush (the inspector's new rows)
     sync.add(["set", "r", "status", "finished"])
-    restarted = sync.restart([ROOT])
+    assert "another_run" not in snapshot  # the same run: the reader's folding stays
+    restarted = sync.restart([ROOT], another_run=True)
     assert (restarted["t"], restarted["seq"]) == ("snapshot", 3)  # newer than all sent: the view resets
+    assert restarted.get("another_run") is True  # and forgets what the reader folded
     sync.flush()
     assert len(sent) == 2  # the dropped op never leaves
     assert browser_state([*sent, restarted]) == replay([ROOT])

@@ -368,6 +368,12 @@ export interface SnapshotMsg {
   seq: number;
   /** `add` ops that rebuild the tree. */
   ops: Op[];
+  /**
+   * The tree of another run than the one drawn (a grid's detail area showing the next run): the
+   * view forgets what the reader opened or folded by hand. Absent for the same run (a hello, a
+   * resync, a replay's seek back), whose cards the reader left open stay open.
+   */
+  another_run?: boolean;
 }
 
 /** A batch of changes, applied when its seq follows the last one. */

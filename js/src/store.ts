@@ -6,6 +6,8 @@ export const ROOT_ID = "root";
 export interface Change {
   reset: boolean;
   ids: Set<string>;
+  /** With `reset`: the tree is another run's (the view forgets the reader's folding). */
+  anotherRun?: boolean;
 }
 
 export type ChangeListener = (change: Change) => void;
@@ -72,7 +74,7 @@ export class Store {
     for (const op of snapshot.ops) this.applyOp(op, ids);
     this.lastSeq = snapshot.seq;
     this.awaitingSnapshot = false;
-    this.emit({ reset: true, ids });
+    this.emit({ reset: true, ids, anotherRun: snapshot.another_run === true });
   }
 
   private emit(change: Change): void {

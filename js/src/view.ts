@@ -12,6 +12,7 @@
 import { h } from "./dom";
 import { str } from "./format";
 import { rendererFor } from "./render";
+import { FoldChoices } from "./render/common";
 import { DEFAULT_TRAITS, type NodeView, type RenderCtx, type Traits } from "./render/context";
 import { Header } from "./render/header";
 import { latestTime } from "./render/timeline";
@@ -68,7 +69,7 @@ export class View {
     private readonly budgetMs = 12,
     requests?: RequestSource,
   ) {
-    this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline, requests };
+    this.ctx = { store, send, traits: () => this.traits, deadline: () => this.deadline, requests, folds: new FoldChoices() };
     this.header = new Header(send, () => latestTime(store, ROOT_ID));
     this.header.update(this.traits);
     this.top.append(this.header.el);
@@ -146,6 +147,7 @@ export class View {
     this.deadline = performance.now() + this.budgetMs;
     const more = new Set<string>();
     if (change.reset) {
+      if (change.anotherRun === true) this.ctx.folds.forget();
       this.views.clear();
       this.shownChildren.clear();
       this.body.replaceChildren();

@@ -71,7 +71,12 @@ class FrameBatcher {
 
   add(change: Change): void {
     if (!this.pending || change.reset) {
-      this.pending = { reset: change.reset || (this.pending?.reset ?? false), ids: new Set(change.ids) };
+      const pending = this.pending;
+      this.pending = {
+        reset: change.reset || (pending?.reset ?? false),
+        ids: new Set(change.ids),
+        anotherRun: change.anotherRun === true || pending?.anotherRun === true,
+      };
     } else {
       for (const id of change.ids) this.pending.ids.add(id);
     }

@@ -13,7 +13,9 @@ export const append = (id: string, field: string, text: string): Op => ["append"
 export const set = (id: string, field: string, value: unknown): Op => ["set", id, field, value];
 export const push = (id: string, field: string, value: unknown): Op => ["push", id, field, value];
 
-export const snapshot = (seq: number, ops: Op[]): SnapshotMsg => ({ t: "snapshot", seq, ops });
+/** A snapshot message; `anotherRun`: of another run than the one shown (a grid's next run). */
+export const snapshot = (seq: number, ops: Op[], anotherRun = false): SnapshotMsg =>
+  anotherRun ? { t: "snapshot", seq, ops, another_run: true } : { t: "snapshot", seq, ops };
 export const opsMsg = (seq: number, ops: Op[]): OpsMsg => ({ t: "ops", seq, ops });
 
 /** The root run node. */

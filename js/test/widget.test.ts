@@ -22,6 +22,28 @@ describe("widget render", () => {
     expect(model.sent).toEqual([{ t: "hello" }]);
   });
 
+  it("keeps a card the reader opened when the kernel answers hello with the same run, and forgets it for another run", async () => {
+    const doneTool = (id: string) => add("root", id, "tool", { tool_call_id: `call_${id}`, tool_name: "lookup", status: "done", args: {}, result: "ok" });
+    const reasoning = add("root", "r1", "reasoning", { text: "thinking", done: true });
+    const shown = snapshot(7, [root({ status: "finished" }), reasoning, doneTool("n2")], true);
+    const { model, el } = setup({ _final: JSON.stringify(shown) });
+    const head = () => el.querySelector<HTMLElement>('[data-node-id="n2"] > .mn-card-head') as HTMLElement;
+    const thought = () => el.querySelector<HTMLDetailsElement>('[data-node-id="r1"]') as HTMLDetailsElement;
+    expect(head().getAttribute("aria-expanded")).toBe("false"); // a finished tool starts folded
+    expect(thought().open).toBe(false); // finished reasoning too
+    head().click(); // the reader opens both before the kernel's answer to hello arrives (a busy kernel)
+    thought().querySelector("summary")?.click();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // <details> says "toggle" in a task
+    model.receive(snapshot(7, [root({ status: "finished" }), reasoning, doneTool("n2")])); // hello's answer
+    await nextFrame();
+    expect(head().getAttribute("aria-expanded")).toBe("true"); // redrawn, still open
+    expect(thought().open).toBe(true);
+    model.set("_final", JSON.stringify(snapshot(8, [root({ status: "finished" }), reasoning, doneTool("n2")], true))); // a grid's next run
+    await nextFrame();
+    expect(head().getAttribute("aria-expanded")).toBe("false"); // its own card, folded as drawn
+    expect(thought().open).toBe(false);
+  });
+
   it("merges the messages of a frame into one DOM update and sets data-status / data-seq", async () => {
     const { model, el, rootEl } = setup();
     model.receive(snapshot(0, [root()]));

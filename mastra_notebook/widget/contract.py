@@ -125,6 +125,10 @@ class SnapshotMsg(TypedDict):
     """The seq of the last batch it includes."""
     ops: list[Op]
     """``add`` ops that rebuild the tree."""
+    another_run: NotRequired[bool]
+    """The tree of another run than the one drawn (a grid's detail area showing the next run): the
+    view forgets what the reader opened or folded by hand. Absent for the same run (a hello, a
+    resync, a replay's seek back), whose cards the reader left open stay open."""
 
 
 class OpsMsg(TypedDict):

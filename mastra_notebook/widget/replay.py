@@ -181,7 +181,9 @@ class ReplayView(StreamView):
         """Going back: a fresh Run fed the first ``position`` chunks, sent whole as a snapshot."""
         self._sync.flush()
         self.stream.rebuild(position)
-        self.send(self._sync.restart(self.run.snapshot()))  # the fresh run's ops travel in it
+        self.send(
+            self._sync.restart(self.run.snapshot(), another_run=False)
+        )  # the fresh run's ops travel in it
         self._inspector.rewind()
         self._publish(playing=False)
 

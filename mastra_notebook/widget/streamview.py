@@ -273,7 +273,9 @@ class StreamView(anywidget.AnyWidget):
         self._stream.release()  # the run shown before lets go of this view
         self._stream = RunStream.of(kept)
         self._watch(self._stream)
-        final = orjson.dumps(self._sync.restart(kept.run.snapshot())).decode()  # its ops are dropped
+        final = orjson.dumps(
+            self._sync.restart(kept.run.snapshot(), another_run=True)
+        ).decode()  # its ops are dropped
         with self.hold_sync():
             self.title, self.subtitle, self._final = title, subtitle, final
         self._inspector.relist()

@@ -94,9 +94,9 @@ class OpSync:
         self.flush()
         return message("snapshot", self._seq, ops)
 
-    def restart(self, ops: list[Op]) -> SnapshotMsg | OpsMsg:
-        """A snapshot of another run (or the run rebuilt): the ops waiting are dropped (it holds them)
-        and its seq is newer than anything a view holds, so the view resets to it."""
+    def restart(self, ops: list[Op], *, another_run: bool) -> SnapshotMsg | OpsMsg:
+        """A snapshot of ``another_run`` (or the run rebuilt): the ops waiting are dropped (it holds
+        them) and its seq is newer than anything a view holds, so the view resets to it."""
         self._batch.take()
         self._seq += 1
-        return message("snapshot", self._seq, ops)
+        return message("snapshot", self._seq, ops, another_run=another_run)

@@ -73,11 +73,17 @@ class OpBatch:
         return ops
 
 
-def message(kind: Literal["snapshot", "ops"], seq: int, ops: list[Op]) -> SnapshotMsg | OpsMsg:
-    """A protocol message: ``{"t": "ops" | "snapshot", "seq": N, "ops": [...]}`` (widget/contract.py)."""
+def message(
+    kind: Literal["snapshot", "ops"], seq: int, ops: list[Op], *, another_run: bool = False
+) -> SnapshotMsg | OpsMsg:
+    """A protocol message: ``{"t": "ops" | "snapshot", "seq": N, "ops": [...]}`` (widget/contract.py);
+    a snapshot of ``another_run`` says so."""
     sent = cast("list[contract.Op]", ops)  # core/tree.py's ops are lists of these shapes
     if kind == "snapshot":
-        return SnapshotMsg(t="snapshot", seq=seq, ops=sent)
+        snapshot = SnapshotMsg(t="snapshot", seq=seq, ops=sent)
+        if another_run:
+            snapshot["another_run"] = True
+        return snapshot
     return OpsMsg(t="ops", seq=seq, ops=sent)
 
 

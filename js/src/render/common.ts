@@ -118,20 +118,43 @@ export function maybeJson(label: string, value: unknown, cls = ""): HTMLElement 
 /** Elements inside a card head that act by themselves; a click on them does not fold the card. */
 const CONTROLS = "button, a, input, select, textarea, summary";
 
+/** What the reader opened or folded by hand, by node id. */
+export type FoldChoice = { get(): boolean | undefined; set(open: boolean): void };
+
+/**
+ * The reader's folding of a view's cards and sections, by node id: it outlives the DOM, so a redraw
+ * of the same run (the kernel's answer to a view that said hello, a resync, a replay's seek back)
+ * keeps what they opened. Forgotten when the view shows another run (its node ids mean other nodes).
+ */
+export class FoldChoices {
+  private readonly chosen = new Map<string, boolean>();
+
+  of(id: string): FoldChoice {
+    return { get: () => this.chosen.get(id), set: (open) => this.chosen.set(id, open) };
+  }
+
+  forget(): void {
+    this.chosen.clear();
+  }
+}
+
+/** No memory beyond the element (a card drawn outside a view). */
+const UNREMEMBERED: FoldChoice = { get: () => undefined, set: () => {} };
+
 /**
  * Folding of a card: a click on its head, or Enter / Space on it (the head is a focusable
  * role=button with aria-expanded), shows or hides its body. The renderer gives a default
  * (`setDefault`, e.g. folded once a tool is done); once the user has toggled the card, their
- * choice wins over every later default, so updates never undo it.
+ * choice (kept in `choice`, so a redraw keeps it) wins over every later default.
  */
 export class Fold {
-  private userOpen: boolean | null = null;
   private defaultOpen = true;
 
   constructor(
     private readonly card: HTMLElement,
     readonly head: HTMLElement,
     private readonly body: HTMLElement,
+    private readonly choice: FoldChoice = UNREMEMBERED,
   ) {
     head.classList.add("mn-fold-head");
     head.setAttribute("role", "button");
@@ -151,7 +174,7 @@ export class Fold {
   }
 
   get open(): boolean {
-    return this.userOpen ?? this.defaultOpen;
+    return this.choice.get() ?? this.defaultOpen;
   }
 
   /** What the card shows unless the user chose otherwise. */
@@ -161,7 +184,7 @@ export class Fold {
   }
 
   toggle(): void {
-    this.userOpen = !this.open;
+    this.choice.set(!this.open);
     this.apply();
   }
 
@@ -175,19 +198,28 @@ export class Fold {
 
 /**
  * The user's own folding of a `<details>` (reasoning, a nested run): `touched` once they toggled
- * it, so an automatic fold does not undo it; aria-expanded follows, and Enter on the summary is
- * kept from the notebook's shortcuts.
+ * it (or did before a redraw: `choice`), so an automatic fold does not undo it; aria-expanded
+ * follows, and Enter on the summary is kept from the notebook's shortcuts.
  */
-export function trackDetails(details: HTMLDetailsElement, summary: HTMLElement): { touched(): boolean } {
-  let touched = false;
+export function trackDetails(
+  details: HTMLDetailsElement,
+  summary: HTMLElement,
+  choice: FoldChoice = UNREMEMBERED,
+): { touched(): boolean } {
+  let clicked = false;
+  const chosen = choice.get();
+  if (chosen !== undefined) details.open = chosen;
   summary.addEventListener("click", () => {
-    touched = true;
+    clicked = true;
   });
   summary.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") event.stopPropagation();
   });
-  const sync = () => summary.setAttribute("aria-expanded", String(details.open));
+  const sync = () => {
+    summary.setAttribute("aria-expanded", String(details.open));
+    if (clicked) choice.set(details.open);
+  };
   details.addEventListener("toggle", sync);
   sync();
-  return { touched: () => touched };
+  return { touched: () => clicked || choice.get() !== undefined };
 }

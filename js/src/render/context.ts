@@ -1,5 +1,6 @@
 import type { Store } from "../store";
 import type { NodeData, Send } from "../types";
+import type { FoldChoices } from "./common";
 import type { RequestSource } from "./request";
 
 export interface Traits {
@@ -35,6 +36,8 @@ export interface RenderCtx {
   deadline(): number;
   /** Where a step's "Request" toggle gets its request (request.ts); none: no toggle. */
   requests?: RequestSource;
+  /** What the reader opened or folded by hand, kept across a redraw of the same run. */
+  folds: FoldChoices;
 }
 
 /**

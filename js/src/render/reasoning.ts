@@ -6,11 +6,11 @@ import type { NodeRenderer } from "./context";
 import { MarkdownView } from "./markdown-view";
 
 /** A <details> open while the model thinks, folded once it is done ("Thought for 3.2 s"). */
-export const renderReasoning: NodeRenderer<ReasoningNode> = (ctx) => {
+export const renderReasoning: NodeRenderer<ReasoningNode> = (ctx, { id }) => {
   const summary = h("summary", "mn-reasoning-summary");
   const md = new MarkdownView();
   const el = h("details", "mn-reasoning", [summary, md.el], { open: true });
-  const user = trackDetails(el, summary);
+  const user = trackDetails(el, summary, ctx.folds.of(id));
   let wasDone = false;
   return {
     el,

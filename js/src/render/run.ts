@@ -84,7 +84,7 @@ export const renderRun: NodeRenderer<RunNode> = (ctx, node) => {
   if (nested) {
     summary = h("summary", "mn-run-summary");
     const details = h("details", "mn-run mn-run-nested", [summary, ...body], { open: true });
-    trackDetails(details, summary);
+    trackDetails(details, summary, ctx.folds.of(node.id));
     el = details;
   } else {
     el = h("div", "mn-run mn-run-root", body);

@@ -123,7 +123,7 @@ export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
     args.el, approval.el, suspended.el, human.el, outputs.el, children, hidden, result.el, rawResult.el, resultCut.el, error.el, denied.el,
   ]);
   const el = h("div", "mn-card mn-tool", [head.el, body]);
-  const fold = new Fold(el, head.el, body);
+  const fold = new Fold(el, head.el, body, ctx.folds.of(node.id));
   const drawArgs = memo((_args, _text, _display, tool) => argsView(tool as ToolNode)); // memo's inputs are unknown
   const drawResult = memo((display, value) => richResult(display, value) ?? maybeJson("Result", value));
   const nestedRun = () => ctx.store.childrenOf(node.id).some((id) => ctx.store.get(id)?.kind === "run");

@@ -41,7 +41,7 @@ export const renderWorkflowStep: NodeRenderer<WorkflowStepNode> = (ctx, node) =>
   const children = h("div", "mn-children");
   const body = h("div", "mn-card-body", [input.el, sameInput.el, suspended.el, human.el, output.el, error.el, outputs.el, children]);
   const el = h("div", "mn-card mn-workflow-step", [head.el, body]);
-  const fold = new Fold(el, head.el, body);
+  const fold = new Fold(el, head.el, body, ctx.folds.of(node.id));
   // the list of this step and its siblings (the store grows it in place)
   let siblings: readonly string[] = [];
   let compared: [unknown, unknown, boolean] = [undefined, undefined, false];
