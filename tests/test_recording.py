@@ -254,3 +254,25 @@ def test_a_replay_sends_a_held_back_change_without_waiting_for_the_next_chunk(
         return shown
 
     assert run_on_fake_clock(scenario()) == "Hello"
+
+
+def test_a_chat_replays_next_turn_is_waited_for_from_the_scripts_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain script: the chat replay's next turn starts on the background loop (as the last one
+    ends), and waiting for it from the script's thread waits there, never running that loop too
+    (which waited out the whole timeout, with two threads in one loop)."""
+    from mastra_notebook.core.chat_file import SavedChat, SavedTurn, write_chat
+    from mastra_notebook.runs import stream
+
+    def nested_from_elsewhere(task: Any, timeout: float | None) -> None:
+        raise AssertionError("the background loop was run from the script's thread")
+
+    monkeypatch.setattr(stream, "run_nested", nested_from_elsewhere)
+    lines = fixture_path("plain-text.jsonl").read_text().splitlines()
+    turns = [SavedTurn(prompt=f"question {n}", lines=lines) for n in (1, 2)]
+    played = mn.replay(write_chat(tmp_path / "chat.jsonl", SavedChat(turns=turns)), speed=1000)
+    assert played.views[0].wait(60).status == "finished"
+    assert len(played.views) == 2  # added as the first ended, on the background loop
+    assert played.views[1].wait(60).status == "finished"
+    assert played.views[1].position == played.views[1].total

@@ -397,8 +397,7 @@ class RunStream:
         """Stop streaming now, keeping every chunk that arrived. When it returns the run is settled
         as after ``wait()``: ``result.status`` is ``aborted`` (unless the run had ended already)."""
         loop = self.loop
-        elsewhere = isinstance(self._task, concurrent.futures.Future) and loop is not running_loop()
-        if elsewhere and loop is not None:
+        if self._on_another_thread() and loop is not None:
             # the stream runs on a plain script's background loop: stop it there, between two chunks
             asyncio.run_coroutine_threadsafe(self._stop_on_loop(), loop).result()
         else:
@@ -436,9 +435,18 @@ class RunStream:
                 self._wait_ended(5.0)
         return self.result
 
+    def _on_another_thread(self) -> bool:
+        """The stream's loop runs in a thread other than the caller's: a plain script's background
+        loop (its work handed over from the main thread, or begun on that loop itself, as a chat
+        replay's next turn is), which only its own thread may run."""
+        loop = self.loop
+        return loop is not None and loop is not running_loop() and loop.is_running()
+
     def _wait_ended(self, timeout: float | None) -> None:
         task = self._task
-        if isinstance(task, concurrent.futures.Future):  # a plain script: the private loop's thread
+        if task is None:
+            return
+        if isinstance(task, concurrent.futures.Future) or self._on_another_thread():  # its thread runs it
             deadline = None if timeout is None else time.monotonic() + timeout
             while not self._ended.wait(0.05):  # short waits: an interrupt is seen at once
                 if task.done():  # a replay paused or held: the wait ends where it is
@@ -447,7 +455,7 @@ class RunStream:
                     raise TimeoutError(f"the stream did not end within {timeout} s")
         # Not isinstance(task, asyncio.Future): nest-asyncio2 swaps asyncio.Future for its
         # pure-Python class, and a task made before that is no instance of it.
-        elif task is not None and not task.done():
+        elif not task.done():
             try:
                 run_nested(task, timeout)
             except (TimeoutError, asyncio.TimeoutError):
@@ -457,7 +465,7 @@ class RunStream:
 
     def __await__(self) -> Generator[Any, None, RunResult]:
         task = None if self._ended.is_set() else self._task
-        if isinstance(task, concurrent.futures.Future):
+        if isinstance(task, concurrent.futures.Future) or (task is not None and self._on_another_thread()):
             yield from asyncio.get_running_loop().run_in_executor(None, self._ended.wait).__await__()
         elif task is not None:
             yield from asyncio.shield(task).__await__()
