@@ -257,6 +257,46 @@ def test_a_label_is_shown_as_sending_then_as_sent_without_blocking() -> None:
     asyncio.run(scenario())
 
 
+class Answerer:
+    """Mastra's feedback route, answering each label when the test says, in any order."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[str | None, asyncio.Event] = {}
+
+    def send(self, label: Feedback) -> Feedback:
+        raise AssertionError("a label given in the view is never sent blocking")
+
+    async def asend(self, label: Feedback) -> Feedback:
+        await self.waiting.setdefault(label.comment, asyncio.Event()).wait()
+        return label.model_copy(update={"sent_to_mastra": True})
+
+    def answer(self, comment: str | None) -> None:
+        self.waiting.setdefault(comment, asyncio.Event()).set()
+
+
+def test_the_last_label_given_stands_whatever_order_mastra_answers_in_and_on_its_own_run() -> None:
+    async def scenario() -> None:
+        first, other, route = fed(3), fed(2), Answerer()
+        first.labels = other.labels = route
+        shown = [first]
+        labels = LabelsFromView(lambda: shown[0], lambda: None, lambda: None)
+        labels.given(LabelMsg(t="label", thumbs="up", score=4))
+        earlier = labels.sending
+        labels.given(LabelMsg(t="label", thumbs="up", score=4, comment="short"))
+        later = labels.sending
+        shown[0] = other  # the grid's detail shows another run before Mastra answers
+        route.answer("short")
+        await later  # type: ignore[misc]
+        route.answer(None)  # the earlier label's answer comes last
+        await earlier  # type: ignore[misc]
+        kept = first.result.feedback
+        assert kept is not None
+        assert (kept.comment, kept.sent_to_mastra) == ("short", True)
+        assert other.result.feedback is None  # the other run was never labelled
+
+    asyncio.run(scenario())
+
+
 # ---- the transcript outputs -------------------------------------------------------------------------
 
 

@@ -25,22 +25,29 @@ class LabelsFromView:
         """``stream``: the stream the view shows now; ``shown``: the run changed outside its stream
         (the view sends it again); ``flush``: send the ops waiting now."""
         self._stream, self._shown, self._flush = stream, shown, flush
-        self.sending: Work | None = None  # the label being sent now (kept: a task is not collected)
+        self.sending: Work | None = None  # the label sent last
+        self._in_flight: set[Work] = set()  # every label being sent (kept: a task is not collected)
 
     def given(self, msg: LabelMsg) -> None:
         """The footer labelled the run: shown at once as being sent, then as sent or kept."""
         label = make_label(msg.thumbs, msg.score, msg.comment)
         stream = self._stream()
         if stream.labels is None or label.empty:  # nothing to send (an empty label sends no request)
-            self._keep(sent(stream.labels, label))
+            self._keep(stream, sent(stream.labels, label))
             return
         stream.run.label(label)  # "sending to Mastra…"
         self._flush()
-        self.sending = schedule(self._send(stream.labels, label), stream.loop or running_loop())
+        self.sending = schedule(self._send(stream, stream.labels, label), stream.loop or running_loop())
+        self._in_flight.add(self.sending)
+        self.sending.add_done_callback(self._in_flight.discard)
 
-    async def _send(self, labels: LabelSender, label: Feedback) -> None:
-        self._keep(await labels.asend(label))
+    async def _send(self, stream: RunStream, labels: LabelSender, label: Feedback) -> None:
+        answered = await labels.asend(label)
+        current = stream.result.feedback
+        if current is not None and current.at == label.at:  # else labelled again meanwhile: that one stands
+            self._keep(stream, answered)
 
-    def _keep(self, label: Feedback) -> None:
-        self._stream().keep_label(label)
+    def _keep(self, stream: RunStream, label: Feedback) -> None:
+        """``label`` kept on the run it was given to (the view may show another run by now)."""
+        stream.keep_label(label)
         self._shown()

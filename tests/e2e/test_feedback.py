@@ -14,7 +14,13 @@ from tests.e2e import helpers as e2e
 pytestmark = pytest.mark.e2e
 
 LIVE = 'view = client.agent("reasoning").stream("Is Paris the capital of France?")\nview'
-READ = 'print("LABEL", view.result.feedback.model_dump_json())'
+# The footer's last label (its comment) as the kernel holds it once Mastra answered: the note may still
+# say "sent to Mastra" of the label before it, and the send runs on the kernel's loop, which an
+# awaiting cell lets run.
+READ = """import asyncio
+while view.result.feedback.comment is None or view.result.feedback.sent_to_mastra is None:
+    await asyncio.sleep(0.05)
+print("LABEL", view.result.feedback.model_dump_json())"""
 
 
 def test_a_label_given_in_the_footer_reaches_python_and_mastra(client_notebook: e2e.ClientNotebook) -> None:
