@@ -19,10 +19,10 @@ from tests.e2e.helpers import (
     ClientNotebook,
     Lab,
     PageEvents,
+    SharedPage,
     free_port,
     jupyter_env,
     serving,
-    watched_page,
     write_json,
 )
 from tests.server.conftest import mastra_url  # noqa: F401 - the bundled real Mastra server, once a session
@@ -50,7 +50,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Failures counted, so a page open while a test failed is shot when it closes (watched_page)."""
+    """Failures counted, so a page open while a test failed is shot when it closes (shot_if_failed)."""
     if report.failed:
         helpers.FAILED[0] += 1
 
@@ -96,9 +96,17 @@ def page_events() -> PageEvents:
     return PageEvents()
 
 
+@pytest.fixture(scope="session")
+def shared_page(browser: Any) -> Iterator[SharedPage]:
+    shared = SharedPage(browser)
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def page(browser: Any, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
-    with watched_page(browser, request.node.name, events=page_events, full_page=True) as (page, _):
+def page(shared_page: SharedPage, request: pytest.FixtureRequest, page_events: PageEvents) -> Iterator[Any]:
+    """The worker's shared page, this test's turn on it (``SharedPage``)."""
+    with shared_page.turn(request.node.name, page_events) as page:
         yield page
 
 
