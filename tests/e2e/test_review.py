@@ -30,7 +30,11 @@ exp = mn.load_experiment({FOLDER!r}, client=client)
 review = exp.review({RUBRIC}, order="input", reviewer="ana")
 print("LOADED", len(exp.book), review.progress)
 review"""
-STORED = """import json
+# The last labels' sends run on the kernel's loop in the background (the keys do not wait for Mastra):
+# the cell awaits them before it reads what Mastra stored.
+STORED = """import asyncio, json
+while any(label.sent_to_mastra is None for label in review.labels):
+    await asyncio.sleep(0.05)
 def stored(trace_id):
     answer = client.transport.call("GET", "/api/observability/feedback", params={"traceId": trace_id})
     return answer["feedback"]
