@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { hideOwnTranscripts, transcriptRule } from "../src/transcripts";
 
-const KEY = "0123456789abcdef0123456789abcdef";
+// a key of this file's own: the document's sheet of drawn views is shared with the other test files
+const KEY = `a${crypto.randomUUID().replaceAll("-", "")}`.slice(0, 32); // a letter in it: upper case differs
 
 function sheetRules(): string[] {
   const style = document.getElementById("mn-drawn-views") as HTMLStyleElement | null;
@@ -10,10 +11,11 @@ function sheetRules(): string[] {
 
 describe("a drawn view hides its own transcripts", () => {
   it("adds one rule per view key, once, to one shared stylesheet", () => {
+    const before = sheetRules().length;
     hideOwnTranscripts(document, KEY);
     hideOwnTranscripts(document, KEY);
-    hideOwnTranscripts(document, KEY.replace("0", "f"));
-    const rules = sheetRules();
+    hideOwnTranscripts(document, crypto.randomUUID().replaceAll("-", ""));
+    const rules = sheetRules().slice(before);
     expect(rules).toHaveLength(2);
     expect(rules[0]).toContain(`.mastra-notebook-transcript.mn-transcript-of-${KEY}`);
     expect(rules[0]).toContain("display: none");
