@@ -182,6 +182,7 @@ THEMES = {"light": ("#ffffff", "#1f2328"), "dark": ("#0d1117", "#e6edf3")}
 SHOWN = ["tool-call", "tool-approval", "workflow-stream", "agent-as-tool", "structured-output", "long-text"]
 
 
+@pytest.mark.screenshots  # pictures only: the text is compared above
 @pytest.mark.parametrize("name", SHOWN)
 def test_transcript_screenshots(name: str, browser: Any, tmp_path: Path) -> None:
     """The transcript alone, scripts off, on a light and a dark page (looked at: test-artifacts/)."""
