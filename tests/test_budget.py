@@ -140,6 +140,15 @@ def test_max_tokens_stops_at_the_run_that_reaches_it() -> None:
     assert exp.batch.budget.said() == "stopped by max_tokens=300 at 336 tokens"
 
 
+def test_the_figure_said_is_the_run_that_crossed_the_limit_however_many_end_before_the_queue_asks() -> None:
+    priced = mn.collect([orjson.loads(line) for line in PRICED.split(b"\x1e") if line])
+    budget = Budget(max_cost_usd=2.5 * RUN_USD)
+    for _ in range(5):  # five runs end in one turn of the loop; the queue asks after them
+        budget.spent(priced)
+    assert budget.crossed() == f"stopped by max_cost_usd={2.5 * RUN_USD:g} at {format_usd(3 * RUN_USD)}"
+    assert budget.cost_usd == pytest.approx(5 * RUN_USD)  # every run counted
+
+
 def test_max_seconds_on_an_injected_clock() -> None:
     now = [100.0]  # the clock counts from the first start, not from 0
 

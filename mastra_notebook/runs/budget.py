@@ -70,13 +70,15 @@ class Budget:
             self.began = self.clock()
 
     def spent(self, result: RunResult) -> None:
-        """An ended run's cost and tokens, counted."""
+        """An ended run's cost and tokens, counted; a limit it reaches is said at its figure (runs
+        that end after it, before the queue next asks, are counted but move no figure said)."""
         self.runs += 1
         self.tokens += result.usage_with_nested.total_tokens
         if result.cost.total_usd is None:
             self.unpriced += 1
         else:
             self.cost_usd += result.cost.total_usd
+        self.crossed()
 
     @property
     def seconds(self) -> float:
