@@ -16,6 +16,7 @@ The top level is a dozen verbs and entry points (``help(mn.<name>)`` for any of 
 ``to_dataframe(runs)``  rows of runs (a batch, an experiment, views, results, recordings)
 ``load_experiment(p)``  a saved experiment, reopened without a server
 ``export_otel(runs, u)`` runs as OpenTelemetry GenAI spans, to Phoenix, MLflow, Langfuse (or a file)
+``read_otel(path)``     every run of an OpenTelemetry export (OTLP/JSON) as a ``RunResult``
 ``stream(source)``      ``view(source)`` with no widget: a ``RunStream`` for a plain script
 ======================  ===========================================================================
 
@@ -54,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 from . import chunks, results
 from .analysis.agreement import agreed_with
 from .core.display import draw_with
-from .core.ingest import collect, read_chunks
+from .core.ingest import collect, read_chunks, read_otel
 from .core.result import draw_html_with
 from .core.run import Run
 from .core.waiting import suggest_with
@@ -204,6 +205,7 @@ __all__ = [  # the top level: a dozen verbs and entry points, the errors to catc
     "export_otel",
     "load_experiment",
     "read_chunks",
+    "read_otel",
     "renderer",
     "replay",
     "results",

@@ -15,9 +15,10 @@ import mastra_notebook as mn
 from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.pairwise import Judged, Pairwise, Verdict
 from mastra_notebook.core import otlp
+from mastra_notebook.core.feedback import make
 
 from .made_experiments import experiment_of
-from .otel_runs import attributes, carried, spans, timed_run
+from .otel_runs import FIXTURE, attributes, carried, spans, timed_run
 
 pytest.importorskip("opentelemetry.sdk", reason="the otel extra (the test dependency group has it)")
 from mastra_notebook.otel import OtelRun, export_otel
@@ -77,6 +78,26 @@ def test_mn_view_reads_an_otlp_export_as_collect_does(tmp_path: Path) -> None:
     export_otel(original, tmp_path / "run.json")
     streamed = mn.stream(tmp_path / "run.json").wait(timeout=30)
     assert carried(streamed) == carried(original)
+
+
+def test_read_otel_reads_every_run_of_an_export_and_collect_says_it_read_the_first(tmp_path: Path) -> None:
+    base = timed_run(tmp_path)
+    runs = [
+        base.model_copy(update={"run_id": f"run-{n}", "feedback": make("up", n, f"answer {n}")})
+        for n in (1, 2, 3)
+    ]
+    export_otel(runs, tmp_path / "runs.json")
+    read = mn.read_otel(tmp_path / "runs.json")
+    assert [carried(r) for r in read] == [carried(r) for r in runs]  # each run whole, in the export's order
+    with pytest.warns(
+        UserWarning, match=r"holds 3 runs: the first is read; mn.read_otel\(source\) reads every"
+    ):
+        first = mn.collect(tmp_path / "runs.json")
+    assert carried(first) == carried(runs[0])
+    export_otel(runs[0], tmp_path / "one.json")
+    assert [carried(r) for r in mn.read_otel(tmp_path / "one.json")] == [carried(runs[0])]
+    with pytest.raises(ValueError, match="no OpenTelemetry export of spans"):
+        mn.read_otel(FIXTURE)
 
 
 def test_a_pretty_printed_export_and_one_per_line_are_read(tmp_path: Path) -> None:

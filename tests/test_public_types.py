@@ -80,8 +80,9 @@ def test_a_top_level_users_can_hold_in_their_head() -> None:
     verbs = [
         name for name in mn.__all__ if name not in ("results", "chunks", "MastraError", "TraceUnavailable")
     ]
-    # the twelve, stream (view's twin for a plain script) and export_otel (runs where the team looks)
-    assert len(verbs) == 14, verbs
+    # the twelve, stream (view's twin for a plain script), export_otel (runs where the team looks) and
+    # read_otel (such an export read back, every run of it)
+    assert len(verbs) == 15, verbs
     assert {"results", "chunks"} <= set(mn.__all__)
     for name in BEFORE + CONTRACT:
         assert getattr(mn, name) is not None, name

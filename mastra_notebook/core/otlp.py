@@ -478,32 +478,47 @@ class Read:
     chunks: list[dict[str, Any]]
     start_ms: float
     trace_id: str
-    runs: int  # how many runs the export holds (the first is read)
+    runs: int  # how many runs the export holds
 
 
 def read(docs: Sequence[dict[str, Any]]) -> Read:
-    """The first run of OTLP/JSON documents (its ``invoke_agent`` span, else the first trace's ``chat``
-    spans) as the chunks of a Mastra stream."""
+    """The first run of OTLP/JSON documents (``read_all``'s first) as the chunks of a Mastra stream."""
+    return read_all(docs, first_only=True)[0]
+
+
+def read_all(docs: Sequence[dict[str, Any]], *, first_only: bool = False) -> list[Read]:
+    """Every run of OTLP/JSON documents, in the export's order, as the chunks of Mastra streams: each
+    top-level ``invoke_agent`` / ``invoke_workflow`` span (a sub-agent's stays in its run), else each
+    trace's ``chat`` spans (a model's instrumentation, no agent). Never empty: no span reads as one
+    run of nothing."""
     spans = spans_of(docs)
-    ids = {span.span_id for span in spans}
-    roots = [s for s in spans if s.operation in RUNS and not _under_a_run(s, spans, ids)]
+    by_id = {span.span_id: span for span in spans}
+    roots = [s for s in spans if s.operation in RUNS and not _under_a_run(s, by_id)]
     if roots:
-        root: SpanIn | None = roots[0]
-        assert root is not None
-        children = [s for s in spans if s.parent_id == root.span_id]
-        start, end, trace_id = root.start_ns, root.end_ns, root.trace_id
-    else:  # chat spans alone (a model's instrumentation, no agent): the first trace's
-        root = None
-        trace_id = spans[0].trace_id if spans else ""
-        children = [s for s in spans if s.trace_id == trace_id and s.operation in (CHAT, EXECUTE_TOOL)]
-        start = min((s.start_ns for s in children), default=0)
-        end = max((s.end_ns for s in children), default=0)
-    return Read(_chunks(root, children, start, end), start / 1e6, trace_id, max(1, len(roots)))
+        kids: dict[str, list[SpanIn]] = {}
+        for span in spans:
+            kids.setdefault(span.parent_id, []).append(span)
+        return [
+            Read(_chunks(root, kids.get(root.span_id, []), root.start_ns, root.end_ns), root.start_ns / 1e6,
+                 root.trace_id, len(roots))
+            for root in roots[: 1 if first_only else None]
+        ]  # fmt: skip
+    traces: dict[str, list[SpanIn]] = {}
+    for span in spans:
+        if span.operation in (CHAT, EXECUTE_TOOL):
+            traces.setdefault(span.trace_id, []).append(span)
+    if not traces:
+        return [Read(_chunks(None, [], 0, 0), 0.0, spans[0].trace_id if spans else "", 1)]
+    reads = []
+    for trace_id, children in list(traces.items())[: 1 if first_only else None]:
+        start = min(s.start_ns for s in children)
+        end = max(s.end_ns for s in children)
+        reads.append(Read(_chunks(None, children, start, end), start / 1e6, trace_id, len(traces)))
+    return reads
 
 
-def _under_a_run(span: SpanIn, spans: list[SpanIn], ids: set[str]) -> bool:
+def _under_a_run(span: SpanIn, by_id: Mapping[str, SpanIn]) -> bool:
     """Whether a run's span is nested in another run of the export (a sub-agent)."""
-    by_id = {s.span_id: s for s in spans}
     parent = by_id.get(span.parent_id)
     while parent is not None:
         if parent.operation in RUNS:
