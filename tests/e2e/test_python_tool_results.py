@@ -65,7 +65,8 @@ def test_a_dataframe_and_a_figure_from_python_tools(client_notebook: e2e.ClientN
     # the saved notebook's transcript (hidden where the widget draws) has the picture too
     transcript = e2e.cell(page, 2).locator(".mastra-notebook-transcript").first
     expect(transcript).to_be_hidden()
-    assert "data:image/png;base64," in transcript.inner_html()
+    # published after the run ends, a turn after the widget draws "finished": wait for the picture
+    expect(transcript.locator("img[src^='data:image/png;base64,']")).to_have_count(1)
 
     e2e.run_cells(page, 3)  # the DataFrame itself stayed in the kernel
     expect(e2e.cell(page, 3).locator(".jp-OutputArea-output")).to_contain_text("DataFrame 1000000")
