@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 import mastra_notebook as mn
+from mastra_notebook.core.captions import new_messages_from, request_summary
 from mastra_notebook.core.ingest import records
-from mastra_notebook.core.labels import new_messages_from, request_summary
 from mastra_notebook.core.request import NO_BODY_REASON, normalise_request
 from mastra_notebook.core.request_bounded import PAGE, WIRE, bounded_request, request_reply, requests_by_node
 from mastra_notebook.core.run import Run

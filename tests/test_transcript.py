@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import mastra_notebook as mn
-from mastra_notebook.core.labels import summarize_args
+from mastra_notebook.core.captions import summarize_args
 from mastra_notebook.core.numbers import format_duration, format_int
 from mastra_notebook.core.result import RunResult, view_snapshot
 from mastra_notebook.core.run import Run

@@ -15,7 +15,7 @@ import pytest
 from mastra_notebook.analysis.compare import compare
 from mastra_notebook.analysis.dataframe import row
 from mastra_notebook.core import state as state_module
-from mastra_notebook.core.labels import ARRIVAL_SOURCE, TRACE_SOURCE
+from mastra_notebook.core.captions import ARRIVAL_SOURCE, TRACE_SOURCE
 from mastra_notebook.core.request import ToolCallPart, ToolResultPart
 from mastra_notebook.core.request_bounded import bounded_request
 from mastra_notebook.core.run import Run

@@ -107,7 +107,7 @@ export interface ReasoningNode extends Streamed {
   done?: boolean | null;
   /** The provider sent it encrypted: nothing to read. */
   redacted?: boolean | null;
-  /** How long it took, as shown (`Thought for 2.1 s`); null while it streams (core/labels.py). */
+  /** How long it took, as shown (`Thought for 2.1 s`); null while it streams (core/captions.py). */
   duration?: string | null;
 }
 
@@ -145,7 +145,7 @@ export interface ToolNode extends HumanStep {
   ran_in?: string | null;
   /**
    * The folded head's arguments (`city="Paris", days=3`, at most 48 characters as JavaScript
-   * counts them); null while they stream. Written by the kernel (core/labels.py).
+   * counts them); null while they stream. Written by the kernel (core/captions.py).
    */
   args_summary?: string | null;
   /** The result drawn as data (a table, a chart, an image), when the kernel has one. */
@@ -208,7 +208,7 @@ export interface FileNode extends NodeBase {
   name?: string | null;
   /** The first 2 KB of a `text/*` file. */
   text_preview?: string | null;
-  /** `size` as shown (`1.5 KB`), written by the kernel (core/labels.py). */
+  /** `size` as shown (`1.5 KB`), written by the kernel (core/captions.py). */
   size_label?: string | null;
 }
 
@@ -219,7 +219,7 @@ export interface StepNode extends Timed {
   index?: number | null;
   /**
    * How long the step took (`1.3 s`): its span by Mastra's trace when known, else from its
-   * start to its finish as its chunks arrived; null until it ended (core/labels.py).
+   * start to its finish as its chunks arrived; null until it ended (core/captions.py).
    */
   duration?: string | null;
   /** What measured `duration`: the server's span (`trace`) or its chunks' arrival. */
@@ -574,14 +574,14 @@ export interface HumanStep extends Timed {
   hidden_levels?: number | null;
   /**
    * The folded head's outcome (`→ 18`, `→ error: ...`, `→ declined: ...`, at most 80
-   * characters; a sub-run's answer text when a run is nested), or "" (core/labels.py).
+   * characters; a sub-run's answer text when a run is nested), or "" (core/captions.py).
    */
   outcome?: string | null;
   /** How long it took without the person's wait (`1.3 s`); null until it ended. */
   duration?: string | null;
   /** What measured `duration`: the server's span (`trace`) or its chunks' arrival. */
   duration_source?: "trace" | "arrival" | null;
-  /** The duration's tooltip: what measured it (core/labels.py). */
+  /** The duration's tooltip: what measured it (core/captions.py). */
   duration_title?: string | null;
 }
 
@@ -595,7 +595,7 @@ export interface DecisionShown {
   at?: number | null;
   /** How long the request waited for them. */
   waited_ms?: number | null;
-  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/labels.py). */
+  /** `waited_ms` as the card shows it (`8.7 s`), written by the kernel (core/captions.py). */
   waited?: string | null;
 }
 
@@ -829,7 +829,7 @@ export interface Usage {
 
 /**
  * A card's note on a value the view shows cut for its size (core/bounding.py `FIELD`): the
- * node keeps it whole in the kernel. Written by the kernel (core/labels.py `value_cut`).
+ * node keeps it whole in the kernel. Written by the kernel (core/captions.py `value_cut`).
  */
 export interface ValueCut {
   /** What was cut and the whole size (`Cut for the view: 50 MB of JSON in all, ...`). */

@@ -2,7 +2,7 @@
  * Readers of node fields (every input may be missing or of the wrong type), and the formatting the
  * widget still does itself: JSON a person expands (sent once, as JSON: formatted here and in
  * render/static/text.py alike) and the timeline's layout. What a card shows folded (summaries,
- * durations, sizes) comes formatted from the kernel (core/labels.py); the run's figures too
+ * durations, sizes) comes formatted from the kernel (core/captions.py); the run's figures too
  * (core/figures.py).
  */
 

@@ -30,7 +30,7 @@ const key = (el: HTMLElement, k: string) => {
 describe("folding cards", () => {
   it("folds a finished tool to one line: name(args) → result, and keeps live ones open", () => {
     const { el } = mount([
-      // the folded line's labels are the kernel's (core/labels.py; their words: tests/test_labels.py)
+      // the folded line's labels are the kernel's (core/captions.py; their words: tests/test_captions.py)
       tool("ok", {
         status: "done", args: { city: "Paris", days: 3 }, result: { temp: 21, sky: "clear" }, started_at: 0, ended_at: 38,
         args_summary: 'city="Paris", days=3', outcome: '→ {temp: 21, sky: "clear"}', duration: "38 ms",

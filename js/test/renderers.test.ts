@@ -27,7 +27,7 @@ describe("reasoning", () => {
     expect(details.open).toBe(true);
     expect(details.querySelector("summary")?.textContent).toBe("Thinking…");
     expect(details.textContent).toContain("Hmm");
-    store.receive(opsMsg(2, [set("r", "ended_at", 4200), set("r", "duration", "3.2 s")])); // the kernel's label
+    store.receive(opsMsg(2, [set("r", "ended_at", 4200), set("r", "duration", "3.2 s")])); // the kernel's caption
     expect(details.open).toBe(false);
     expect(details.querySelector("summary")?.textContent).toBe("Thought for 3.2 s");
   });
@@ -106,7 +106,7 @@ describe("workflow step", () => {
         outputs: [{ type: "progress" }],
         started_at: 0,
         ended_at: 250,
-        duration: "250 ms", // the kernel's label (core/labels.py)
+        duration: "250 ms", // the kernel's caption (core/captions.py)
       }),
       add("w", "wr", "run", { nested: true, agent_id: "reporter", status: "finished" }),
       add("wr", "wt", "text", { text: "Report" }),

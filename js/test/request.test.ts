@@ -52,7 +52,7 @@ const asked = (model: FakeModel) => model.sent.filter((m) => (m as { t: string }
 describe("the Request toggle", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("shows the kernel's label, asks nothing and draws nothing until opened", async () => {
+  it("shows the kernel's caption, asks nothing and draws nothing until opened", async () => {
     const model = new FakeModel();
     const el = show(model);
     model.receive(snapshot(0, [root(), add("root", "n1", "step", STEP)]));

@@ -112,7 +112,7 @@ describe("tool card", () => {
 });
 
 describe("tool card time", () => {
-  // the kernel leaves the wait out of `duration` (core/labels.py, tests/test_labels.py); the card shows it
+  // the kernel leaves the wait out of `duration` (core/captions.py, tests/test_captions.py); the card shows it
   it("shows the kernel's duration, the person's wait left out", () => {
     const { el } = mount([
       tool("approved", {
@@ -131,7 +131,7 @@ describe("a folded, decided tool card's head", () => {
     const { el } = mount([
       tool("sent", {
         tool_name: "send_email", status: "done", args: { to: "ada@example.com" }, result: "sent",
-        args_summary: 'to="ada@example.com"', outcome: '→ "sent"', duration: "38 ms", // the kernel's labels
+        args_summary: 'to="ada@example.com"', outcome: '→ "sent"', duration: "38 ms", // the kernel's captions
         started_at: 1000, ended_at: 9738, decision: { action: "approve", by: "view", at: 9700, waited_ms: 8700, waited: "8.7 s" },
       }),
       tool("no", {

@@ -13,9 +13,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypedDict
 
+from ..core.captions import rows_caption
 from ..core.cost import format_usd
 from ..core.ingest import collect
-from ..core.labels import rows_label
 from ..core.numbers import format_duration
 from ..core.result import RunResult, Step, ToolCall, view_snapshot
 from ..core.result_nodes import result_ops
@@ -508,7 +508,7 @@ class Comparison:
             "args": args,
             "error": _clip(call.error.message) if call.error else None,
             "result": _clip(call.result, _CLIP),
-            "brief": rows_label(call.result) or _clip(call.result, 80),
+            "brief": rows_caption(call.result) or _clip(call.result, 80),
             "rich": None if call.error else self._rich(run, call),
         }
 

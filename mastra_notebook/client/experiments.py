@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..analysis.outcomes import BASELINE, Outcome
-from ..core.labels import excerpt
+from ..core.captions import excerpt
 from ..core.records import ExperimentRecord
 from ..core.result import ErrorInfo, RunResult, Usage
 from ..core.score import Score

@@ -26,8 +26,8 @@ import pydantic
 from pydantic_core import to_jsonable_python
 
 from ..core.bounding import Bounds, bounded
+from ..core.captions import human_size
 from ..core.display import DISPLAY_KEY
-from ..core.labels import human_size
 from ..core.result import RunResult, Step, ToolCall
 from ..core.run import Run
 from ..core.values import written_size

@@ -83,7 +83,7 @@ class DecisionShown(Shape):
     waited_ms: float | None = None
     """How long the request waited for them."""
     waited: str | None = None
-    """``waited_ms`` as the card shows it (``8.7 s``), written by the kernel (core/labels.py)."""
+    """``waited_ms`` as the card shows it (``8.7 s``), written by the kernel (core/captions.py)."""
 
 
 class Approval(Shape):
@@ -300,7 +300,7 @@ class ReasoningNode(Streamed):
     redacted: bool | None = None
     """The provider sent it encrypted: nothing to read."""
     duration: str | None = None
-    """How long it took, as shown (``Thought for 2.1 s``); null while it streams (core/labels.py)."""
+    """How long it took, as shown (``Thought for 2.1 s``); null while it streams (core/captions.py)."""
 
 
 class HumanStep(Timed):
@@ -322,13 +322,13 @@ class HumanStep(Timed):
     """How many levels of runs nested below it are not drawn (deeper than the view's depth)."""
     outcome: str | None = None
     """The folded head's outcome (``→ 18``, ``→ error: ...``, ``→ declined: ...``, at most 80
-    characters; a sub-run's answer text when a run is nested), or "" (core/labels.py)."""
+    characters; a sub-run's answer text when a run is nested), or "" (core/captions.py)."""
     duration: str | None = None
     """How long it took without the person's wait (``1.3 s``); null until it ended."""
     duration_source: Literal["trace", "arrival"] | None = None
     """What measured ``duration``: the server's span (``trace``) or its chunks' arrival."""
     duration_title: str | None = None
-    """The duration's tooltip: what measured it (core/labels.py)."""
+    """The duration's tooltip: what measured it (core/captions.py)."""
 
 
 class RichDisplay(Shape):
@@ -351,7 +351,7 @@ class RichDisplay(Shape):
 
 class ValueCut(Shape):
     """A card's note on a value the view shows cut for its size (core/bounding.py ``FIELD``): the
-    node keeps it whole in the kernel. Written by the kernel (core/labels.py ``value_cut``)."""
+    node keeps it whole in the kernel. Written by the kernel (core/captions.py ``value_cut``)."""
 
     note: str
     """What was cut and the whole size (``Cut for the view: 50 MB of JSON in all, ...``)."""
@@ -404,7 +404,7 @@ class ToolNode(HumanStep):
     """Where a client tool ran (``notebook``)."""
     args_summary: str | None = None
     """The folded head's arguments (``city="Paris", days=3``, at most 48 characters as JavaScript
-    counts them); null while they stream. Written by the kernel (core/labels.py)."""
+    counts them); null while they stream. Written by the kernel (core/captions.py)."""
     display: RichDisplay | None = None
     """The result drawn as data (a table, a chart, an image), when the kernel has one."""
     args_display: ArgsDisplay | None = None
@@ -467,7 +467,7 @@ class FileNode(NodeBase):
     text_preview: str | None = None
     """The first 2 KB of a ``text/*`` file."""
     size_label: str | None = None
-    """``size`` as shown (``1.5 KB``), written by the kernel (core/labels.py)."""
+    """``size`` as shown (``1.5 KB``), written by the kernel (core/captions.py)."""
 
 
 class StepNode(Timed):
@@ -478,7 +478,7 @@ class StepNode(Timed):
     """1-based, as the view's "Step 1" and ``Step.index`` say it (Mastra's trace: ``step: 0``)."""
     duration: str | None = None
     """How long the step took (``1.3 s``): its span by Mastra's trace when known, else from its
-    start to its finish as its chunks arrived; null until it ended (core/labels.py)."""
+    start to its finish as its chunks arrived; null until it ended (core/captions.py)."""
     duration_source: Literal["trace", "arrival"] | None = None
     """What measured ``duration``: the server's span (``trace``) or its chunks' arrival."""
     duration_title: str | None = None

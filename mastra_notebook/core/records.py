@@ -212,7 +212,7 @@ class AgentDetails(AgentRecord):
 def steps_of(graph: list[Any]) -> list[str]:
     """A workflow's step graph in order, one label per entry: ``a``, ``a (can suspend)``, ``a ∥ b``
     (parallel), ``a | b`` (branches), ``a (loop)``, ``sleep``."""
-    labels = []
+    lines = []
     for entry in graph:
         if not isinstance(entry, Mapping):
             continue
@@ -221,16 +221,16 @@ def steps_of(graph: list[Any]) -> list[str]:
         step = mapping(entry.get("step"))
         name = str(step.get("id", kind))
         if kind == "parallel":
-            labels.append(" ∥ ".join(str(s.get("id", "?")) for s in inner))
+            lines.append(" ∥ ".join(str(s.get("id", "?")) for s in inner))
         elif kind == "conditional":
-            labels.append(" | ".join(str(s.get("id", "?")) for s in inner))
+            lines.append(" | ".join(str(s.get("id", "?")) for s in inner))
         elif kind in ("loop", "foreach", "dountil", "dowhile"):
-            labels.append(f"{name} ({kind})")
+            lines.append(f"{name} ({kind})")
         elif kind in ("step", "waitForEvent"):
-            labels.append(name + (" (can suspend)" if step.get("canSuspend") else ""))
+            lines.append(name + (" (can suspend)" if step.get("canSuspend") else ""))
         else:  # sleep, sleepUntil, ...
-            labels.append(str(kind))
-    return labels
+            lines.append(str(kind))
+    return lines
 
 
 class WorkflowRecord(Record):

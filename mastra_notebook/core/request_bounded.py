@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from .bounding import Bounds, Budget
-from .labels import human_size, new_messages_from
+from .captions import human_size, new_messages_from
 from .request import FilePart, ImagePart, ModelRequest, RequestMessage, RequestPart, TextPart
 from .result import RunResult, Step
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from . import figures, labels
+from . import captions, figures
 from .cost import Cost, combine, step_price
 from .feedback import Feedback
 from .request import NO_BODY_REASON, NO_STEP_START_REASON, ModelRequest, normalise_request
@@ -151,7 +151,7 @@ def _steps(
         text = "".join(node.text("text") for node in step.texts)
         spans = step.spans(get("ended_at", state.node.fields.get("finished_at")))
         usage = _usage(get("usage"))
-        took = labels.duration_ms(step.node.fields)
+        took = captions.duration_ms(step.node.fields)
         timings.append(step_timing(get("index"), usage.output_tokens if usage else None, spans, took))
         from_trace = traced[position] if position < len(traced) else None
         request, request_reason = _request(step, get("provider"), from_trace, made)

@@ -7,7 +7,7 @@ import base64
 from datetime import datetime
 from typing import Any
 
-from . import feedback, figures, labels
+from . import captions, feedback, figures
 from .result import RunResult, Step, ToolCall, WorkflowStep, view_snapshot
 from .score import badge
 from .state import VIEW_DEPTH
@@ -35,7 +35,7 @@ def _decision(item: ToolCall | WorkflowStep) -> dict[str, Any] | None:
         "by": decision.by,
         "at": _ms(decision.at),
         "waited_ms": waited,
-        "waited": labels.waited(waited),
+        "waited": captions.waited(waited),
     }
 
 
@@ -45,8 +45,8 @@ def _request_label(result: RunResult, step: Step | None) -> dict[str, Any]:
         return {"request_reason": step.request_reason} if step is not None and step.request_reason else {}
     position = result.steps.index(step)
     before = result.steps[position - 1].request if position > 0 else None
-    history = labels.new_messages_from(step.request, before)
-    return {"request_summary": labels.request_summary(step.request, history)}
+    history = captions.new_messages_from(step.request, before)
+    return {"request_summary": captions.request_summary(step.request, history)}
 
 
 def _tool(call: ToolCall) -> dict[str, Any]:
@@ -245,7 +245,9 @@ def result_ops(result: RunResult) -> list[list[Any]]:
         ops.append(["add", parent, {"id": run_id, **_run(run, parent is not None)}])
         later = []
         for node, child in _part_nodes(run):
-            node.update(labels.labels_of(node["kind"], node, nested=child is not None))  # as the reducer does
+            node.update(
+                captions.captions_of(node["kind"], node, nested=child is not None)
+            )  # as the reducer does
             node_id = node["id"] = f"n{next(counter)}"
             ops.append(["add", run_id, node])
             if child is not None:

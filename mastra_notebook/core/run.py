@@ -328,7 +328,7 @@ class Run:
         ``traced_requests``): a step whose stream body was redacted takes its request from there."""
         self._version += 1
         self._traced = list(requests)
-        self.state.label_traced(self._traced)  # the steps' Request toggles open on them now
+        self.state.caption_traced(self._traced)  # the steps' Request toggles open on them now
 
     def keep_trace(self, trace: Trace) -> None:
         """Mastra's trace of the run, read (``view.trace()``) or saved with its recording: the steps'

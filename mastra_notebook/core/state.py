@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import figures, labels, values
+from . import captions, figures, values
 from .bounding import FIELD
 from .chunks import is_chunk
 from .cost import Cost, combine, step_price
@@ -165,12 +165,12 @@ class RunState:
         return str(self.node.fields["status"])
 
     def set(self, node: Node, name: str, value: Any) -> None:
-        """Write a field of ``node`` when it changes, and what depends on it: its labels, and a tool's
+        """Write a field of ``node`` when it changes, and what depends on it: its captions, and a tool's
         arguments as a renderer draws them."""
         if node.fields.get(name) != value:
             self.tree.set(node, name, value)
-            if name in labels.inputs_of(node.kind):
-                self.relabel(node)
+            if name in captions.inputs_of(node.kind):
+                self.recaption(node)
             if name == "args" and node.kind == "tool":
                 self.set(node, "args_display", self.draw.args(str(node.fields.get("tool_name") or ""), value))
 
@@ -183,7 +183,7 @@ class RunState:
         where = self.call_path(node)
         if where is not None:
             where += ".value" if returned else ".result"
-        self.set(node, "result_cut", labels.value_cut(size, FIELD.value, where, returned) if size else None)
+        self.set(node, "result_cut", captions.value_cut(size, FIELD.value, where, returned) if size else None)
 
     def call_path(self, node: Node) -> str | None:
         """Where a tool call of this run is in its RunResult, as Python (``result.tool_call('c1')``,
@@ -206,14 +206,16 @@ class RunState:
         self.set(node, "display", made)
 
     def add(self, kind: str, **fields: Any) -> Node:
-        """A new node of ``kind`` under the run node, with its labels."""
-        shown = {name: value for name, value in labels.labels_of(kind, fields).items() if value is not None}
+        """A new node of ``kind`` under the run node, with its captions."""
+        shown = {
+            name: value for name, value in captions.captions_of(kind, fields).items() if value is not None
+        }
         return self.tree.new(kind, self.node, **fields, **shown)
 
-    def relabel(self, node: Node) -> None:
-        """Write the node's labels again (core/labels.py): what its card shows, formatted once here."""
+    def recaption(self, node: Node) -> None:
+        """Write the node's captions again (core/captions.py): what its card shows, formatted once here."""
         nested = bool(node.fields.get("hidden_levels")) or any(child.kind == "run" for child in node.children)
-        for name, value in labels.labels_of(node.kind, node.fields, nested).items():
+        for name, value in captions.captions_of(node.kind, node.fields, nested).items():
             if node.fields.get(name) != value:
                 self.tree.set(node, name, value)
 
@@ -338,7 +340,7 @@ class RunState:
         self.steps.append(step)
         self.show_note(len(self.steps))
         if read is None and len(self.steps) <= len(self.traced):  # a replay whose trace came first
-            self.label_traced(self.traced)
+            self.caption_traced(self.traced)
         self._place_step(len(self.steps) - 1, step)
         self.open_step = step
         self.open_texts.clear()
@@ -360,8 +362,8 @@ class RunState:
         hint = hint if isinstance(hint, str) else None
         read = normalise_request(body, hint)
         before = previous.request_read[1] if previous is not None and previous.request_read else None
-        history = labels.new_messages_from(read, before)
-        return (hint, read), {"request_summary": labels.request_summary(read, history)}
+        history = captions.new_messages_from(read, before)
+        return (hint, read), {"request_summary": captions.request_summary(read, history)}
 
     def keep_note(self, step: int, text: str | None) -> None:
         """A teacher's note on step ``step`` (from 1; None clears it): on the step's divider now, or
@@ -378,8 +380,8 @@ class RunState:
         if node is not None and node.fields.get("note") != self.notes.get(step):
             self.tree.set(node, "note", self.notes.get(step))
 
-    def label_traced(self, traced: list[ModelRequest]) -> None:
-        """Each step whose stream carried no body, labelled from the request Mastra's trace holds for
+    def caption_traced(self, traced: list[ModelRequest]) -> None:
+        """Each step whose stream carried no body, captioned from the request Mastra's trace holds for
         it (``traced``, the steps' in order): its toggle opens on that request now, and on those of
         steps that start later (a replay that read its trace before its chunks)."""
         self.traced = traced
@@ -388,8 +390,8 @@ class RunState:
             own = step.request_read[1] if step.request_read is not None else None
             found = traced[position] if position < len(traced) else None
             if own is None and found is not None and step.node is not None:
-                history = labels.new_messages_from(found, previous)
-                self.tree.set(step.node, "request_summary", labels.request_summary(found, history))
+                history = captions.new_messages_from(found, previous)
+                self.tree.set(step.node, "request_summary", captions.request_summary(found, history))
                 self.tree.set(step.node, "request_reason", None)
             previous = own or found
 
@@ -683,7 +685,7 @@ class RunState:
             "by": by,
             "at": at,
             "waited_ms": waited,
-            "waited": labels.waited(waited),
+            "waited": captions.waited(waited),
         }
         self.set(node, "decision", decision)
         self.set(node, "continue_with", None)
@@ -755,8 +757,8 @@ class RunState:
                 levels = depth - VIEW_DEPTH
                 if levels > (anchor.fields.get("hidden_levels") or 0):
                     self.tree.set(anchor, "hidden_levels", levels)
-                    self.relabel(anchor)
-            self.relabel(parent)  # a tool holding a run says its answer's text
+                    self.recaption(anchor)
+            self.recaption(parent)  # a tool holding a run says its answer's text
         return child
 
     def output(self, node: Node, value: Any, channel: str) -> RunState | None:

@@ -105,7 +105,7 @@ def step_timing(
     index: int, output_tokens: int | None, spans: list[Interval], took: tuple[float, str] | None = None
 ) -> StepTiming:
     """A step's streaming span is the union of its parts' spans: not the tools' execution between
-    them. ``took``: how long the whole step took in ms, and what measured it (core/labels.py)."""
+    them. ``took``: how long the whole step took in ms, and what measured it (core/captions.py)."""
     streaming_ms = union_ms(spans) if spans else None
     return StepTiming(
         index=index,

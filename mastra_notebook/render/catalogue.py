@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.labels import excerpt
+from ..core.captions import excerpt
 from ..core.records import (
     AgentDetails,
     AgentRecord,

@@ -32,7 +32,7 @@ export function errorBox(error: unknown): HTMLElement | null {
 export type CallNode = ToolNode | WorkflowStepNode;
 
 /** How long a tool call or step took, without a person's wait: `1.2 s` as the kernel wrote it
- * (core/labels.py), or "" while unknown. */
+ * (core/captions.py), or "" while unknown. */
 export function nodeDuration(node: CallNode): string {
   return str(node.duration) ?? "";
 }
@@ -65,10 +65,10 @@ export function callHead(
       name.textContent = nodeName;
       status.update(nodeStatus, badge);
       duration.textContent = nodeDuration(node);
-      duration.title = str(node.duration_title) ?? ""; // by Mastra's trace, or by arrival (core/labels.py)
+      duration.title = str(node.duration_title) ?? ""; // by Mastra's trace, or by arrival (core/captions.py)
       if (node.duration_source) duration.dataset.source = node.duration_source;
       else delete duration.dataset.source;
-      outcome.textContent = str(node.outcome) ?? ""; // the kernel wrote it (core/labels.py)
+      outcome.textContent = str(node.outcome) ?? ""; // the kernel wrote it (core/captions.py)
     },
   };
 }

@@ -19,7 +19,7 @@ export function imageDataUrl(mediaType: unknown, base64: unknown): string | null
 export const renderFile = redrawn<FileNode>("mn-card mn-file", (node) => {
   const name = str(node.name) ?? "file";
   const type = str(node.media_type) ?? "application/octet-stream";
-  const size = str(node.size_label); // the kernel's (core/labels.py)
+  const size = str(node.size_label); // the kernel's (core/captions.py)
   const src = imageDataUrl(type, node.base64);
   const preview = str(node.text_preview);
   return [

@@ -2,7 +2,7 @@
  * What waits for a person, and how they answered: for tool cards and workflow steps.
  *
  * Python computes the words (`continue_with`: the call that answers, e.g. `view.resume({"answer": ...})`)
- * and the times (`decision` `{action, by, at, waited_ms, waited}`, `waited` as shown: core/labels.py); this only draws them. A tool or step
+ * and the times (`decision` `{action, by, at, waited_ms, waited}`, `waited` as shown: core/captions.py); this only draws them. A tool or step
  * renderer puts `humanView(node)` in its card and calls `update(node)` with each change.
  */
 import { h } from "../dom";

@@ -22,7 +22,7 @@ export const renderReasoning: NodeRenderer<ReasoningNode> = (ctx, { id }) => {
         summary.textContent = "Reasoning redacted";
         md.el.hidden = true;
       } else {
-        const took = str(node.duration); // the kernel's (core/labels.py)
+        const took = str(node.duration); // the kernel's (core/captions.py)
         summary.textContent = !done ? "Thinking…" : took === null ? "Thought" : `Thought for ${took}`;
         md.el.hidden = false;
         more = md.update(str(node.text) ?? "", ctx.deadline());

@@ -165,7 +165,7 @@ export const renderTool: NodeRenderer<ToolNode> = (ctx, node) => {
         reason === null ? null : h("div", "mn-error", [capitalized(statusWord("denied")) + (reason ? `: ${reason}` : "")]),
       );
       outputs.update(tool.outputs);
-      // the folded line's `(city="Paris")`, as the kernel wrote it (core/labels.py)
+      // the folded line's `(city="Paris")`, as the kernel wrote it (core/captions.py)
       foldArgs.textContent = `(${str(tool.args_summary) ?? "…"})`;
       // a finished call folds to one line; one holding a sub-run stays open: that run is the story
       fold.setDefault(LIVE.has(toolStatus) || nested);

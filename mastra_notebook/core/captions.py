@@ -1,6 +1,6 @@
 """The short texts a card shows, written once, here, and shipped as node fields.
 
-The kernel writes them into the node (``labels_of``) and the one renderer (the widget's, live and
+The kernel writes them into the node (``captions_of``) and the one renderer (the widget's, live and
 in the kernel's static transcript) shows them as they are:
 
 - a tool's folded arguments, ``args_summary`` (``city="Paris", days=3``);
@@ -202,7 +202,7 @@ def media_type_of(part: Mapping[str, Any]) -> str:
     return ""
 
 
-def media_label(value: Any) -> str | None:
+def media_caption(value: Any) -> str | None:
     """An image or file result said by what it is (``image (image/png)``, ``file report.pdf``), not
     by its base64 text; None when the result is neither a part nor a ``data:`` URL."""
     if isinstance(value, str) and value.startswith("data:image/"):
@@ -218,7 +218,7 @@ def media_label(value: Any) -> str | None:
     return f"{kind} ({media})" if media else kind
 
 
-def rows_label(value: Any) -> str | None:
+def rows_caption(value: Any) -> str | None:
     """A tabular result said by its size, ``57 rows`` (``1 row``); None when not a table."""
     rows = table_rows(value)
     return None if rows is None else f"{rows:,} row{'' if rows == 1 else 's'}"
@@ -235,7 +235,7 @@ def outcome_line(error: Any, value: Any) -> str:
 def _result_outcome(error: Any, result: Any) -> str:
     """A tool's outcome: a table's is its row count (``→ 57 rows``), which fits a folded head where
     its records' summary (``→ [{…}, {…}, …``) says nothing; an image's or file's is what it is."""
-    said = None if error is not None else rows_label(result) or media_label(result)
+    said = None if error is not None else rows_caption(result) or media_caption(result)
     return outcome_line(error, result) if said is None else f"→ {said}"
 
 
@@ -349,14 +349,14 @@ LABELS: dict[str, tuple[frozenset[str], Labeller]] = {
 }
 
 
-def labels_of(kind: str, fields: Mapping[str, Any], nested: bool = False) -> dict[str, Any]:
-    """The labels of a node of ``kind`` with ``fields`` (``nested``: a run is nested under it)."""
+def captions_of(kind: str, fields: Mapping[str, Any], nested: bool = False) -> dict[str, Any]:
+    """The captions of a node of ``kind`` with ``fields`` (``nested``: a run is nested under it)."""
     entry = LABELS.get(kind)
     return {} if entry is None else entry[1](fields, nested)
 
 
 def inputs_of(kind: str) -> frozenset[str]:
-    """The fields a node of ``kind`` has its labels written from."""
+    """The fields a node of ``kind`` has its captions written from."""
     entry = LABELS.get(kind)
     return frozenset() if entry is None else entry[0]
 

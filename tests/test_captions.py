@@ -1,4 +1,4 @@
-"""What a card shows folded is written once, by the kernel (core/labels.py), as node fields both
+"""What a card shows folded is written once, by the kernel (core/captions.py), as node fields both
 renderers show as they are: summaries cut as JavaScript counts (UTF-16), durations and sizes
 rounded as ``toFixed`` rounds. These were format.ts's own tests while the widget wrote them."""
 
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from mastra_notebook.core import labels
-from mastra_notebook.core.labels import (
+from mastra_notebook.core import captions
+from mastra_notebook.core.captions import (
+    captions_of,
     human_size,
-    labels_of,
     summarize_args,
     summarize_text,
     summarize_value,
@@ -88,20 +88,20 @@ def test_a_tool_card_is_labelled_as_it_changes() -> None:
 
 
 def test_a_declined_call_and_an_error_say_so() -> None:
-    denied = labels_of("tool", {"status": "denied", "denied_reason": "not now\nreally"})
+    denied = captions_of("tool", {"status": "denied", "denied_reason": "not now\nreally"})
     assert denied["outcome"] == "→ declined: not now…"
-    failed = labels_of("tool", {"status": "error", "error": {"name": "TypeError", "message": "bad"}})
+    failed = captions_of("tool", {"status": "error", "error": {"name": "TypeError", "message": "bad"}})
     assert failed["outcome"] == "→ error: TypeError: bad"
-    assert labels_of("workflow-step", {"error": {"code": 1}})["outcome"] == "→ error: {…"
-    assert labels_of("workflow-step", {"output": {"ok": True}})["outcome"] == "→ {ok: true}"
+    assert captions_of("workflow-step", {"error": {"code": 1}})["outcome"] == "→ error: {…"
+    assert captions_of("workflow-step", {"output": {"ok": True}})["outcome"] == "→ {ok: true}"
 
 
 def test_a_tool_holding_a_run_says_its_answer() -> None:
     fields = {"status": "done", "result": {"text": "It is sunny.", "subAgentThreadId": "t"}}
-    assert labels_of("tool", fields, nested=True)["outcome"] == '→ "It is sunny."'
-    assert labels_of("tool", fields)["outcome"].startswith("→ {text:")
+    assert captions_of("tool", fields, nested=True)["outcome"] == '→ "It is sunny."'
+    assert captions_of("tool", fields)["outcome"].startswith("→ {text:")
 
 
 def test_a_decision_says_the_wait() -> None:
-    assert labels.waited(8700) == "8.7 s"
-    assert labels.waited(None) is None
+    assert captions.waited(8700) == "8.7 s"
+    assert captions.waited(None) is None
