@@ -290,3 +290,15 @@ def test_any_kernel_lists_the_servers_experiments_and_reattaches_to_one_by_id(sc
         client.experiment("e9")
     with pytest.raises(LookupError, match="runs no dataset"):
         client.experiment("e2")
+
+
+def test_a_driven_experiments_row_is_priced_by_the_agents_model() -> None:
+    """Mastra's result row names no model: a budgeted (driven) experiment prices each item's usage as
+    one step of the agent's model, so ``max_cost_usd`` can count it; without the model it is unknown."""
+    row = {"output": {"text": "Paris.", "usage": {"inputTokens": 1_000, "outputTokens": 500}}}
+    priced = run_result(row, "weather", [], ("gpt-4o-mini", "openai"))
+    assert priced.usage.total_tokens == priced.usage_with_nested.total_tokens == 1_500
+    assert priced.cost.total_usd == pytest.approx(1_000 * 0.15e-6 + 500 * 0.6e-6)  # gpt-4o-mini's prices
+    unpriced = run_result(row, "weather", [], None)
+    assert unpriced.cost.total_usd is None
+    assert "genai-prices has no price" in str(run_result(row, "weather", [], ("mock-model", "mock")).cost.reason)

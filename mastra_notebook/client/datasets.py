@@ -25,10 +25,11 @@ from urllib.parse import quote
 from ..analysis.outcomes import Comparisons, Item, items_of
 from ..core.records import DatasetRecord, ExperimentRecord
 from ..render.catalogue import dataset_html
+from ..runs.budget import Budget
 from ..runs.experiment import Experiment
 from .bodies import checked
 from .catalogue import Catalogue
-from .experiments import EXPERIMENT_TIMEOUT, MastraExperiment
+from .experiments import CONCURRENCY, EXPERIMENT_TIMEOUT, MastraExperiment
 from .scores import KnownScorers
 from .transport import Transport, blocking
 from .waiting import paginate
@@ -246,13 +247,24 @@ class Dataset:
         name: str | None = None,
         max_concurrency: int | None = None,
         timeout: float = EXPERIMENT_TIMEOUT,
+        max_cost_usd: float | None = None,
+        max_tokens: int | None = None,
+        max_seconds: float | None = None,
     ) -> Experiment:
         """Start Mastra's experiment: every item through ``agent`` (an id or ``client.agent(id)``) on
         the server, scored by Mastra's ``scorers`` (ids: ``client.scorers()``), with
         ``request_context`` (what dynamic instructions and models read: how prompts or models are
         compared on the server). Returns at once; shown, it updates in place (progress, then each
         item's output and scores). An unknown scorer or agent is refused here, before anything runs:
-        Mastra would fail the experiment and give its reason only in its log."""
+        Mastra would fail the experiment and give its reason only in its log.
+
+        A budget, as for ``agent.experiment``: ``max_cost_usd`` (from the runs' ``result.cost``),
+        ``max_tokens``, ``max_seconds``. With one, the notebook asks Mastra to run each item
+        (``max_concurrency`` at a time, 5 unless given) instead of Mastra running them all; once a limit
+        is crossed the queued items never run (Mastra counts them as skipped) and the running ones
+        finish; the grid and ``summary()`` say which limit stopped it, and at what figure. Items run
+        so only while the notebook's kernel runs."""
+        budget = Budget.of(max_cost_usd, max_tokens, max_seconds)  # checked before anything runs
         agent_id = str(getattr(agent, "id", agent))
         if isinstance(scorers, str):
             scorers = [scorers]
@@ -274,8 +286,13 @@ class Dataset:
             body["requestContext"] = dict(request_context)
         if max_concurrency is not None:
             body["maxConcurrency"] = max_concurrency
+        if budget is not None:
+            body["start"] = False  # created, not run: the notebook runs each item (see experiments.py)
         started = self.transport.call("POST", f"{self.path}/experiments", json=body)
-        return self.watched(str(started["experimentId"]), name, agent_id, ids, started, timeout=timeout)
+        return self.watched(
+            str(started["experimentId"]), name, agent_id, ids, started, timeout=timeout, budget=budget,
+            concurrency=max_concurrency or CONCURRENCY, request_context=request_context,
+        )  # fmt: skip
 
     def watched(
         self,
@@ -286,6 +303,9 @@ class Dataset:
         started: Any = None,
         *,
         timeout: float = EXPERIMENT_TIMEOUT,
+        budget: Budget | None = None,
+        concurrency: int = CONCURRENCY,
+        request_context: Mapping[str, Any] | None = None,
     ) -> Experiment:
         """Mastra's experiment ``experiment_id`` as an :class:`~mastra_notebook.runs.experiment.Experiment`
         (a cell per item, filled as Mastra's results come), watched from a task on the event loop."""
@@ -298,6 +318,9 @@ class Dataset:
             agent_id=agent_id,
             scorers=scorers,
             timeout=timeout,
+            budget=budget,
+            concurrency=concurrency,
+            request_context=request_context,
         )
         watch.take(started)
         watch.start()

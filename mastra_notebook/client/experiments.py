@@ -3,6 +3,11 @@ notebook: a :class:`MastraExperiment` polls one (``waiting.poll``, in a task on 
 fills an :class:`~mastra_notebook.runs.experiment.Experiment`'s cells with run results, one per item,
 as ``agent.experiment``'s are: the output's text, usage, status, error, trace id and Mastra's scores
 (``scores.run_scores``). It draws nothing: the experiment's grid shows it.
+
+With a budget, the notebook drives the experiment instead (Mastra's caller-driven loop: the experiment
+created with ``start: false``, each item run on the server by ``POST .../items/:itemId/run``, which
+answers with its result row and scores, then ``POST .../finalize``), so that it can stop asking once
+the budget is crossed: Mastra counts the items never run as skipped.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ from urllib.parse import quote
 
 from ..analysis.outcomes import BASELINE, Outcome
 from ..core.captions import excerpt
+from ..core.cost import Cost, combine, step_price
 from ..core.records import ExperimentRecord
 from ..core.result import ErrorInfo, RunResult, Usage
+from ..core.run import Run
 from ..core.score import Score
+from ..runs.budget import Budget
 from ..runs.experiment import Experiment
 from ..runs.loops import Work, run_nested, schedule
 from .scores import mastra_score, run_scores, scores_path
@@ -31,6 +39,7 @@ MAX_PAUSE = 2.0
 EXPERIMENT_TIMEOUT = 1800.0  # seconds an experiment is watched at most
 SCORES_TIMEOUT = 30.0  # seconds to wait, after it completed, for every item's scores
 ENDED = ("completed", "failed")
+CONCURRENCY = 5  # items a driven experiment runs at once unless told: Mastra's own default
 
 
 def _json(value: Any) -> str:
@@ -61,7 +70,8 @@ class MastraExperiment:
     scores, status, error and trace id) as the server's results and scores are read. ``status``,
     ``progress`` and ``error`` say how it stands (``exp.remote``). ``scorers``: the ids it was
     started with, their scores in that order; None when not known (one started elsewhere): every
-    scorer's that scored it, by id."""
+    scorer's that scored it, by id. ``budget``: the notebook drives it (see the module), ``concurrency``
+    items at a time, and the items still queued once the budget is crossed never run."""
 
     def __init__(
         self,
@@ -74,10 +84,16 @@ class MastraExperiment:
         scorers: list[str] | None,
         timeout: float = EXPERIMENT_TIMEOUT,
         scores_timeout: float = SCORES_TIMEOUT,
+        budget: Budget | None = None,
+        concurrency: int = CONCURRENCY,
+        request_context: Mapping[str, Any] | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.transport, self.experiment = transport, experiment
+        self.budget, self.concurrency = budget, concurrency
+        self.request_context = dict(request_context) if request_context else None
+        experiment.batch.budget = budget  # the summary and the grid say it, as for agent.experiment
         self.id = experiment_id
         self.agent = agent_id
         self.scorers = scorers
@@ -131,7 +147,7 @@ class MastraExperiment:
 
     async def _watch(self) -> None:
         try:
-            await self.poll()
+            await (self.poll() if self.budget is None else self.drive())
         except asyncio.CancelledError:  # stop()
             self.error = "the notebook stopped watching; the server goes on"
         except Exception as error:  # a broken connection, an answer not understood: said, not raised
@@ -169,6 +185,52 @@ class MastraExperiment:
         succeeded, _, _ = self.progress
         wanted = succeeded * len(self.scorers) if self.scorers is not None else 0  # unknown: one read
         self.fill(results, await self.read_scores(wanted, self.scores_timeout))
+
+    async def drive(self) -> None:
+        """Run each item on the server, ``concurrency`` at a time, in the items' order, each filling
+        its cell as it ends and counted by the budget; once the budget is crossed the queued items
+        never run (their cells say which limit stopped them) and the running ones finish. Then
+        Mastra is told it ended (its record: the items run, the rest skipped)."""
+        assert self.budget is not None
+        budget, slots = self.budget, asyncio.Semaphore(self.concurrency)
+        body = {"requestContext": self.request_context} if self.request_context else {}
+        model = await self.model()
+
+        async def run(place: int) -> None:
+            async with slots:
+                crossed = budget.crossed()
+                if crossed:
+                    self.never_ran(place, crossed)
+                    return
+                budget.starting()
+                item = quote(str(self.experiment.items[place].id), safe="")
+                answer = await self.transport.send("POST", f"{self.path}/items/{item}/run", json=body)
+                row = answer.get("result") if isinstance(answer, Mapping) else None
+                given = answer.get("scores") if isinstance(answer, Mapping) else None
+                scores = [mastra_score(s) for s in given or [] if isinstance(s, Mapping) and "scorerId" in s]
+                result = run_result(row if isinstance(row, Mapping) else {}, self.agent, scores, model)
+                budget.spent(result)
+                self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
+                self.experiment.remote_changed()
+
+        await asyncio.gather(*(run(place) for place in range(len(self.cells))))
+        self.take(await self.transport.send("POST", f"{self.path}/finalize"))
+
+    async def model(self) -> tuple[Any, Any]:
+        """The agent's model and provider for this experiment's request context (Mastra's result rows
+        name none): what prices each item's usage, for ``max_cost_usd``."""
+        query = {"requestContext": json.dumps(self.request_context)} if self.request_context else None
+        details = await self.transport.send("GET", f"/api/agents/{quote(self.agent, safe='')}", params=query)
+        if not isinstance(details, Mapping):
+            return None, None
+        return details.get("modelId"), details.get("provider")
+
+    def never_ran(self, place: int, reason: str) -> None:
+        """Item ``place``'s cell: it never ran (aborted, ``reason`` its reason)."""
+        run = Run()
+        run.mark_aborted(reason)
+        run.end()
+        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, "aborted", run.result))
 
     async def fill_so_far(self) -> None:
         """While it runs: when the server counts more ended items than at the last read, the results
@@ -263,9 +325,12 @@ class MastraExperiment:
         return self
 
 
-def run_result(row: Mapping[str, Any], agent_id: str, scores: list[Score]) -> RunResult:
+def run_result(
+    row: Mapping[str, Any], agent_id: str, scores: list[Score], model: tuple[Any, Any] | None = None
+) -> RunResult:
     """One of Mastra's experiment results as a run result: its output text, usage, status, error,
-    trace id and scores (what a notebook-run experiment's cell holds)."""
+    trace id and scores (what a notebook-run experiment's cell holds); priced as one step of
+    ``model`` (its id and provider) when given, else its cost is unknown."""
     output = row.get("output")
     usage = output.get("usage") if isinstance(output, Mapping) else None
     usage = usage if isinstance(usage, Mapping) else {}
@@ -276,11 +341,14 @@ def run_result(row: Mapping[str, Any], agent_id: str, scores: list[Score]) -> Ru
         for k, m in (("input_tokens", "inputTokens"), ("output_tokens", "outputTokens"))
     }
     trace = row.get("traceId")
+    counted = Usage(**tokens, total_tokens=sum(tokens.values()))
     return RunResult(
         agent_id=agent_id,
         status="error" if error else "finished",
         text=text if isinstance(text, str) else ("" if text is None else _json(text)),
-        usage=Usage(**tokens, total_tokens=sum(tokens.values())),
+        usage=counted,
+        usage_with_nested=counted,  # Mastra's row tells of no run nested in it
+        cost=combine([step_price(1, *model, tokens)], []) if model is not None else Cost(),
         error=ErrorInfo(message=error) if error else None,
         trace_id=trace if isinstance(trace, str) else None,
         scores=scores,

@@ -5,6 +5,7 @@ anything starts, and an experiment Mastra failed saying where its reason is."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -161,3 +162,50 @@ def test_items_that_fail_show_their_errors(client: mn.MastraClient) -> None:
     assert set(frame["status"]) == {"error"}
     assert set(frame["error"]) == {"Mock upstream connection reset (ECONNRESET)"}
     assert failed.summary().loc["baseline", "errors"] == 3
+
+
+def test_a_budget_drives_the_experiment_and_stops_its_queued_items_within_one_wave(
+    client: mn.MastraClient,
+) -> None:
+    """With a budget the notebook runs each item on the server (Mastra's caller-driven loop): once
+    ``max_tokens`` is crossed the queued items never run, the running ones finish, Mastra's record
+    counts the rest as skipped, and the summary says which limit stopped it at what figure."""
+    questions = [f"Question number {n}: why is the sky blue?" for n in range(12)]
+    dataset = client.create_dataset(f"budget-{uuid.uuid4().hex[:8]}", questions)
+    concurrency, limit = 3, 400
+    exp = dataset.experiment(
+        "dynamic", scorers=["answer-length"], name="budgeted", max_concurrency=concurrency,
+        max_tokens=limit, max_cost_usd=1.0,
+    ).wait(300)  # fmt: skip
+    ran = [cell for cell in exp.cells if cell.status == "finished"]
+    stopped = [cell for cell in exp.cells if cell.status != "finished"]
+    assert ran
+    assert stopped  # 12 answers are far more than 400 tokens
+    most = max(cell.result.usage.total_tokens for cell in ran)
+    assert {cell.outcome().failure for cell in stopped} == {"stopped"}
+    assert all(len(cell.result.scores) == 1 for cell in ran)  # each item's score, from its run's answer
+
+    budget = exp.batch.budget
+    assert budget is not None
+    said = budget.said()
+    found = re.fullmatch(
+        rf"stopped by max_tokens={limit} at ([\d,]+) tokens · max_cost_usd cannot be checked for "
+        rf"{len(ran)} runs with unknown cost",  # the scripted model is a mock genai-prices does not price
+        said,
+    )
+    assert found, said
+    crossed_at = int(found.group(1).replace(",", ""))
+    assert limit <= crossed_at < limit + most  # the run whose end reached it
+    assert budget.tokens <= crossed_at + (concurrency - 1) * most  # then only the runs running then
+    assert said in repr(exp)
+    assert said in exp.summary().attrs["notes"]
+
+    watch = exp.remote
+    assert isinstance(watch, MastraExperiment)
+    assert watch.status == "completed"  # told it ended: the items never run are Mastra's skipped
+    assert watch.progress == (len(ran), 0, len(questions))
+    record = client.transport.call("GET", watch.path)
+    assert record["skippedCount"] == len(stopped)
+    assert server_scores(client, watch.id).keys() == {
+        (exp.items[cell.item].id, "answer-length") for cell in ran
+    }
