@@ -301,4 +301,6 @@ def test_a_driven_experiments_row_is_priced_by_the_agents_model() -> None:
     assert priced.cost.total_usd == pytest.approx(1_000 * 0.15e-6 + 500 * 0.6e-6)  # gpt-4o-mini's prices
     unpriced = run_result(row, "weather", [], None)
     assert unpriced.cost.total_usd is None
-    assert "genai-prices has no price" in str(run_result(row, "weather", [], ("mock-model", "mock")).cost.reason)
+    assert "genai-prices has no price" in str(
+        run_result(row, "weather", [], ("mock-model", "mock")).cost.reason
+    )

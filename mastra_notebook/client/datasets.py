@@ -29,7 +29,7 @@ from ..runs.budget import Budget
 from ..runs.experiment import Experiment
 from .bodies import checked
 from .catalogue import Catalogue
-from .experiments import CONCURRENCY, EXPERIMENT_TIMEOUT, MastraExperiment
+from .experiments import CONCURRENCY, DRIVEN, EXPERIMENT_TIMEOUT, MastraExperiment
 from .scores import KnownScorers
 from .transport import Transport, blocking
 from .waiting import paginate
@@ -288,6 +288,7 @@ class Dataset:
             body["maxConcurrency"] = max_concurrency
         if budget is not None:
             body["start"] = False  # created, not run: the notebook runs each item (see experiments.py)
+            body["metadata"][DRIVEN] = True  # a reattaching kernel knows no server runs the rest
         started = self.transport.call("POST", f"{self.path}/experiments", json=body)
         return self.watched(
             str(started["experimentId"]), name, agent_id, ids, started, timeout=timeout, budget=budget,
@@ -306,6 +307,7 @@ class Dataset:
         budget: Budget | None = None,
         concurrency: int = CONCURRENCY,
         request_context: Mapping[str, Any] | None = None,
+        driven_elsewhere: bool = False,
     ) -> Experiment:
         """Mastra's experiment ``experiment_id`` as an :class:`~mastra_notebook.runs.experiment.Experiment`
         (a cell per item, filled as Mastra's results come), watched from a task on the event loop."""
@@ -321,6 +323,7 @@ class Dataset:
             budget=budget,
             concurrency=concurrency,
             request_context=request_context,
+            driven_elsewhere=driven_elsewhere,
         )
         watch.take(started)
         watch.start()
@@ -360,7 +363,15 @@ class Dataset:
             metadata.get("scorerIds") if isinstance(metadata, Mapping) else None
         )
         scorers = [str(s) for s in said] if isinstance(said, list) else None  # None: whichever scored it
-        return self.watched(experiment_id, record.get("name"), str(record.get("targetId")), scorers, record)
+        driven = isinstance(metadata, Mapping) and metadata.get(DRIVEN) is True
+        return self.watched(
+            experiment_id,
+            record.get("name"),
+            str(record.get("targetId")),
+            scorers,
+            record,
+            driven_elsewhere=driven,
+        )
 
     def _repr_html_(self) -> str:
         return dataset_html(self.name, self.id, [(i.input, i.expected) for i in self.items])  # as read

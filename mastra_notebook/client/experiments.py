@@ -40,6 +40,7 @@ EXPERIMENT_TIMEOUT = 1800.0  # seconds an experiment is watched at most
 SCORES_TIMEOUT = 30.0  # seconds to wait, after it completed, for every item's scores
 ENDED = ("completed", "failed")
 CONCURRENCY = 5  # items a driven experiment runs at once unless told: Mastra's own default
+DRIVEN = "drivenByNotebook"  # its metadata's key: the notebook that started it runs its items
 
 
 def _json(value: Any) -> str:
@@ -87,12 +88,16 @@ class MastraExperiment:
         budget: Budget | None = None,
         concurrency: int = CONCURRENCY,
         request_context: Mapping[str, Any] | None = None,
+        driven_elsewhere: bool = False,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.transport, self.experiment = transport, experiment
         self.budget, self.concurrency = budget, concurrency
         self.request_context = dict(request_context) if request_context else None
+        self.driven_elsewhere = (
+            driven_elsewhere  # reattached to one a notebook drives: no server runs the rest
+        )
         experiment.batch.budget = budget  # the summary and the grid say it, as for agent.experiment
         self.id = experiment_id
         self.agent = agent_id
@@ -170,9 +175,16 @@ class MastraExperiment:
             return self.status
 
         polled = await poll(
-            read, lambda status: status in ENDED, timeout=self.timeout, first=FIRST_PAUSE,
-            longest=MAX_PAUSE, clock=self.clock, sleep=self.sleep,
+            read, lambda status: status in ENDED or self.driven_elsewhere, timeout=self.timeout,
+            first=FIRST_PAUSE, longest=MAX_PAUSE, clock=self.clock, sleep=self.sleep,
         )  # fmt: skip
+        if self.status not in ENDED and self.driven_elsewhere:
+            self.fill(await self.results(), await self.read_scores(0, 0.0))
+            self.error = (
+                "the kernel that started it runs its items one by one (it had a budget), and Mastra runs "
+                "none of them: the results so far are shown; client.experiment(id) again reads more"
+            )
+            return
         if not polled.done:
             self.error = (
                 f"still {self.status} after {self.timeout:g} s: the notebook stopped watching; "

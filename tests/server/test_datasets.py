@@ -15,7 +15,7 @@ import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.datasets import Dataset
-from mastra_notebook.client.experiments import MastraExperiment
+from mastra_notebook.client.experiments import DRIVEN, MastraExperiment
 
 pytestmark = pytest.mark.server
 
@@ -209,3 +209,32 @@ def test_a_budget_drives_the_experiment_and_stops_its_queued_items_within_one_wa
     assert server_scores(client, watch.id).keys() == {
         (exp.items[cell.item].id, "answer-length") for cell in ran
     }
+
+
+def test_a_driven_experiment_whose_kernel_is_gone_is_reattached_as_far_as_it_got(
+    client: mn.MastraClient,
+) -> None:
+    """A budgeted experiment runs only while the kernel driving it does: one left half run (created
+    not started, one item run, never finalized, as a kernel killed midway leaves it) is reattached at
+    once with the result it has and a sentence saying why the rest will not come, not watched until
+    the timeout. One driven to its end reattaches as any other."""
+    dataset = made(client)
+    body = {"targetType": "agent", "targetId": "dynamic", "scorerIds": ["answer-length"], "start": False,
+            "metadata": {"scorerIds": ["answer-length"], DRIVEN: True}}  # fmt: skip
+    left = client.transport.call("POST", f"{dataset.path}/experiments", json=body)["experimentId"]
+    first = dataset.items[0]
+    client.transport.call("POST", f"{dataset.path}/experiments/{left}/items/{first.id}/run", json={})
+
+    reattached = client.experiment(left).wait(30)  # returns at once: nothing more will come
+    watch = reattached.remote
+    assert isinstance(watch, MastraExperiment)
+    assert watch.status == "running"
+    assert watch.error is not None
+    assert watch.error.startswith("the kernel that started it runs its items one by one (it had a budget)")
+    assert [cell.status for cell in reattached.cells] == ["finished", "queued", "queued"]
+    assert reattached.cells[0].result.scores[0].scorer == "answer-length"
+
+    finished = dataset.experiment("dynamic", scorers=["answer-length"], max_tokens=100_000).wait(60)
+    again = client.experiment(finished.remote.id).wait(60)
+    assert again.remote.error is None
+    assert [cell.result.text for cell in again.cells] == [cell.result.text for cell in finished.cells]
