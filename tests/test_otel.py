@@ -111,6 +111,18 @@ def test_a_pretty_printed_export_and_one_per_line_are_read(tmp_path: Path) -> No
         assert carried(mn.collect(tmp_path / name)) == carried(original)
 
 
+def test_a_recording_that_mentions_resource_spans_is_read_as_a_recording() -> None:
+    """Only a document whose first field is ``resourceSpans`` is an export: a recording whose garbage
+    line (or a tool's text) names it is read as a recording, the line kept and reported (hypothesis
+    found a garbage line '"resource_spans"' read as a broken export, and collect raised)."""
+    lines = FIXTURE.read_bytes().splitlines()
+    for garbage in (b'"resource_spans"', b'{"note": "resourceSpans"}', b'{"resourceSpans": [], oops'):
+        mixed = mn.collect(b"\n".join([lines[0], garbage, *lines[1:]]))
+        assert [invalid.raw for invalid in mixed.invalid] == [garbage.decode()]
+        assert mixed.text == mn.collect(FIXTURE).text
+    assert otlp.documents(b'{"resourceSpans": [], oops\n') is None  # an export that is no JSON: a recording
+
+
 def snake(value: Any) -> Any:
     """OTLP/JSON with the proto field names (``resource_spans``, ``string_value``), as Phoenix writes it."""
     if isinstance(value, dict):

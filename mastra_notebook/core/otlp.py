@@ -353,6 +353,9 @@ class SpanIn:
 
 
 _SNIFF = 4096
+# An export's first field is its only one (ExportTraceServiceRequest): a recording whose lines merely
+# mention it (a garbage line, a tool's text) is no export
+_OTLP_START = re.compile(rb'\{\s*"(?:resourceSpans|resource_spans)"\s*:')
 
 
 def documents(source: Any) -> list[dict[str, Any]] | None:
@@ -374,18 +377,17 @@ def documents(source: Any) -> list[dict[str, Any]] | None:
         head = data[:_SNIFF]
     else:
         return None
-    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not stripped.startswith(b"{") or not (
-        b'"resourceSpans"' in stripped or b'"resource_spans"' in stripped
-    ):
+    if not _OTLP_START.match(head.lstrip(b"\xef\xbb\xbf \t\r\n")):
         return None
     if data is None:
         data = path.read_bytes()
     try:
         whole = orjson.loads(data)
     except orjson.JSONDecodeError:
-        lines = (line.strip() for line in data.splitlines())
-        parsed = [orjson.loads(line) for line in lines if line]
+        try:
+            parsed = [orjson.loads(line) for line in (line.strip() for line in data.splitlines()) if line]
+        except orjson.JSONDecodeError:
+            return None  # a line that is no JSON: read as a recording, which keeps and reports it
     else:
         parsed = [whole]
     return [doc for doc in parsed if isinstance(doc, dict)]
