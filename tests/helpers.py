@@ -351,3 +351,32 @@ def client_round(function: Any, args: dict[str, Any]) -> tuple[mn.Run, list[dict
 
     assert asyncio.run(session.next_request(run, feed)) is not None
     return run, sent
+
+
+def stopped_by_max_tokens_within_one_wave(
+    exp: Any, limit: int, concurrency: int
+) -> tuple[list[Any], list[Any]]:
+    """An experiment a ``max_tokens=limit`` budget stopped, ``concurrency`` runs at a time, on the
+    scripted models (mocks genai-prices does not price, so ``max_cost_usd`` says it cannot be checked):
+    the runs after the crossing never ran, the budget says the figure of the run whose end reached the
+    limit, and only the runs running then were counted after it. Its (finished, stopped) cells."""
+    ran = [cell for cell in exp.cells if cell.status == "finished"]
+    stopped = [cell for cell in exp.cells if cell.status != "finished"]
+    assert ran
+    assert stopped  # far more runs than the limit
+    assert {cell.outcome().failure for cell in stopped} == {"stopped"}
+    most = max(cell.result.usage_with_nested.total_tokens for cell in ran)
+    budget = exp.batch.budget
+    said = budget.said()
+    found = re.fullmatch(
+        rf"stopped by max_tokens={limit} at ([\d,]+) tokens · max_cost_usd cannot be checked for "
+        rf"{len(ran)} runs with unknown cost",
+        said,
+    )
+    assert found, said
+    crossed_at = int(found.group(1).replace(",", ""))
+    assert limit <= crossed_at < limit + most  # the run whose end reached it
+    assert budget.tokens <= crossed_at + (concurrency - 1) * most  # then only the runs running then
+    assert said in repr(exp)
+    assert said in exp.summary().attrs["notes"]
+    return ran, stopped
