@@ -5,16 +5,18 @@ in the tables."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import orjson
 import pandas as pd
 import pytest
 
 import mastra_notebook as mn
 from mastra_notebook.client.datasets import Dataset, DatasetItem, item_bodies
-from mastra_notebook.client.experiments import MAX_PAUSE, MastraExperiment, run_result
+from mastra_notebook.client.experiments import DRIVEN, MAX_PAUSE, MastraExperiment, run_result
 from mastra_notebook.client.scores import KnownScorers
 from mastra_notebook.runs.experiment import Experiment
 
@@ -304,3 +306,64 @@ def test_a_driven_experiments_row_is_priced_by_the_agents_model() -> None:
     assert "genai-prices has no price" in str(
         run_result(row, "weather", [], ("mock-model", "mock")).cost.reason
     )
+
+
+class DrivenMastra:
+    """Dataset ``d1`` of three items, an experiment ``e1`` created not started and run item by item;
+    item ``i2``'s run fails (HTTP 500). Keeps every request it was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, Any]] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        path, body = request.url.path, orjson.loads(request.content) if request.content else None
+        self.sent.append((request.method, path, body))
+        if path == "/api/scores/scorers":
+            return httpx.Response(200, json={"answer-length": {}})
+        if path == "/api/agents":
+            return httpx.Response(200, json={"weather": {}})
+        if path == "/api/agents/weather":
+            return httpx.Response(200, json={"modelId": "gpt-4o-mini", "provider": "openai"})
+        if path == "/api/datasets/d1/items":
+            items = [{"id": f"i{n}", "input": f"q{n}", "createdAt": f"2026-01-0{n}"} for n in (1, 2, 3)]
+            return httpx.Response(200, json={"items": items, "pagination": {"hasMore": False}})
+        if path == "/api/datasets/d1/experiments":
+            return httpx.Response(200, json={"experimentId": "e1", "status": "running", "totalItems": 3})
+        found = re.fullmatch(r"/api/datasets/d1/experiments/e1/items/(i\d)/run", path)
+        if found and found.group(1) == "i2":
+            return httpx.Response(500, json={"error": "the model is down"})
+        if found:
+            usage = {"inputTokens": 10, "outputTokens": 5}
+            row = {"itemId": found.group(1), "output": {"text": f"answer {found.group(1)}", "usage": usage}}
+            score = {"scorerId": "answer-length", "scorerName": "Answer length", "score": 0.5, "reason": "ok"}
+            return httpx.Response(200, json={"result": row, "scores": [score]})
+        if path == "/api/datasets/d1/experiments/e1/finalize":
+            return httpx.Response(200, json={"id": "e1", "status": "completed", "succeededCount": 2,
+                                             "failedCount": 0, "skippedCount": 1, "totalItems": 3})  # fmt: skip
+        return httpx.Response(404, json={"error": f"no route {path}"})
+
+
+def test_a_driven_experiment_goes_on_past_an_item_that_failed_to_run_then_finalizes() -> None:
+    mastra = DrivenMastra()
+    client = mn.MastraClient("http://mastra.test", wire=httpx.MockTransport(mastra), retries=0)
+    dataset = Dataset(client.transport, KnownScorers(client.transport), {"id": "d1", "name": "capitals"})
+    exp = dataset.experiment("weather", scorers=["answer-length"], max_tokens=10_000, max_concurrency=1).wait(
+        30
+    )
+    created = next(body for method, path, body in mastra.sent if path == "/api/datasets/d1/experiments")
+    assert created["start"] is False
+    assert created["metadata"][DRIVEN] is True
+    runs = [path.rsplit("/", 2)[1] for _, path, _ in mastra.sent if path.endswith("/run")]
+    assert runs == ["i1", "i2", "i3"]  # one at a time, in order, past the failure
+    assert mastra.sent[-1][:2] == ("POST", "/api/datasets/d1/experiments/e1/finalize")
+    assert [cell.status for cell in exp.cells] == ["finished", "error", "finished"]
+    failed = exp.cells[1].result.error
+    assert failed is not None
+    assert failed.message.startswith(
+        "Mastra could not run this item: POST /api/datasets/d1/experiments/e1/items/i2/run"
+    )
+    assert exp.cells[0].result.text == "answer i1"
+    assert exp.cells[0].result.scores[0].score == 0.5
+    assert exp.cells[0].result.cost.total_usd == pytest.approx(10 * 0.15e-6 + 5 * 0.6e-6)
+    assert exp.remote.status == "completed"
+    assert exp.batch.budget.tokens == 30  # the two items that ran

@@ -31,7 +31,7 @@ from ..runs.budget import Budget
 from ..runs.experiment import Experiment
 from ..runs.loops import Work, run_nested, schedule
 from .scores import mastra_score, run_scores, scores_path
-from .transport import Transport
+from .transport import MastraError, Transport
 from .waiting import Clock, Sleep, paginate, poll
 
 FIRST_PAUSE = 0.25  # seconds before the first re-read of an experiment; doubles up to MAX_PAUSE
@@ -154,7 +154,12 @@ class MastraExperiment:
         try:
             await (self.poll() if self.budget is None else self.drive())
         except asyncio.CancelledError:  # stop()
-            self.error = "the notebook stopped watching; the server goes on"
+            driven = self.budget is not None
+            self.error = (
+                "stopped: its other items never run"
+                if driven
+                else "the notebook stopped watching; the server goes on"
+            )
         except Exception as error:  # a broken connection, an answer not understood: said, not raised
             self.error = f"the notebook stopped watching: {error}"
         finally:
@@ -216,7 +221,11 @@ class MastraExperiment:
                     return
                 budget.starting()
                 item = quote(str(self.experiment.items[place].id), safe="")
-                answer = await self.transport.send("POST", f"{self.path}/items/{item}/run", json=body)
+                try:
+                    answer = await self.transport.send("POST", f"{self.path}/items/{item}/run", json=body)
+                except MastraError as error:  # this item failed to run: the others go on
+                    self.never_ran(place, f"Mastra could not run this item: {error}", error=True)
+                    return
                 row = answer.get("result") if isinstance(answer, Mapping) else None
                 given = answer.get("scores") if isinstance(answer, Mapping) else None
                 scores = [mastra_score(s) for s in given or [] if isinstance(s, Mapping) and "scorerId" in s]
@@ -225,8 +234,13 @@ class MastraExperiment:
                 self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
                 self.experiment.remote_changed()
 
-        await asyncio.gather(*(run(place) for place in range(len(self.cells))))
-        self.take(await self.transport.send("POST", f"{self.path}/finalize"))
+        try:
+            await asyncio.gather(*(run(place) for place in range(len(self.cells))))
+        finally:  # stopped (exp.stop()) or not: the rest never run, and what ran is Mastra's record
+            for place, cell in enumerate(self.cells):
+                if cell.saved is None:
+                    self.never_ran(place, "stopped before its turn")
+            self.take(await self.transport.send("POST", f"{self.path}/finalize"))
 
     async def model(self) -> tuple[Any, Any]:
         """The agent's model and provider for this experiment's request context (Mastra's result rows
@@ -237,12 +251,16 @@ class MastraExperiment:
             return None, None
         return details.get("modelId"), details.get("provider")
 
-    def never_ran(self, place: int, reason: str) -> None:
-        """Item ``place``'s cell: it never ran (aborted, ``reason`` its reason)."""
+    def never_ran(self, place: int, reason: str, *, error: bool = False) -> None:
+        """Item ``place``'s cell: it never ran (aborted, or an error when ``error``; ``reason`` says why)."""
         run = Run()
-        run.mark_aborted(reason)
+        if error:
+            run.mark_error(reason)
+        else:
+            run.mark_aborted(reason)
         run.end()
-        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, "aborted", run.result))
+        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, run.result.status, run.result))
+        self.experiment.remote_changed()
 
     async def fill_so_far(self) -> None:
         """While it runs: when the server counts more ended items than at the last read, the results
@@ -308,7 +326,8 @@ class MastraExperiment:
         )
 
     def stop(self) -> None:
-        """Stop watching (the experiment goes on on the server)."""
+        """Stop watching (the experiment goes on on the server); a driven one (with a budget) runs
+        no more of its items, and Mastra is told it ended with those that ran."""
         if self._task is not None:
             self._task.cancel()
 
