@@ -29,7 +29,7 @@ setup=${MASTRA_DEMO_SETUP:-1}
 installing=()
 if [ "$setup" != 0 ]; then
   echo "==> installing what changed: python (.venv/), bundle (js/ -> mastra_notebook/static/), server (server/node_modules/)"
-  start_job prefixed python venv_packages demo quick_install -e ".[pandas,stats]" "jupyterlab>=4.2"
+  start_job prefixed python venv_packages demo quick_install "${DEMO_PACKAGES[@]}"
   installing+=("$job")
   start_job prefixed bundle widget_bundle
   installing+=("$job")

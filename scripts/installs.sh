@@ -58,6 +58,10 @@ venv_packages() {
 
 pip_install() { .venv/bin/python -m pip install -q "$@"; }
 
+# What scripts/demo.sh installs, and nothing more: the package with the extras its examples use, and
+# JupyterLab. scripts/test.sh installs the same into .venv-demo/ and runs the examples there.
+DEMO_PACKAGES=(-e ".[pandas,stats]" "jupyterlab>=4.2")
+
 # quick_install ARGS...: `pip install ARGS` into .venv/, through uv: seconds, where pip takes one or
 # two minutes for JupyterLab on a busy machine (it reads every release of each of ~90 packages).
 quick_install() { venv_install .venv "$@"; }

@@ -68,12 +68,16 @@ otel_receiver() {
 in_background ipywidgets7 "pytest: the widget layer with ipywidgets 7.7 (.venv-ipywidgets7/)" ipywidgets7
 in_background js "js: typecheck + vitest" js_checks
 in_background otel "pytest: OpenTelemetry to a real receiver, MLflow (.venv-otel/)" otel_receiver
+in_background demo "the demo's environment (.venv-demo/: what scripts/demo.sh installs), for the examples" \
+  venv_install .venv-demo "${DEMO_PACKAGES[@]}"
 
 phase "ruff, mypy, import-linter (the layers)"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/lint-imports
+
+finish demo  # the examples run in it (tests/server/test_examples.py starts their kernel there)
 
 # pytest exits 5 when a selection holds no test: that is no failure here.
 run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]; }
@@ -82,7 +86,7 @@ run_pytest() { .venv/bin/python -m pytest -p no:cacheprovider "$@" || [ $? = 5 ]
 # -n 2 (pytest-xdist): the units and server tests on both cores, each worker with its own Mastra server
 # (tests/server/conftest.py).
 phase "pytest: units, properties, the real Mastra server, example notebooks (2 workers)"
-run_pytest -m "not e2e" -n 2 --durations=30 "$@"
+MN_DEMO_VENV=.venv-demo run_pytest -m "not e2e" -n 2 --durations=30 "$@"
 
 finish js
 finish ipywidgets7

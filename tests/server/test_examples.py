@@ -1,7 +1,11 @@
-"""The example notebooks run top to bottom against the bundled server, as a newcomer would run them."""
+"""The example notebooks run top to bottom against the bundled server, as a newcomer would run them:
+in the environment ``scripts/demo.sh`` builds, when ``MN_DEMO_VENV`` names one (scripts/test.sh
+installs the demo's packages into ``.venv-demo/`` and sets it), else in the test environment."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import sys
@@ -23,14 +27,37 @@ pytestmark = pytest.mark.server
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
-    """Run an example in a copy of examples/ (what it writes stays out of the repository)."""
-    monkeypatch.setenv("MASTRA_BASE_URL", mastra_url)
+DEMO_VENV = os.environ.get("MN_DEMO_VENV")
+
+
+def demo_kernel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    """The kernel the examples run in: the demo environment's Python (``MN_DEMO_VENV``), as a kernel
+    spec of its own on ``JUPYTER_PATH``; else this environment's ``python3``."""
     kernel_sees_the_package(monkeypatch)
+    if DEMO_VENV is None:
+        return "python3"
+    python = Path(DEMO_VENV).resolve() / "bin" / "python"
+    spec = tmp_path / "jupyter" / "kernels" / "mn-demo"
+    spec.mkdir(parents=True)
+    argv = [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": "demo", "language": "python"})
+    )
+    monkeypatch.setenv(
+        "JUPYTER_PATH", os.pathsep.join(filter(None, [str(spec.parents[1]), os.environ.get("JUPYTER_PATH")]))
+    )
+    return "mn-demo"
+
+
+def run_notebook(name: str, mastra_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    """Run an example in a copy of examples/ (what it writes stays out of the repository), in the
+    demo's environment."""
+    monkeypatch.setenv("MASTRA_BASE_URL", mastra_url)
+    kernel = demo_kernel(monkeypatch, tmp_path)
     workdir = shutil.copytree(EXAMPLES, tmp_path / "examples")
     notebook = nbformat.read(workdir / name, as_version=4)
     NotebookClient(
-        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(workdir)}}
+        notebook, timeout=120, kernel_name=kernel, resources={"metadata": {"path": str(workdir)}}
     ).execute()
     return "\n".join(
         str(output.get("text", "")) + str(output.get("data", {}).get("text/plain", ""))
@@ -106,16 +133,34 @@ def test_two_waits_in_one_cell(monkeypatch: pytest.MonkeyPatch) -> None:
     assert notebook.cells[0].outputs[0]["text"].strip() == "finished finished"
 
 
+@pytest.mark.skipif(DEMO_VENV is None, reason="scripts/test.sh sets MN_DEMO_VENV to the demo's environment")
+def test_the_examples_kernel_is_the_demos_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The examples' kernel runs in the demo's environment: its own Python, with none of the test
+    environment's tools (pytest), and the package's extras the demo installs."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(
+        "import sys, importlib.util as u\n"
+        "print(sys.prefix, [m for m in ('pytest', 'pandas', 'scipy', 'mastra_notebook') if u.find_spec(m)])"
+    )]  # fmt: skip
+    NotebookClient(notebook, timeout=60, kernel_name=demo_kernel(monkeypatch, tmp_path)).execute()
+    prefix, found = notebook.cells[0].outputs[0]["text"].strip().split(" ", 1)
+    assert Path(prefix) == Path(str(DEMO_VENV)).resolve()
+    assert found == "['pandas', 'scipy', 'mastra_notebook']"
+
+
 def test_every_example_is_run() -> None:
     """Each notebook in examples/ runs in test_an_example_shows_what_it_should (a new one too)."""
     assert sorted(SHOWN) == sorted(path.name for path in EXAMPLES.glob("*.ipynb"))
 
 
 def demo_distributions() -> set[str]:
-    """The distributions scripts/demo.sh installs into .venv/: the package with the extras named on
-    its install line, JupyterLab, and what each of those requires in turn (installed here to read)."""
-    demo = (EXAMPLES.parent / "scripts" / "demo.sh").read_text()
-    (extras,) = re.findall(r'quick_install -e "\.\[([a-z,]+)\]"', demo)
+    """The distributions scripts/demo.sh installs into .venv/ (``DEMO_PACKAGES``, scripts/installs.sh):
+    the package with the extras named there, JupyterLab, and what each of those requires in turn
+    (installed here to read)."""
+    installs = (EXAMPLES.parent / "scripts" / "installs.sh").read_text()
+    (extras,) = re.findall(r'DEMO_PACKAGES=\(-e "\.\[([a-z,]+)\]"', installs)
     wanted = [f"mastra-notebook[{extras}]", "jupyterlab"]
     found: set[str] = set()
     while wanted:
