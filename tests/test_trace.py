@@ -136,6 +136,42 @@ def test_a_redacted_stream_takes_each_step_s_request_from_the_trace() -> None:
     assert len(steps[1].request.messages) == 3
 
 
+def redacted_deep(value: Any) -> Any:
+    """``value`` as a redacting server sends it: every step-start's request ``{}``, a sub-agent's
+    (inside its tool-output envelopes) too."""
+    if isinstance(value, dict):
+        if value.get("type") == "step-start" and isinstance(value.get("payload"), dict):
+            value = {**value, "payload": {**value["payload"], "request": {}}}
+        return {key: redacted_deep(item) for key, item in value.items()}
+    return [redacted_deep(item) for item in value] if isinstance(value, list) else value
+
+
+def test_a_sub_agents_steps_take_their_requests_from_the_trace_too() -> None:
+    """The nested supervisor's recording, redacted, with its trace: each step of the supervisor, of the
+    researcher it runs as a tool and of the analyst the researcher runs takes its request from its own
+    run's model generation, and each step's Request toggle says so in the view."""
+    recording = Path(__file__).parents[1] / "examples" / "recordings" / "supervisor.jsonl"
+    lines = [redacted_deep(json.loads(line)) for line in recording.read_text().splitlines() if line.strip()]
+    run = mn.Run()
+    for line in lines:
+        run.feed(line)
+    supervisor = run.result
+    researcher = supervisor.tool_calls[0].children
+    assert researcher is not None
+    analyst = researcher.tool_calls[-1].children
+    assert analyst is not None
+    for result in (supervisor, researcher, analyst):
+        assert [step.request.source if step.request else step.request_reason for step in result.steps] == [
+            "trace"
+        ] * len(result.steps)
+    assert (len(supervisor.steps), len(researcher.steps), len(analyst.steps)) == (2, 3, 1)
+    systems = [result.steps[0].request.system for result in (supervisor, researcher, analyst)]  # type: ignore[union-attr]
+    assert len(set(systems)) == 3  # each agent's own instructions
+    steps = [op[2] for op in run.snapshot() if op[0] == "add" and op[2].get("kind") == "step"]
+    assert len(steps) == 6
+    assert all(step.get("request_summary") and not step.get("request_reason") for step in steps)
+
+
 def test_a_body_from_the_stream_wins_over_the_trace() -> None:
     run = mn.Run()
     body = {"model": "m", "messages": [{"role": "system", "content": "From the stream."}]}

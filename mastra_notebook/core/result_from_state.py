@@ -52,7 +52,7 @@ def read_result(
             result = _read_run(state, nested, traced)
             result.overrides = dict(overrides or {})
             return result
-        result = _read_run(state, nested)
+        result = _read_run(state, nested, state.traced)  # a nested run's steps' requests by the trace
         nested[owner[id(state)]] = result
     raise AssertionError("unreachable: the root is in its own order")
 

@@ -23,7 +23,7 @@ from .result import RunResult, keep_view
 from .result_from_state import read_result
 from .score import SCORES_TYPE, Score, badge, read_scores
 from .state import TIME_KEY, Clock, RunState, now_ms
-from .trace import TRACE_LINE, Trace, lane, read_trace_line, traced_requests, traced_times
+from .trace import TRACE_LINE, Trace, lane, nested_requests, read_trace_line, traced_requests, traced_times
 from .tree import Sink, Tree, snapshot_ops
 from .waiting import Suggest, wired_suggester
 
@@ -342,6 +342,7 @@ class Run:
         """What each step was given and how long each step, tool call and nested run took, by
         Mastra's trace (a replay reads them before its chunks: its lane waits for the end)."""
         self.fill_requests(traced_requests(trace))
+        self.state.caption_nested(nested_requests(trace))  # the sub-agents' steps too
         self._version += 1
         self.state.time_by(traced_times(trace))
 

@@ -12,6 +12,7 @@ new part), and a ``tool-call`` whose id names a call that already ended is a new
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +135,9 @@ class RunState:
     awaiting: set[str] = field(default_factory=set)  # tool calls / workflow steps waiting for a human
     resume_schemas: dict[str, Any] = field(default_factory=dict)  # step name -> schema (Run.expect_resume)
     traced: list[ModelRequest] = field(default_factory=list)  # each step's request from the trace
+    # each nested run's steps' requests from the trace, by the tool call it runs in: one dict, shared
+    # by the runs nested in this one (``caption_nested``)
+    nested_traced: dict[str, list[ModelRequest]] = field(default_factory=dict)
     # the server's spans of the run's calls, steps and nested runs (Mastra's trace), once known:
     # one object, shared by the runs nested in this one (``time_by``)
     spans: TracedTimes = field(default_factory=TracedTimes)
@@ -702,6 +706,15 @@ class RunState:
 
     # ---- the server's spans (Mastra's trace) ------------------------------------------------------
 
+    def caption_nested(self, traced: Mapping[str, list[ModelRequest]]) -> None:
+        """What each step of each run nested in a tool call was given, by Mastra's trace (by the
+        call's id): those runs' steps whose stream carried no body take their requests from it, now
+        and for the runs nested later (a replay whose trace came first)."""
+        self.nested_traced.update(traced)  # one dict, shared
+        for state in self.nested():
+            if state.parent is not None and state.call_id in traced:
+                state.caption_traced(traced[state.call_id])
+
     def time_by(self, spans: TracedTimes) -> None:
         """The server's spans of this run's calls, steps and nested runs (core/trace.py
         ``traced_times``): their durations and bars come from them now, and for nodes made later (a
@@ -750,8 +763,10 @@ class RunState:
                 suggest=self.suggest,
                 draw=self.draw,
                 spans=self.spans,
+                nested_traced=self.nested_traced,
                 call_id=str(parent.fields.get("tool_call_id") or ""),
             )
+            child.traced = self.nested_traced.get(child.call_id, [])
             child.place_spans()
             if anchor is not None:  # the view says how much it leaves out
                 levels = depth - VIEW_DEPTH

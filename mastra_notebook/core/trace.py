@@ -459,6 +459,27 @@ def traced_requests(trace: Trace) -> list[ModelRequest]:
     return found
 
 
+def nested_requests(trace: Trace) -> dict[str, list[ModelRequest]]:
+    """What the model was given in each step of each run nested in a tool call (a sub-agent's), by
+    the call's id, in order: the steps of the model generations directly under that run's span."""
+    generations: dict[str, list[Span]] = {}
+    for generation in trace.spans_of("model_generation"):
+        generations.setdefault(generation.parent or "", []).append(generation)
+    found: dict[str, list[ModelRequest]] = {}
+    for call in trace.spans_of("tool_call"):
+        call_id = _str(call.attributes.get("toolCallId"))
+        runs = [span for span in trace.children(call) if span.type.endswith("_run")]
+        if call_id is None or not runs:
+            continue
+        found[call_id] = [
+            request
+            for run in runs
+            for generation in generations.get(run.id, [])
+            for request in _generation_requests(trace, generation)
+        ]
+    return found
+
+
 def filled_from_run(request: ModelRequest, calls: Sequence[ToolCall]) -> ModelRequest:
     """``request`` with the tool calls and results Mastra's trace abbreviated filled from ``calls``
     (the run's calls made before this step, in order), each noted as such. They are paired from the
