@@ -25,7 +25,7 @@ from ..core.captions import excerpt
 from ..core.cost import Cost, combine, step_price
 from ..core.records import ExperimentRecord
 from ..core.result import ErrorInfo, RunResult, Usage
-from ..core.run import Run
+from ..core.run import never_ran
 from ..core.score import Score
 from ..runs.budget import Budget
 from ..runs.experiment import Experiment
@@ -253,13 +253,8 @@ class MastraExperiment:
 
     def never_ran(self, place: int, reason: str, *, error: bool = False) -> None:
         """Item ``place``'s cell: it never ran (aborted, or an error when ``error``; ``reason`` says why)."""
-        run = Run()
-        if error:
-            run.mark_error(reason)
-        else:
-            run.mark_aborted(reason)
-        run.end()
-        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, run.result.status, run.result))
+        result = never_ran(reason, error=error).result
+        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
         self.experiment.remote_changed()
 
     async def fill_so_far(self) -> None:

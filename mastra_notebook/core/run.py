@@ -385,3 +385,15 @@ class Run:
     def invalid(self) -> list[dict[str, str]]:
         """The items fed that were not chunks: each one's text and why."""
         return self.state.invalid
+
+
+def never_ran(reason: str, *, error: bool = False) -> Run:
+    """A run that never started, ended at once: aborted (a queue stopped before its turn, a budget),
+    or an error when ``error`` (it could not be started); ``reason`` says why."""
+    run = Run()
+    if error:
+        run.mark_error(reason)
+    else:
+        run.mark_aborted(reason)
+    run.end()
+    return run

@@ -16,7 +16,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from ..analysis.outcomes import failure
 from ..core.result import RunResult
-from ..core.run import Run
+from ..core.run import Run, never_ran
 from .budget import Budget
 from .loops import private_loop, run_nested, running_loop
 
@@ -265,13 +265,7 @@ class Batch(Generic[H]):
         self._dispatch()
 
     def _never_ran(self, job: Job[H], *, error: str = "", aborted: str = "") -> None:
-        run = Run()
-        if error:
-            run.mark_error(error)
-        else:
-            run.mark_aborted(aborted)
-        run.end()
-        job.run = run
+        run = job.run = never_ran(error or aborted, error=bool(error))
         job._end(run.result)
         self._notify(job, "ended")
 
