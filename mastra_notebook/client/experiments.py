@@ -231,7 +231,7 @@ class MastraExperiment:
                 scores = [mastra_score(s) for s in given or [] if isinstance(s, Mapping) and "scorerId" in s]
                 result = run_result(row if isinstance(row, Mapping) else {}, self.agent, scores, model)
                 budget.spent(result)
-                self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
+                self.settle(place, result)
                 self.experiment.remote_changed()
 
         try:
@@ -253,9 +253,12 @@ class MastraExperiment:
 
     def never_ran(self, place: int, reason: str, *, error: bool = False) -> None:
         """Item ``place``'s cell: it never ran (aborted, or an error when ``error``; ``reason`` says why)."""
-        result = never_ran(reason, error=error).result
-        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
+        self.settle(place, never_ran(reason, error=error).result)
         self.experiment.remote_changed()
+
+    def settle(self, place: int, result: RunResult) -> None:
+        """Item ``place``'s run ended with ``result``: its cell (its tile is drawn again)."""
+        self.experiment.settle(self.cells[place], Outcome(place, BASELINE, 0, result.status, result))
 
     async def fill_so_far(self) -> None:
         """While it runs: when the server counts more ended items than at the last read, the results
@@ -280,9 +283,9 @@ class MastraExperiment:
             place = places.get(str(row.get("itemId")))
             if place is not None:
                 result = run_result(row, self.agent, scores.get(str(row.get("itemId")), []))
-                cell = self.cells[place]
-                if cell.saved is None or cell.saved.result != result:
-                    self.experiment.settle(cell, Outcome(place, BASELINE, 0, result.status, result))
+                saved = self.cells[place].saved
+                if saved is None or saved.result != result:
+                    self.settle(place, result)
 
     async def read_scores(self, wanted: int, timeout: float) -> dict[str, list[Score]]:
         """Mastra's scores of the experiment, by item id (``scores.run_scores``), read until there

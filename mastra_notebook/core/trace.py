@@ -17,7 +17,7 @@ its requests. Pure data: nothing here does I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -465,19 +465,24 @@ def nested_requests(trace: Trace) -> dict[str, list[ModelRequest]]:
     generations: dict[str, list[Span]] = {}
     for generation in trace.spans_of("model_generation"):
         generations.setdefault(generation.parent or "", []).append(generation)
-    found: dict[str, list[ModelRequest]] = {}
-    for call in trace.spans_of("tool_call"):
-        call_id = _str(call.attributes.get("toolCallId"))
-        runs = [span for span in trace.children(call) if span.type.endswith("_run")]
-        if call_id is None or not runs:
-            continue
-        found[call_id] = [
+    return {
+        call_id: [
             request
             for run in runs
             for generation in generations.get(run.id, [])
             for request in _generation_requests(trace, generation)
         ]
-    return found
+        for call_id, _, runs in _calls(trace)
+        if runs
+    }
+
+
+def _calls(trace: Trace) -> Iterator[tuple[str, Span, list[Span]]]:
+    """Each tool call's id, its span and the spans of the runs nested in it (a sub-agent's), in order."""
+    for call in trace.spans_of("tool_call"):
+        call_id = _str(call.attributes.get("toolCallId"))
+        if call_id is not None:
+            yield call_id, call, [span for span in trace.children(call) if span.type.endswith("_run")]
 
 
 def filled_from_run(request: ModelRequest, calls: Sequence[ToolCall]) -> ModelRequest:
@@ -566,13 +571,11 @@ def traced_times(trace: Trace) -> TracedTimes:
     times = TracedTimes(steps={"": _run_steps(trace, trace.requests)})
     first = trace.requests[0] if trace.requests else None
     times.request = _interval(first) if first is not None else None
-    for call in trace.spans_of("tool_call"):
-        call_id = _str(call.attributes.get("toolCallId"))
+    for call_id, call, nested in _calls(trace):
         interval = _interval(call)
-        if call_id is None or interval is None:
+        if interval is None:
             continue
         times.tools[call_id] = interval
-        nested = [span for span in trace.children(call) if span.type.endswith("_run")]
         if nested:
             run = _interval(nested[0])
             if run is not None:
