@@ -133,7 +133,7 @@ def test_a_label_is_written_as_it_is_made_and_the_queue_resumes_after_it(tmp_pat
 
     again = load_experiment(tmp_path)  # a new kernel
     assert len(again.book) == 3
-    first = again.book.get(Place(0, ("a",), 0))
+    first = again.book.get(Place(0, ("a",), 0), "ana")
     assert first is not None
     assert first.values.thumbs == "up"
     assert first.values.score == 4
@@ -196,6 +196,63 @@ def test_pairwise_labels_read_as_verdicts_for_agreement() -> None:
     assert exp.review_labels(pairwise=True) == {(0, 0): "a", (1, 0): "tie", (2, 0): "b"}
     assert "not sent to Mastra" in review.note()
     assert review.labels[0].reason == NO_TRACE
+
+
+def test_two_reviewers_label_the_same_runs_each_on_their_own_and_agree_by_hand(tmp_path: Path) -> None:
+    outcomes, items = two_variants(inputs=4)
+    exp = experiment_of(outcomes, items)
+    exp.save(tmp_path)
+    ana = exp.review(rubric={"thumbs": True}, order="input", reviewer="ana")
+    for thumbs in ("up", "up", "up", "up", "down", "down", "up", "down"):
+        ana.label(thumbs=thumbs)
+    assert exp.review(order="input").reviewer == "ana"  # named nobody: the one reviewer goes on
+    ben = exp.review(order="input", reviewer="ben")
+    assert ben.progress == "1 of 8"  # ana's labels are hers: ben starts at the first run
+    assert ben.label_of(ben.queue[0]) is None
+    for thumbs in ("up", "up", "down", "up", "down", "up", "up", "down"):
+        ben.label(thumbs=thumbs)
+    assert ana.labels[2].values.thumbs == "up"  # ben's "down" on the same run replaced nothing
+
+    again = load_experiment(tmp_path)  # each reviewer's labels written as they were made
+    assert len(again.book) == 16
+    with pytest.raises(ValueError, match=r"2 reviewers .*'ana', 'ben'.*reviewer="):
+        again.review_labels()  # whose? it does not mix them
+    assert again.review_labels(reviewer="ben")[1, "a", 0] is False
+    assert again.review(order="input").reviewer is None  # two reviewers: a third, unnamed, starts afresh
+    agreed = again.agreement(again.review(reviewer="ana"), again.review(reviewer="ben"))
+    # by hand: both up on 0 1 3 6, both down on 4 7, ana only up on 2, ben only up on 5: p_o = 6/8;
+    # each up on 5 of 8: p_e = (5/8)^2 + (3/8)^2 = 34/64; kappa = (48/64 - 34/64) / (30/64) = 7/15
+    assert agreed.names == ("ana", "ben")
+    assert agreed.kappa == pytest.approx(7 / 15)
+    assert agreed.confusion.to_numpy().tolist() == [[2, 1], [1, 4]]  # rows: ana's down, up
+    assert agreed.keys == [(1, "a", 0), (2, "b", 0)]  # input 1's a is the third run, input 2's b the sixth
+    assert again.agreement("exact", again.review_labels(reviewer="ana")).n == 8
+
+
+def test_a_pairwise_judge_against_a_pairwise_review_through_the_experiment() -> None:
+    outcomes, items = two_variants(inputs=4)
+    exp = experiment_of(outcomes, items)
+
+    def prefers_a_but_on_three(input: Any, first: str, second: str, *, expected: Any = None) -> str:
+        wanted = "b" if "3" in first else "a"  # both answers end with the input's number
+        return "first" if first.startswith(wanted) else "second"
+
+    judged = exp.pairwise("a", "b", judge=prefers_a_but_on_three)
+    assert judged.verdicts() == {(0, 0): "a", (1, 0): "a", (2, 0): "a", (3, 0): "b"}
+    review = exp.review(pairwise=judged, order="input")
+    for choice in ("a", "a", "b", "b"):
+        review.label(choice=choice)
+    agreed = exp.agreement(judged, review)
+    # by hand: agree on 3 of 4; the judge says a 3/4, the person 2/4: p_e = 3/8 + 1/8; kappa 0.5
+    assert agreed.names == ("judge (a vs b)", "review")
+    assert agreed.kappa == pytest.approx(0.5)
+    assert agreed.disagreements == [((2, 0), "a", "b")]
+    assert exp.agreement(judged, exp.review_labels(pairwise=True)).kappa == agreed.kappa
+    again = agreed.review()  # the pair they disagree on, side by side, one click away
+    assert again.pairwise
+    assert again.queue == [Place(2, ("a", "b"), 0)]
+    with pytest.raises(KeyError, match="no scorer 'judge'"):
+        exp.agreement("judge", review)  # a name that is no scorer is said so, not "nothing in common"
 
 
 class Sender:
@@ -349,8 +406,8 @@ def test_a_book_reads_back_what_it_wrote(tmp_path: Path) -> None:
         )
     )
     again = Book.read(tmp_path)
-    assert list(again.labels) == [Place(3, ("a", "b"), 1)]
-    assert again.given() == {(3, 1): "b"}
+    assert list(again.labels) == [("x", Place(3, ("a", "b"), 1))]
+    assert again.given(reviewer="x") == {(3, 1): "b"}
     (tmp_path / REVIEW_FILE).write_text(json.dumps({"format": "other", "labels": []}))
     with pytest.raises(ValueError, match="format"):
         Book.read(tmp_path)

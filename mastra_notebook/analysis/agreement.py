@@ -53,6 +53,16 @@ def keyed(labels: Any) -> dict[Hashable, Any]:
         ) from error
 
 
+@dataclass(frozen=True)
+class Rater:
+    """One side of an agreement: its ``name`` (the table's heads), its ``labels`` by run key, and for
+    pairwise verdicts or choices the ``pair`` of variants they choose between (a, then b)."""
+
+    name: str
+    labels: Mapping[Any, Any]
+    pair: tuple[str, str] | None = None
+
+
 @dataclass
 class Agreement:
     """Two raters' labels on the keys both gave: ``n`` keys, ``kappa`` (Cohen's, nominal labels) or
@@ -143,6 +153,7 @@ def agreement(
     unlabelled (None) is left out."""
     try:
         import krippendorff
+        import numpy
         import pandas
         from statsmodels.stats.inter_rater import cohens_kappa
     except ImportError as error:
@@ -162,7 +173,8 @@ def agreement(
     )
     kappa = alpha = math.nan
     if level == "nominal":
-        kappa = 1.0 if len(categories) == 1 else float(cohens_kappa(confusion.to_numpy()).kappa)
+        with numpy.errstate(all="ignore"):  # one rater using one label: statsmodels' z is 0/0, kappa 0
+            kappa = 1.0 if len(categories) == 1 else float(cohens_kappa(confusion.to_numpy()).kappa)
     else:
         alpha = float(krippendorff.alpha(reliability_data=[left, right], level_of_measurement=level))
     disagreements = [(key, a[key], b[key]) for key in keys if a[key] != b[key]]

@@ -174,26 +174,36 @@ class Label(Documented):
 
 
 class Book:
-    """The labels of an experiment, the latest per queue item, and the folder they are written to
-    (``review.json``, whole, through a temporary file and ``os.replace``: a kernel dying mid-write
-    leaves the previous file)."""
+    """The labels of an experiment, the latest per reviewer and queue item, and the folder they are
+    written to (``review.json``, whole, through a temporary file and ``os.replace``: a kernel dying
+    mid-write leaves the previous file). Each reviewer labels the runs on their own: a second
+    reviewer's queue starts at its first item, whatever the first reviewer gave."""
 
     def __init__(self, labels: Iterable[Label] = (), folder: Path | None = None) -> None:
-        self.labels: dict[Place, Label] = {}
+        self.labels: dict[tuple[str | None, Place], Label] = {}
         for label in labels:
-            self.labels[label.place] = label
+            self.labels[label.reviewer, label.place] = label
         self.folder = folder
 
     def __len__(self) -> int:
         return len(self.labels)
 
-    def get(self, place: Place) -> Label | None:
-        """The label of ``place``, or None."""
-        return self.labels.get(place)
+    def reviewers(self, pairwise: bool | None = None) -> list[str | None]:
+        """Who labelled (``pairwise``: pairs only, or single runs only), in the order they first did
+        (None: a review given no ``reviewer``)."""
+        return list(dict.fromkeys(
+            reviewer for reviewer, place in self.labels
+            if pairwise is None or (len(place.variants) == 2) == pairwise
+        ))  # fmt: skip
+
+    def get(self, place: Place, reviewer: str | None = None) -> Label | None:
+        """``reviewer``'s label of ``place``, or None."""
+        return self.labels.get((reviewer, place))
 
     def add(self, label: Label) -> Label:
-        """Keep ``label`` (replacing the item's earlier one), written at once when there is a folder."""
-        self.labels[label.place] = label
+        """Keep ``label`` (replacing its reviewer's earlier one of the item), written at once when
+        there is a folder."""
+        self.labels[label.reviewer, label.place] = label
         self.write()
         return label
 
@@ -223,18 +233,42 @@ class Book:
             raise ValueError(f"{path} holds no review this version reads (format {document.get('format')!r})")
         return cls((Label.model_validate(entry) for entry in document["labels"]), folder)
 
-    def given(self, field: str | None = None, *, pairwise: bool | None = None) -> dict[Hashable, Any]:
-        """The labels as ``exp.agreement`` reads them, by key (see :attr:`Place.key`), skipped ones left
-        out: ``field``'s value (``thumbs`` as True for up, False for down, as a scorer's pass), by
-        default the first the labels have of choice, thumbs, score, category."""
+    def reviewer_of(self, reviewer: str | None = None, *, pairwise: bool | None = None) -> str | None:
+        """Whose labels (of pairs, or of single runs: ``pairwise``) a call that names no reviewer
+        reads: the one reviewer there is. With labels of several, a ValueError asks which
+        (``reviewer=``); a named one must have labelled."""
+        known = self.reviewers(pairwise)
+        if reviewer is not None:
+            if reviewer not in known:
+                raise ValueError(f"{reviewer!r} labelled nothing here (reviewers: {_names(known)})")
+            return reviewer
+        if len(known) > 1:
+            raise ValueError(
+                f"{len(known)} reviewers labelled these runs ({_names(known)}): say whose labels, "
+                "reviewer=..., or compare two with exp.agreement(review, other)"
+            )
+        return known[0] if known else None
+
+    def given(
+        self, field: str | None = None, *, pairwise: bool | None = None, reviewer: str | None = None
+    ) -> dict[Hashable, Any]:
+        """``reviewer``'s labels (None: those of a review given no reviewer) as ``exp.agreement``
+        reads them, by key (see :attr:`Place.key`), skipped ones left out: ``field``'s value
+        (``thumbs`` as True for up, False for down, as a scorer's pass), by default the first the
+        labels have of choice, thumbs, score, category."""
         chosen: dict[Hashable, Any] = {}
-        for label in self.labels.values():
-            if label.skipped or (pairwise is not None and (len(label.variants) == 2) != pairwise):
+        for (by, place), label in self.labels.items():
+            kind_differs = pairwise is not None and (len(place.variants) == 2) != pairwise
+            if by != reviewer or label.skipped or kind_differs:
                 continue
             value = label_value(label.values, field)
             if value is not None:
-                chosen[label.place.key] = value
+                chosen[place.key] = value
         return chosen
+
+
+def _names(reviewers: Sequence[str | None]) -> str:
+    return ", ".join("unnamed" if reviewer is None else repr(reviewer) for reviewer in reviewers) or "none"
 
 
 def label_value(values: Values, field: str | None = None) -> Any:
@@ -325,10 +359,12 @@ def ordered(
     return [p for p in listed if disagreed(p)] + [p for p in listed if not disagreed(p)]
 
 
-def resume_at(queue: Sequence[Place], book: Book) -> int:
-    """Where a queue resumes: its first item with no label (skipped ones count as labelled); its end
-    when all are."""
-    return next((number for number, place in enumerate(queue) if book.get(place) is None), len(queue))
+def resume_at(queue: Sequence[Place], book: Book, reviewer: str | None = None) -> int:
+    """Where ``reviewer``'s queue resumes: its first item they gave no label (skipped ones count as
+    labelled); its end when all are."""
+    return next(
+        (number for number, place in enumerate(queue) if book.get(place, reviewer) is None), len(queue)
+    )
 
 
 def dataset_rows(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..analysis import outcomes as numbers
-from ..analysis.agreement import Agreement, Level, scorer_labels
+from ..analysis.agreement import Agreement, Level, Rater, keyed, scorer_labels
 from ..analysis.agreement import agreement as rater_agreement
 from ..analysis.intervals import INTERVAL_RULE, paired
 from ..analysis.outcomes import BASELINE, Comparisons, Item, Outcome
@@ -548,20 +548,43 @@ class Experiment:
             self._grid.judged()
         return judged
 
-    def agreement(self, scorer: str, labels: Any, *, level: Level = "nominal") -> Agreement:
-        """How far ``scorer`` agrees with ``labels`` (a mapping, or a Series, from
-        ``(input_index, variant, repeat)`` to a label: a person's pass/fail, or a score; a review, or
-        ``exp.review_labels()``, thumbs up read as a pass): Cohen's
-        kappa, or Krippendorff's alpha for a ``level`` of ``ordinal``/``interval``; the confusion
-        matrix; the runs where they disagree. Two reviewers, or a pairwise judge against pairwise
-        labels (``pairwise(...).verdicts()``): ``agreement(first, second)`` of
-        mastra_notebook.analysis.agreement."""
-        given = scorer_labels(self.outcomes(), scorer)
-        if isinstance(labels, Review):  # exp.agreement("exact", review): the review's labels
-            labels = labels.book.given(pairwise=labels.pairwise)
-        agreed = rater_agreement(given, labels, names=(scorer, "labels"), level=level)
-        agreed.reviewing = partial(self.review, only=agreed)  # its disagreeing runs, one click away
+    def agreement(self, scorer: Any, labels: Any, *, level: Level = "nominal") -> Agreement:
+        """How far two raters of the same runs agree: Cohen's kappa, or Krippendorff's alpha for a
+        ``level`` of ``ordinal``/``interval``; the confusion matrix; the runs where they disagree
+        (``review()`` opens the queue at them). Each rater is one of:
+
+        - a scorer's name: its pass/fail, or its score without a threshold;
+        - a review (``exp.review(...)``): its reviewer's labels (thumbs up read as a pass), so two
+          reviewers are ``agreement(ana_review, ben_review)``;
+        - a pairwise judge (``exp.pairwise(...)``): its verdicts, ``a``, ``b`` or ``tie``, against a
+          pairwise review's choices;
+        - labels: a mapping or Series from ``(input_index, variant, repeat)`` (a pair's
+          ``(input_index, repeat)``) to a label, as ``review_labels()`` gives them."""
+        first, second = self._rater(scorer, "first"), self._rater(labels, "labels")
+        if second.name == first.name:  # two unnamed reviews: the table's heads still tell them apart
+            second = replace(second, name=f"{second.name} (second)")
+        agreed = rater_agreement(first.labels, second.labels, names=(first.name, second.name), level=level)
+        pair = first.pair or second.pair
+        if pair is not None or all(len(key) == 3 for key in agreed.keys if isinstance(key, tuple)):
+            # its disagreeing runs (or pairs), one click away, as the reviewer rating them saw them
+            reviewer = next((r.reviewer for r in (scorer, labels) if isinstance(r, Review)), None)
+            agreed.reviewing = partial(self.review, pairwise=pair, only=agreed, reviewer=reviewer)
         return agreed
+
+    def _rater(self, rater: Any, name: str) -> Rater:
+        """What ``agreement`` compares of ``rater`` (see there), named as its table heads it."""
+        if isinstance(rater, str):
+            if rater not in numbers.scorer_names(self.outcomes()):
+                known = ", ".join(numbers.scorer_names(self.outcomes())) or "none"
+                raise KeyError(f"no scorer {rater!r} scored these runs (scorers: {known})")
+            return Rater(rater, scorer_labels(self.outcomes(), rater))
+        if isinstance(rater, Pairwise):
+            return Rater(f"judge ({rater.a} vs {rater.b})", rater.verdicts(), (rater.a, rater.b))
+        if isinstance(rater, Review):
+            shown = rater.queue[0].variants if rater.pairwise else None
+            pair = (shown[0], shown[1]) if shown else None
+            return Rater(rater.reviewer or "review", rater.given(), pair)
+        return Rater(name, keyed(rater))
 
     def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
         """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
@@ -641,7 +664,10 @@ class Experiment:
         run's trace id where the run has one; ``review_labels()`` reads them for ``agreement``.
         ``only``: just these runs (their keys, ``(input_index, variant, repeat)``; an agreement's:
         the runs where it disagrees, as ``agreement.review()`` does); ``at``: shown at that run (a
-        key) rather than where the queue resumes. Without a ``rubric``, the last review's."""
+        key) rather than where the queue resumes. Without a ``rubric``, the last review's.
+        ``reviewer``: who labels; each reviewer has labels of their own (a second reviewer's queue
+        starts at its first item: ``agreement(review, other)`` compares them). Named nobody, a
+        review goes on as the one reviewer who labelled before, if there is one."""
         if isinstance(pairwise, Pairwise):
             pair: tuple[str, str] | None = (pairwise.a, pairwise.b)
         elif pairwise is not None:
@@ -663,6 +689,9 @@ class Experiment:
             rubric = self.rubric if pair is None and self.rubric is not None else Rubric(thumbs=pair is None)
         if pair is None:
             self.rubric = rubric  # an agreement's review asks what this one asked
+        if reviewer is None:  # one person reviewing: a review named nobody goes on as them
+            known = self.book.reviewers(pairwise=pair is not None)
+            reviewer = known[0] if len(known) == 1 else None
         review = Review(self, self.items, queue, self.book, rubric=rubric, reviewer=reviewer)
         if at is not None:
             keys = [place.key for place in queue]
@@ -671,11 +700,15 @@ class Experiment:
             review.go(keys.index(at))
         return review
 
-    def review_labels(self, field: str | None = None, *, pairwise: bool = False) -> dict[Any, Any]:
-        """A review's labels as ``agreement`` reads them: by ``(input_index, variant, repeat)`` (a pair's
-        by ``(input_index, repeat)``, as ``pairwise(...).verdicts()``), ``field``'s value (thumbs as
-        True for up), by default the first a label has of choice, thumbs, score, category."""
-        return self.book.given(field, pairwise=pairwise)
+    def review_labels(
+        self, field: str | None = None, *, pairwise: bool = False, reviewer: str | None = None
+    ) -> dict[Any, Any]:
+        """``reviewer``'s labels (the one reviewer's, when only one labelled) as ``agreement`` reads
+        them: by ``(input_index, variant, repeat)`` (a pair's by ``(input_index, repeat)``, as
+        ``pairwise(...).verdicts()``), ``field``'s value (thumbs as True for up), by default the
+        first a label has of choice, thumbs, score, category."""
+        whose = self.book.reviewer_of(reviewer, pairwise=pairwise)
+        return self.book.given(field, pairwise=pairwise, reviewer=whose)
 
     def to_dataset(
         self, name: str, where: Any = None, *, field: str | None = None, client: Any = None

@@ -7,7 +7,7 @@ widget/review.py draws it); the rubric, labels and order are analysis/review.py'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..analysis.outcomes import Item
@@ -80,7 +80,7 @@ class Review:
         self.rubric = rubric
         self.reviewer = reviewer
         self.pairwise = bool(self.queue) and len(self.queue[0].variants) == 2
-        self.position = resume_at(self.queue, book)
+        self.position = resume_at(self.queue, book, reviewer)
         self.listeners: list[Callable[[], None]] = []
         self.sending: list[Work] = []  # labels being sent without blocking (kept: a task is not collected)
         self._view: Any = None
@@ -106,12 +106,20 @@ class Review:
     @property
     def labelled(self) -> int:
         """How many of the queue's items have a label (a skip included)."""
-        return sum(self.book.get(place) is not None for place in self.queue)
+        return sum(self.label_of(place) is not None for place in self.queue)
+
+    def label_of(self, place: Place) -> Label | None:
+        """This reviewer's label of ``place`` (another reviewer's labels are theirs), or None."""
+        return self.book.get(place, self.reviewer)
+
+    def given(self, field: str | None = None) -> dict[Hashable, Any]:
+        """This reviewer's labels as ``exp.agreement`` reads them (``exp.review_labels``)."""
+        return self.book.given(field, pairwise=self.pairwise, reviewer=self.reviewer)
 
     @property
     def labels(self) -> list[Label]:
-        """The labels of this queue's items, in queue order."""
-        return [label for place in self.queue if (label := self.book.get(place)) is not None]
+        """This reviewer's labels of the queue's items, in queue order."""
+        return [label for place in self.queue if (label := self.label_of(place)) is not None]
 
     def go(self, position: int) -> None:
         """Show the queue's item ``position`` (0 the first; the end shows "done")."""
@@ -179,7 +187,7 @@ class Review:
         """Send again the labels kept before Mastra answered them (``sent_to_mastra`` None: the last
         kernel stopped meanwhile), in the background."""
         for place in self.queue:
-            label = self.book.get(place)
+            label = self.label_of(place)
             if label is None or label.skipped or label.sent_to_mastra is not None:
                 continue
             sender = self._sender(label)
@@ -234,7 +242,7 @@ class Review:
 
     async def _send_later(self, label: Label, sender: LabelSender) -> None:
         answered = self._kept(label, await sender.asend(self._feedback(label)))
-        current = self.book.get(label.place)
+        current = self.label_of(label.place)
         if current is not None and current.at == label.at:  # not labelled again meanwhile
             self.book.add(answered)
             self._changed()

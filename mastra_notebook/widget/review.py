@@ -52,7 +52,7 @@ def review_state(review: Review, *, runs: bool = True, error: str = "") -> dict[
     if place is None:
         return state
     item = review.items[place.item]
-    label = review.book.get(place)
+    label = review.label_of(place)
     names = (
         [f"{side} · {v}" for side, v in zip("ab", place.variants, strict=False)]
         if review.pairwise
