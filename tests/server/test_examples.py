@@ -91,6 +91,11 @@ SHOWN = {
         "<Pairwise plain vs uppercase: 10-0-0, position bias 0.50>",
         "only it names Paris",
         "it says more",
+        # a short review of the same pairs, six labelled as a reader who cares for proper nouns would
+        "<Pairwise review of 10 items: 7 of 10, 6 labelled>",
+        # the judge against that reader: it said plain on every pair (kappa 0: no more than its habit),
+        # the reader calls a tie where both answers keep the term (four of the six labelled)
+        "<Agreement of judge (plain vs uppercase) and you: n=6, kappa=0.000, 4 disagree>",
         # agreement with six hand labels: they differ on PHOTOSYNTHESIS only; p_o = 5/6, each says True
         # 3 (the scorer) and 4 (the person) times of 6: p_e = .5 * 4/6 + .5 * 2/6 = .5, kappa = 2/3
         "<Agreement of names_term and labels: n=6, kappa=0.667, 1 disagree>",
