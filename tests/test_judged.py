@@ -30,6 +30,7 @@ from mastra_notebook.analysis.repeats import (
 from mastra_notebook.analysis.summary import rescored_outcomes, summary_rows
 from mastra_notebook.core.cost import format_usd
 from mastra_notebook.core.feedback import Feedback
+from mastra_notebook.core.run import never_ran
 from mastra_notebook.runs.experiment import Experiment, load_experiment
 from mastra_notebook.widget.experiment_view import static_html, summary, summary_html
 
@@ -482,3 +483,18 @@ def test_unknown_cost_stays_unknown_and_figures_say_which_runs_they_cover(record
     assert v == [f"{format_usd(priced.cost.total_usd)} (1 of 3 runs)", "0.16 / 0.16 (3 runs)"]
     assert w == ["—", "0.16 / 0.16 (1 run)"]  # no known cost: "—", never $0.00
     assert re.search(r"\$0\.00(?!\d)", summary_html(exp)) is None
+
+
+def test_runs_that_never_started_are_no_errors_and_no_figure_covers_them(recording_comm: object) -> None:
+    stopped = never_ran("stopped before its turn: max_tokens=10 spent").result  # a budget stopped it
+    cut = result("half an answer").model_copy(update={"status": "aborted"})  # stopped while it ran
+    outcomes = [Outcome(0, "v", 0, "finished", result("It is Paris.")), Outcome(1, "v", 0, "aborted", cut),
+                Outcome(2, "v", 0, "error", result("x").model_copy(update={"status": "error"})),
+                Outcome(3, "v", 0, "aborted", stopped), Outcome(4, "v", 0, "aborted", stopped)]  # fmt: skip
+    (row,) = summary_rows(outcomes, ["v"])
+    assert (row["n"], row["ended"], row["errors"], row["not_started"]) == (5, 5, 2, 2)
+    assert row["latency_runs"] == 3  # the three that ran
+    exp = experiment_of(outcomes, [Item(f"q{i}") for i in range(5)])
+    (drawn,) = summary(exp)["rows"]
+    assert drawn[1:3] == ["5/5 · 2 never started", "2"]
+    assert drawn[-1].endswith("(3 runs)")  # the latency covers every run that ran

@@ -90,6 +90,12 @@ class Outcome:
         return self.status not in ("queued", "running", "suspended")
 
     @property
+    def never_started(self) -> bool:
+        """Stopped before its turn (a budget, ``stop()``): aborted with nothing received. Not an
+        error of the agent's, nor a run the figures cover."""
+        return self.status == "aborted" and self.result.timing.started_at is None and not self.result.steps
+
+    @property
     def failure(self) -> Failure | None:
         """Why it did not finish, when it ended so (:func:`failure`)."""
         return failure(self.status, self.result)

@@ -31,7 +31,8 @@ def summary_rows(
             "variant": variant,
             "n": len(runs),
             "ended": len(ended),
-            "errors": sum(outcome.status != "finished" for outcome in ended),
+            "errors": sum(outcome.status != "finished" and not outcome.never_started for outcome in ended),
+            "not_started": sum(outcome.never_started for outcome in ended),
         }
         for name in scorers:
             mean, low, high, inputs = clustered_interval(outcomes, variant, name)

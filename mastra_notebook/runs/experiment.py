@@ -482,9 +482,10 @@ class Experiment:
         return pandas.DataFrame(numbers.rows(self.outcomes(), self.items))
 
     def summary(self) -> Any:
-        """One row per variant, indexed by its name: ``n`` runs, ``ended``, ``errors`` (ended
-        otherwise than finished); per scorer ``<name>_mean`` with ``<name>_ci_low`` and
-        ``<name>_ci_high``, its 95% confidence interval over ``<name>_inputs`` inputs,
+        """One row per variant, indexed by its name: ``n`` runs, ``ended``, ``errors`` (runs that
+        started and ended otherwise than finished), ``not_started`` (stopped before their turn: a
+        budget, ``stop()``; no error, and no figure covers them); per scorer ``<name>_mean`` with
+        ``<name>_ci_low`` and ``<name>_ci_high``, its 95% confidence interval over ``<name>_inputs`` inputs,
         ``<name>_failed`` (the runs the scorer raised on: no score), ``<name>_pass_rate`` (the share
         of its scores that passed their threshold; NaN without one), with repeats ``<name>_pass@k``
         (some of k repeats pass) and ``<name>_pass^k`` (all k pass), k the repeats, and

@@ -74,7 +74,8 @@ def summary(experiment: Experiment) -> views.Table:
         rows.append(
             [
                 variant,
-                f"{facts['ended']}/{facts['n']}",
+                f"{facts['ended']}/{facts['n']}"
+                + (f" · {facts['not_started']} never started" if facts["not_started"] else ""),
                 str(facts["errors"]),
                 *scored,
                 f"{facts['tokens']:,}",
@@ -96,7 +97,7 @@ def _cost(facts: dict[str, Any]) -> str:
     cost, runs = facts["cost_usd"], facts["cost_runs"]
     if runs == 0 or math.isnan(cost):
         return "—"
-    return f"{format_usd(cost)} ({_covers(runs, facts['ended'])})"
+    return f"{format_usd(cost)} ({_covers(runs, facts['ended'] - facts['not_started'])})"
 
 
 def _latency(facts: dict[str, Any]) -> str:
@@ -105,7 +106,7 @@ def _latency(facts: dict[str, Any]) -> str:
     if runs == 0:
         return "—"
     figures = f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}"
-    return f"{figures} ({_covers(runs, facts['ended'])})"
+    return f"{figures} ({_covers(runs, facts['ended'] - facts['not_started'])})"
 
 
 def verdicts_table(experiment: Experiment) -> views.Table | None:
