@@ -237,6 +237,11 @@ def test_a_run_with_an_extra_step_is_separated_by_its_gap() -> None:
 def test_the_experiment_says_forks_and_inputs() -> None:
     exp = experiment_of(forks_outcomes(), [Item(f"q{i}") for i in range(3)], repeats=3)
     assert exp.forks(0).separating == 0
+    assert exp.forks("q0") == exp.forks(0)  # the input itself names it too
+    with pytest.raises(KeyError, match="no input 'q9'.*0 to 2"):
+        exp.forks("q9")
+    with pytest.raises(KeyError, match="no input #3"):
+        exp.forks(3)
     table = exp.by_input()
     assert list(table["sequences"]) == [2, 1, 1]
     assert list(table["exact_passed"]) == [2, 2, 3]

@@ -587,17 +587,34 @@ class Experiment:
             return Rater(rater.reviewer or "review", rater.given(), pair)
         return Rater(name, keyed(rater))
 
-    def forks(self, item: int, variant: str | None = None, scorer: str | None = None) -> Fork:
+    def forks(self, item: Any, variant: str | None = None, scorer: str | None = None) -> Fork:
         """Where input ``item``'s repeats (with ``variant``, the first by default) part: aligned step
         by step and drawn as ``mn.compare`` draws them; when some passed ``scorer`` (the first with
         pass/fail verdicts by default) and some failed, the first aligned step where every failing
         repeat differs from every passing one (its tool, arguments or text), or "no step separates
-        them"."""
+        them". ``item``: the input's index, or the input itself."""
+        item = self.index_of(item)
         outcomes = [cell.outcome() for name in self.variants for cell in self.cells_of(item, name)]
         if scorer is None:  # the input's runs only: the grid asks this of each tile it draws
             judged = [s.scorer for o in outcomes for s in o.result.scores if s.passed is not None]
             scorer = judged[0] if judged else None
         return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
+
+    def index_of(self, input: Any) -> int:
+        """The index of an input given as its index or as itself (its prompt); a KeyError names
+        what there is."""
+        if isinstance(input, int) and not isinstance(input, bool):
+            if not 0 <= input < len(self.items):
+                raise KeyError(
+                    f"no input #{input}: this experiment has {len(self.items)} (0 to {len(self.items) - 1})"
+                )
+            return input
+        found = [index for index, item in enumerate(self.items) if item.input == input]
+        if not found:
+            raise KeyError(
+                f"no input {str(input)[:80]!r} in this experiment: give its index, 0 to {len(self.items) - 1}"
+            )
+        return found[0]
 
     def compare_variants(self, a: str, b: str) -> Any:
         """Variants ``a`` and ``b`` paired input by input, a row per scorer: the inputs both scored,
