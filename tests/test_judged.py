@@ -117,6 +117,11 @@ def test_a_pairwise_judge_against_pairwise_labels() -> None:
     agreed = agreement(judged.verdicts(), labels, names=("judge", "person"))
     assert agreed.n == 10
     assert agreed.disagreements == [((9, 0), "tie", "a")]
+    exp = experiment_of(outcomes, items)
+    named = exp.agreement(exp.pairwise("long", "short", judge=longer), labels)  # a and b by their names
+    assert named.kappa == agreed.kappa
+    assert named.disagreements == [((9, 0), "tie", "long")]
+    assert list(named.confusion.columns) == ["long", "short", "tie"]
 
 
 # ---- agreement ------------------------------------------------------------------------------------
@@ -238,7 +243,7 @@ def test_the_experiment_says_forks_and_inputs() -> None:
     exp = experiment_of(forks_outcomes(), [Item(f"q{i}") for i in range(3)], repeats=3)
     assert exp.forks(0).separating == 0
     assert exp.forks("q0") == exp.forks(0)  # the input itself names it too
-    with pytest.raises(KeyError, match="no input 'q9'.*0 to 2"):
+    with pytest.raises(KeyError, match=r"no input 'q9'.*0 to 2"):
         exp.forks("q9")
     with pytest.raises(KeyError, match="no input #3"):
         exp.forks(3)

@@ -223,6 +223,7 @@ def test_two_reviewers_label_the_same_runs_each_on_their_own_and_agree_by_hand(t
     # by hand: both up on 0 1 3 6, both down on 4 7, ana only up on 2, ben only up on 5: p_o = 6/8;
     # each up on 5 of 8: p_e = (5/8)^2 + (3/8)^2 = 34/64; kappa = (48/64 - 34/64) / (30/64) = 7/15
     assert agreed.names == ("ana", "ben")
+    assert "ana and ben on 8 runs" in agreed._repr_html_()
     assert agreed.kappa == pytest.approx(7 / 15)
     assert agreed.confusion.to_numpy().tolist() == [[2, 1], [1, 4]]  # rows: ana's down, up
     assert agreed.keys == [(1, "a", 0), (2, "b", 0)]  # input 1's a is the third run, input 2's b the sixth
@@ -247,6 +248,7 @@ def test_a_pairwise_judge_against_a_pairwise_review_through_the_experiment() -> 
     assert agreed.names == ("judge (a vs b)", "review")
     assert agreed.kappa == pytest.approx(0.5)
     assert agreed.disagreements == [((2, 0), "a", "b")]
+    assert "judge (a vs b) and review on 4 pairs: Cohen's kappa 0.500" in agreed._repr_html_()
     assert exp.agreement(judged, exp.review_labels(pairwise=True)).kappa == agreed.kappa
     again = agreed.review()  # the pair they disagree on, side by side, one click away
     assert again.pairwise

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..render.engine import engine
@@ -62,6 +62,12 @@ class Rater:
     labels: Mapping[Any, Any]
     pair: tuple[str, str] | None = None
 
+    def naming(self, pair: tuple[str, str]) -> Rater:
+        """Its pairwise labels with ``a`` and ``b`` read as the pair's variants' names (``tie`` kept)."""
+        names = {"a": pair[0], "b": pair[1]}
+        return replace(self, labels={key: names.get(value, value) if isinstance(value, str) else value
+                                     for key, value in self.labels.items()})  # fmt: skip
+
 
 @dataclass
 class Agreement:
@@ -76,8 +82,18 @@ class Agreement:
     alpha: float
     confusion: Any
     disagreements: list[tuple[Hashable, Any, Any]] = field(default_factory=list)
+    labelled: list[Hashable] = field(default_factory=list)  # the keys both raters labelled
     # the review queue of the runs they disagree on (an experiment's agreement: exp.review(only=...))
     reviewing: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def of_pairs(self) -> bool:
+        """Whether its keys are pairs of runs, ``(input_index, repeat)`` (a pairwise judge's verdicts,
+        a pairwise review's choices), rather than runs."""
+        return bool(self.labelled) and all(
+            isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, int) for k in key)
+            for key in self.labelled
+        )
 
     @property
     def keys(self) -> list[Hashable]:
@@ -100,8 +116,10 @@ class Agreement:
         ``SHOWN`` runs they disagree on (and how many more), and whether a click reviews them."""
         what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
         first, second = (str(name) for name in self.names)
+        pairs = bool(self.of_pairs)
         return {
-            "caption": f"{first} and {second} on {self.n} runs: {what}; {len(self.disagreements)} disagree.",
+            "caption": f"{first} and {second} on {self.n} {'pairs' if pairs else 'runs'}: {what}; "
+            f"{len(self.disagreements)} disagree.",
             "names": [first, second],
             "columns": [str(column) for column in self.confusion.columns],
             "rows": [
@@ -178,7 +196,7 @@ def agreement(
     else:
         alpha = float(krippendorff.alpha(reliability_data=[left, right], level_of_measurement=level))
     disagreements = [(key, a[key], b[key]) for key in keys if a[key] != b[key]]
-    return Agreement(names, level, len(keys), kappa, alpha, confusion, disagreements)
+    return Agreement(names, level, len(keys), kappa, alpha, confusion, disagreements, keys)
 
 
 def scorer_labels(outcomes: Any, scorer: str) -> dict[Hashable, Any]:

@@ -564,8 +564,10 @@ class Experiment:
         first, second = self._rater(scorer, "first"), self._rater(labels, "labels")
         if second.name == first.name:  # two unnamed reviews: the table's heads still tell them apart
             second = replace(second, name=f"{second.name} (second)")
-        agreed = rater_agreement(first.labels, second.labels, names=(first.name, second.name), level=level)
         pair = first.pair or second.pair
+        if pair is not None:  # a pair's a and b read as the variants' names: "plain", not "a"
+            first, second = first.naming(pair), second.naming(pair)
+        agreed = rater_agreement(first.labels, second.labels, names=(first.name, second.name), level=level)
         if pair is not None or all(len(key) == 3 for key in agreed.keys if isinstance(key, tuple)):
             # its disagreeing runs (or pairs), one click away, as the reviewer rating them saw them
             reviewer = next((r.reviewer for r in (scorer, labels) if isinstance(r, Review)), None)

@@ -46,8 +46,18 @@ labels = {(0, "baseline", 0): True, (0, "baseline", 1): True, (0, "baseline", 2)
 forks.agreement("names_city", labels)"""
 
 
+# the judge against a person's pairwise review: the judge said tie, tie, plain, plain; the person a
+# (plain), tie, a, b: they part on #1 and #4
+JUDGE_AGAINST_PERSON = """pair_review = exp.review(pairwise=judged, order="input", reviewer="ana")
+for choice in ["a", "tie", "a", "b"]:
+    pair_review.label(choice=choice)
+exp.agreement(judged, pair_review)"""
+
+
 def test_verdict_column_filter_forks_and_agreement(client_notebook: e2e.ClientNotebook) -> None:
-    page = client_notebook.open("verdicts", EXPERIMENT, JUDGED, FORKS, AGREEMENT, run=(0, 1, 2))
+    page = client_notebook.open(
+        "verdicts", EXPERIMENT, JUDGED, FORKS, AGREEMENT, JUDGE_AGAINST_PERSON, run=(0, 1, 2)
+    )
     expect(e2e.cell(page, 2).locator(".jp-OutputArea-output")).to_contain_text(
         "JUDGED 2 0 2", timeout=300_000
     )
@@ -111,4 +121,21 @@ def test_verdict_column_filter_forks_and_agreement(client_notebook: e2e.ClientNo
     for theme in e2e.shot_themes():
         e2e.set_theme(page, theme)
         e2e.screenshot(agreement, f"agreement-{theme}")
+    e2e.set_theme(page, "light")
+
+    # the judge against the person's pairwise review: a "review" button opens the pair, side by side
+    e2e.run_cell(page, 5)
+    judge = e2e.cell(page, 5).locator(".jp-OutputArea-output")
+    expect(judge).to_contain_text("judge (plain vs upper) and ana on 4 pairs", timeout=60_000)
+    expect(judge.locator("li")).to_contain_text([
+        "#1: judge (plain vs upper) 'tie', ana 'plain'", "#4: judge (plain vs upper) 'plain', ana 'upper'",
+    ])  # fmt: skip
+    judge.locator("li").nth(1).get_by_role("button", name="review").click()
+    pair = judge.locator(".mn-review")
+    expect(pair.locator(".mn-review-place")).to_contain_text("#4 · plain vs upper", timeout=60_000)
+    expect(pair.locator(".mn-review-run-view .mn-root")).to_have_count(2, timeout=60_000)
+    expect(pair.locator('.mn-review-choice[data-choice="b"]')).to_have_attribute("aria-pressed", "true")
+    for theme in e2e.shot_themes():
+        e2e.set_theme(page, theme)
+        e2e.screenshot(judge, f"agreement-pairwise-{theme}", max_height=2400)
     e2e.set_theme(page, "light")
