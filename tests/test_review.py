@@ -19,6 +19,7 @@ import mastra_notebook as mn
 from mastra_notebook.analysis.outcomes import Item, Outcome
 from mastra_notebook.analysis.review import REVIEW_FILE, Book, Label, Place, Rubric, ordered, places
 from mastra_notebook.core.feedback import NO_TRACE, Feedback
+from mastra_notebook.core.run import never_ran
 from mastra_notebook.runs.experiment import Experiment, load_experiment
 
 from .fake_clock import on_fake_clock
@@ -532,3 +533,29 @@ def test_an_agreements_disagreeing_runs_open_the_review_queue_at_each_one_click_
     assert "application/vnd.jupyter.widget-view+json" not in alone._repr_mimebundle_()
     with pytest.raises(ValueError, match="only an experiment's agreement"):
         alone.review()
+
+
+def test_a_resumed_review_asks_what_the_last_one_asked(tmp_path: Path) -> None:
+    outcomes, items = two_variants(inputs=2)
+    exp = experiment_of(outcomes, items)
+    exp.save(tmp_path)
+    exp.review({"thumbs": True, "scale": (1, 5), "categories": ["wrong"]}, order="input").label(score=3)
+    again = load_experiment(tmp_path).review()  # a new kernel, no rubric given
+    assert again.rubric == Rubric(thumbs=True, scale=(1, 5), categories=("wrong",))
+    assert again.progress == "2 of 4"
+    assert again.label(score=4, category="wrong").values.score == 4
+
+
+def test_runs_that_never_started_are_neither_judged_nor_reviewed() -> None:
+    outcomes, items = two_variants(inputs=3)
+    stopped = never_ran("stopped before its turn").result
+    failed = result("half").model_copy(update={"status": "error"})
+    outcomes = [o if o.item == 0 else Outcome(o.item, o.variant, o.repeat, "aborted", stopped)
+                for o in outcomes]  # fmt: skip
+    outcomes[1] = Outcome(0, "b", 0, "error", failed)  # input 0's b failed: its a stands alone
+    exp = experiment_of(outcomes, items)
+    judged = exp.pairwise("a", "b", judge=lambda *_, **__: "first")
+    assert judged.judged == []  # no pair both answered: nothing judged, no ties of empty answers
+    assert [place.key for place in exp.review(order="input").queue] == [(0, "a", 0), (0, "b", 0)]
+    with pytest.raises(KeyError, match="no variant 'nope'"):
+        exp.compare_variants("a", "nope")

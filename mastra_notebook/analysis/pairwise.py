@@ -186,14 +186,16 @@ class Pairwise:
 def judged_pairs(
     outcomes: Sequence[Outcome], items: Sequence[Item], a: str, b: str, *, judge: Judge, seed: int = 0
 ) -> Pairwise:
-    """Judge variant ``a`` against ``b`` on every input and repeat both ended (see the module)."""
+    """Judge variant ``a`` against ``b`` on every input and repeat both ended their own way (see the
+    module): a failed, stopped or never started run has no answer to judge."""
     known = {o.variant for o in outcomes}
     for name in (a, b):
         if name not in known:
             raise KeyError(f"no variant {name!r} (variants: {', '.join(sorted(known))})")
     if not callable(judge):
         raise TypeError(f"a judge is a function (input, first, second, *, expected=None), not {judge!r}")
-    ended = {(o.item, o.variant, o.repeat): o.result for o in outcomes if o.ended}
+    # answers to compare: runs that ended their own way (not failed, stopped or never started)
+    ended = {(o.item, o.variant, o.repeat): o.result for o in outcomes if o.ended and o.failure is None}
     coin = random.Random(seed)
     judged = []
     for item, repeat in sorted({(i, r) for i, v, r in ended if v == a and (i, b, r) in ended}):

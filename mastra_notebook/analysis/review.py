@@ -179,11 +179,14 @@ class Book:
     mid-write leaves the previous file). Each reviewer labels the runs on their own: a second
     reviewer's queue starts at its first item, whatever the first reviewer gave."""
 
-    def __init__(self, labels: Iterable[Label] = (), folder: Path | None = None) -> None:
+    def __init__(
+        self, labels: Iterable[Label] = (), folder: Path | None = None, rubric: Rubric | None = None
+    ) -> None:
         self.labels: dict[tuple[str | None, Place], Label] = {}
         for label in labels:
             self.labels[label.reviewer, label.place] = label
         self.folder = folder
+        self.rubric = rubric  # what the last review of single runs asked: a resumed queue asks it again
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -217,6 +220,7 @@ class Book:
         document = {
             "format": FORMAT,
             "labels": [label.model_dump(mode="json") for label in self.labels.values()],
+            "rubric": None if self.rubric is None else self.rubric.model_dump(mode="json"),
         }
         write_atomically(path, json.dumps(document, ensure_ascii=False, indent=1))
         return path
@@ -231,7 +235,12 @@ class Book:
         document = json.loads(path.read_text(encoding="utf-8"))
         if document.get("format") != FORMAT:
             raise ValueError(f"{path} holds no review this version reads (format {document.get('format')!r})")
-        return cls((Label.model_validate(entry) for entry in document["labels"]), folder)
+        rubric = document.get("rubric")
+        return cls(
+            (Label.model_validate(entry) for entry in document["labels"]),
+            folder,
+            None if rubric is None else Rubric.model_validate(rubric),
+        )
 
     def reviewer_of(self, reviewer: str | None = None, *, pairwise: bool | None = None) -> str | None:
         """Whose labels (of pairs, or of single runs: ``pairwise``) a call that names no reviewer
@@ -290,7 +299,7 @@ def label_value(values: Values, field: str | None = None) -> Any:
 def places(outcomes: Sequence[Outcome], variants: Sequence[str], pair: tuple[str, str] | None) -> list[Place]:
     """The queue's items in input order: each ended run (input, variant, repeat), or for a pairwise
     review each input and repeat both variants of ``pair`` ended."""
-    ended = {(o.item, o.variant, o.repeat) for o in outcomes if o.ended}
+    ended = {(o.item, o.variant, o.repeat) for o in outcomes if o.ended and not o.never_started}
     if pair is not None:
         a, b = pair
         pairs = sorted({(i, r) for i, v, r in ended if v == a and (i, b, r) in ended})

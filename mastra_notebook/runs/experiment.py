@@ -244,7 +244,6 @@ class Experiment:
         self.agents: Callable[[str], Any] | None = None  # an agent by id (the client's), for judges
         self.client: Any = None  # the MastraClient it ran on (or was loaded with): feedback, datasets
         self.book = Book()  # a person's labels (exp.review), written into its folder once it has one
-        self.rubric: Rubric | None = None  # what the last review of single runs asked
         # each pair's last pairwise(): the grid's verdict column, and the review's order
         self.verdicts: dict[tuple[str, str], Pairwise] = {}
         self.folder: Path | None = None  # where each run is written as it ends (``folder=``, or save())
@@ -623,6 +622,9 @@ class Experiment:
         the mean difference (a less b, each input its repeats' mean) with its 95% interval over
         inputs, wins, losses and ties by input, and for pass/fail scorers McNemar's exact test
         (``only_a``, ``only_b``: inputs passed by one variant only; ``mcnemar_p``)."""
+        for name in (a, b):
+            if name not in self.variants:
+                raise KeyError(f"no variant {name!r} (variants: {', '.join(self.variants)})")
         outcomes = self.outcomes()
         table = [paired(outcomes, a, b, name).as_row() for name in numbers.scorer_names(outcomes)]
         return _pandas().DataFrame(table).set_index("scorer") if table else _pandas().DataFrame()
@@ -706,9 +708,13 @@ class Experiment:
         if isinstance(rubric, Mapping):
             rubric = Rubric.model_validate(rubric)
         if rubric is None:  # the last review's (of single runs); a pair's: a/b/tie and a comment
-            rubric = self.rubric if pair is None and self.rubric is not None else Rubric(thumbs=pair is None)
+            rubric = (
+                self.book.rubric
+                if pair is None and self.book.rubric is not None
+                else Rubric(thumbs=pair is None)
+            )
         if pair is None:
-            self.rubric = rubric  # an agreement's review asks what this one asked
+            self.book.rubric = rubric  # an agreement's review, or one resumed after a restart, asks it again
         if reviewer is None:  # one person reviewing: a review named nobody goes on as them
             known = self.book.reviewers(pairwise=pair is not None)
             reviewer = known[0] if len(known) == 1 else None
