@@ -116,9 +116,8 @@ class Agreement:
         ``SHOWN`` runs they disagree on (and how many more), and whether a click reviews them."""
         what = f"Cohen's kappa {self.kappa:.3f}" if self.level == "nominal" else f"alpha {self.alpha:.3f}"
         first, second = (str(name) for name in self.names)
-        pairs = bool(self.of_pairs)
         return {
-            "caption": f"{first} and {second} on {self.n} {'pairs' if pairs else 'runs'}: {what}; "
+            "caption": f"{first} and {second} on {self.n} {'pairs' if self.of_pairs else 'runs'}: {what}; "
             f"{len(self.disagreements)} disagree.",
             "names": [first, second],
             "columns": [str(column) for column in self.confusion.columns],

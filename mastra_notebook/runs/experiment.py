@@ -567,7 +567,7 @@ class Experiment:
         if pair is not None:  # a pair's a and b read as the variants' names: "plain", not "a"
             first, second = first.naming(pair), second.naming(pair)
         agreed = rater_agreement(first.labels, second.labels, names=(first.name, second.name), level=level)
-        if pair is not None or all(len(key) == 3 for key in agreed.keys if isinstance(key, tuple)):
+        if pair is not None or not agreed.of_pairs:  # pairs with no pair named: nothing to review
             # its disagreeing runs (or pairs), one click away, as the reviewer rating them saw them
             reviewer = next((r.reviewer for r in (scorer, labels) if isinstance(r, Review)), None)
             agreed.reviewing = partial(self.review, pairwise=pair, only=agreed, reviewer=reviewer)
@@ -601,6 +601,12 @@ class Experiment:
             scorer = judged[0] if judged else None
         return fork(outcomes, item, variant or next(iter(self.variants)), scorer)
 
+    def _check_variants(self, *names: str) -> None:
+        """A KeyError naming the variants there are, for a name that is none of them."""
+        for name in names:
+            if name not in self.variants:
+                raise KeyError(f"no variant {name!r} (variants: {', '.join(self.variants)})")
+
     def index_of(self, input: Any) -> int:
         """The index of an input given as its index or as itself (its prompt); a KeyError names
         what there is."""
@@ -622,9 +628,7 @@ class Experiment:
         the mean difference (a less b, each input its repeats' mean) with its 95% interval over
         inputs, wins, losses and ties by input, and for pass/fail scorers McNemar's exact test
         (``only_a``, ``only_b``: inputs passed by one variant only; ``mcnemar_p``)."""
-        for name in (a, b):
-            if name not in self.variants:
-                raise KeyError(f"no variant {name!r} (variants: {', '.join(self.variants)})")
+        self._check_variants(a, b)
         outcomes = self.outcomes()
         table = [paired(outcomes, a, b, name).as_row() for name in numbers.scorer_names(outcomes)]
         return _pandas().DataFrame(table).set_index("scorer") if table else _pandas().DataFrame()
@@ -694,9 +698,7 @@ class Experiment:
             pair: tuple[str, str] | None = (pairwise.a, pairwise.b)
         elif pairwise is not None:
             pair = (pairwise[0], pairwise[1])
-            for name in pair:
-                if name not in self.variants:
-                    raise KeyError(f"no variant {name!r} (variants: {', '.join(self.variants)})")
+            self._check_variants(*pair)
         else:
             pair = None
         outcomes = self.outcomes()

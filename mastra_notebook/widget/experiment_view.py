@@ -86,6 +86,11 @@ def summary(experiment: Experiment) -> views.Table:
     return views.table(head, rows, cls="mn-exp-summary", row_heads=True, numeric=True)
 
 
+def _ran(facts: dict[str, Any]) -> int:
+    """The variant's runs that started and ended: what its cost and latency can cover."""
+    return int(facts["ended"] - facts["not_started"])
+
+
 def _covers(runs: int, ended: int) -> str:
     """Which runs a figure covers: all the ended runs, or how many of them."""
     return f"{runs} run{'s' * (ended != 1)}" if runs == ended else f"{runs} of {ended} runs"
@@ -97,7 +102,7 @@ def _cost(facts: dict[str, Any]) -> str:
     cost, runs = facts["cost_usd"], facts["cost_runs"]
     if runs == 0 or math.isnan(cost):
         return "—"
-    return f"{format_usd(cost)} ({_covers(runs, facts['ended'] - facts['not_started'])})"
+    return f"{format_usd(cost)} ({_covers(runs, _ran(facts))})"
 
 
 def _latency(facts: dict[str, Any]) -> str:
@@ -106,7 +111,7 @@ def _latency(facts: dict[str, Any]) -> str:
     if runs == 0:
         return "—"
     figures = f"{_figure(facts['latency_p50_s'])} / {_figure(facts['latency_p95_s'])}"
-    return f"{figures} ({_covers(runs, facts['ended'] - facts['not_started'])})"
+    return f"{figures} ({_covers(runs, _ran(facts))})"
 
 
 def verdicts_table(experiment: Experiment) -> views.Table | None:
